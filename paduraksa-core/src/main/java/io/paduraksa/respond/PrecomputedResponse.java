@@ -1,0 +1,231 @@
+package io.paduraksa.respond;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * An answer encoded once, when the snapshot is compiled: the HTTP/1.1 status line and headers as
+ * wire bytes and the body, both in pooled direct buffers, plus the pieces an HTTP/2 writer needs
+ * (status and lower-case header names and values as {@link AsciiString}).
+ *
+ * <p>Per request only {@code Date}, an optional {@code Connection: close} and, for templates, the
+ * request id are added; writing copies bytes and allocates nothing. A body may contain one
+ * {@value #REQUEST_ID_VARIABLE} placeholder; the id is always {@value #REQUEST_ID_LENGTH} hex digits,
+ * so {@code Content-Length} is fixed. The shared buffers are never written themselves: writers copy
+ * from them or take {@link #retainedBody()}. {@link #release()} runs when the snapshot is retired.
+ */
+public final class PrecomputedResponse {
+    public static final String REQUEST_ID_VARIABLE = "${request_id}";
+    public static final int REQUEST_ID_LENGTH = 16;
+
+    private static final byte[] DATE_PREFIX = "Date: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONNECTION_CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final short CRLF = ('\r' << 8) | '\n';
+
+    private final int status;
+    private final AsciiString statusText;
+    private final AsciiString[] headerNames;
+    private final AsciiString[] headerValues;
+    private final ByteBuf head;
+    private final ByteBuf body;
+    private final ByteBuf bodyTail;
+    private final int contentLength;
+
+    private PrecomputedResponse(Builder b, ByteBufAllocator alloc) {
+        byte[] bodyBytes = b.body.getBytes(StandardCharsets.UTF_8);
+        int slot = b.body.indexOf(REQUEST_ID_VARIABLE);
+        byte[] before = bodyBytes;
+        byte[] after = null;
+        if (slot >= 0) {
+            int cut = b.body.substring(0, slot).getBytes(StandardCharsets.UTF_8).length;
+            before = java.util.Arrays.copyOfRange(bodyBytes, 0, cut);
+            after = java.util.Arrays.copyOfRange(bodyBytes, cut + REQUEST_ID_VARIABLE.length(), bodyBytes.length);
+        }
+        this.status = b.status;
+        this.statusText = AsciiString.of(Integer.toString(b.status));
+        this.contentLength = before.length + (after == null ? 0 : REQUEST_ID_LENGTH + after.length);
+        if (b.withBody) {
+            b.headers.add(new String[] {"Content-Length", Integer.toString(contentLength)});
+        }
+        this.headerNames = new AsciiString[b.headers.size()];
+        this.headerValues = new AsciiString[b.headers.size()];
+        StringBuilder wire = new StringBuilder(128);
+        wire.append("HTTP/1.1 ").append(b.status).append(' ').append(ReasonPhrases.of(b.status)).append("\r\n");
+        for (int i = 0; i < b.headers.size(); i++) {
+            String[] h = b.headers.get(i);
+            headerNames[i] = AsciiString.of(h[0].toLowerCase(Locale.ROOT));
+            headerValues[i] = AsciiString.of(h[1]);
+            wire.append(h[0]).append(": ").append(h[1]).append("\r\n");
+        }
+        this.head = readOnlyCopy(alloc, wire.toString().getBytes(StandardCharsets.US_ASCII));
+        this.body = readOnlyCopy(alloc, before);
+        this.bodyTail = after == null ? null : readOnlyCopy(alloc, after);
+    }
+
+    public static Builder builder(int status) {
+        return new Builder(status);
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** The status as ASCII digits, for the HTTP/2 {@code :status} pseudo-header. */
+    public AsciiString statusText() {
+        return statusText;
+    }
+
+    /** Lower-case header names (HTTP/2 form), in the order they are sent. Do not modify. */
+    public AsciiString[] headerNames() {
+        return headerNames;
+    }
+
+    /** Header values, index-aligned with {@link #headerNames()}. Do not modify. */
+    public AsciiString[] headerValues() {
+        return headerValues;
+    }
+
+    public int contentLength() {
+        return contentLength;
+    }
+
+    /** True when the body carries a request-id placeholder and must be written with {@link #writeBody}. */
+    public boolean isTemplate() {
+        return bodyTail != null;
+    }
+
+    /** Bytes {@link #writeHttp1Head} writes. */
+    public int http1HeadLength(boolean close) {
+        return head.readableBytes() + DATE_PREFIX.length + DateHeader.LENGTH + 2 + (close ? CONNECTION_CLOSE.length : 0) + 2;
+    }
+
+    /** Status line, headers, {@code Date}, optional {@code Connection: close} and the blank line. */
+    public void writeHttp1Head(ByteBuf out, DateHeader date, boolean close) {
+        out.writeBytes(head, head.readerIndex(), head.readableBytes());
+        out.writeBytes(DATE_PREFIX);
+        date.writeTo(out);
+        out.writeShort(CRLF);
+        if (close) {
+            out.writeBytes(CONNECTION_CLOSE);
+        }
+        out.writeShort(CRLF);
+    }
+
+    /** Copies the body into {@code out}, writing {@code requestId} as 16 hex digits into a template. */
+    public void writeBody(ByteBuf out, long requestId) {
+        out.writeBytes(body, body.readerIndex(), body.readableBytes());
+        if (bodyTail != null) {
+            writeHex(out, requestId);
+            out.writeBytes(bodyTail, bodyTail.readerIndex(), bodyTail.readableBytes());
+        }
+    }
+
+    /** A retained duplicate of a non-template body, for writers that send large bodies without a copy. */
+    public ByteBuf retainedBody() {
+        if (bodyTail != null) {
+            throw new IllegalStateException("template bodies are written with writeBody");
+        }
+        return body.retainedDuplicate();
+    }
+
+    /** Releases the shared buffers; called once, when the snapshot that built this is retired. */
+    public void release() {
+        head.release();
+        body.release();
+        if (bodyTail != null) {
+            bodyTail.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PrecomputedResponse(" + status + ", " + contentLength + " B)";
+    }
+
+    /** Writes {@code value} as 16 lower-case hex digits. */
+    public static void writeHex(ByteBuf out, long value) {
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            out.writeByte(HEX[(int) (value >>> shift) & 0xF]);
+        }
+    }
+
+    private static ByteBuf readOnlyCopy(ByteBufAllocator alloc, byte[] bytes) {
+        ByteBuf buf = alloc.directBuffer(Math.max(bytes.length, 1), Math.max(bytes.length, 1));
+        buf.writeBytes(bytes);
+        return buf;
+    }
+
+    /** Collects an answer's parts at compile time; header names and values are checked for CR, LF and NUL. */
+    public static final class Builder {
+        private final int status;
+        private final List<String[]> headers = new ArrayList<>();
+        private String body = "";
+        private boolean withBody = true;
+
+        private Builder(int status) {
+            if (status < 100 || status > 599) {
+                throw new IllegalArgumentException("status " + status + " is not an HTTP status (expected 100-599)");
+            }
+            this.status = status;
+            this.withBody = status >= 200 && status != 204 && status != 304;
+        }
+
+        public Builder header(String name, String value) {
+            checkToken(name);
+            checkValue(name, value);
+            headers.add(new String[] {name, value});
+            return this;
+        }
+
+        /** The body text (UTF-8); may contain one {@value #REQUEST_ID_VARIABLE}. */
+        public Builder body(String text) {
+            if (!withBody && !text.isEmpty()) {
+                throw new IllegalArgumentException("status " + status + " cannot have a body");
+            }
+            int first = text.indexOf(REQUEST_ID_VARIABLE);
+            if (first >= 0 && text.indexOf(REQUEST_ID_VARIABLE, first + 1) >= 0) {
+                throw new IllegalArgumentException("a body may contain " + REQUEST_ID_VARIABLE + " at most once");
+            }
+            this.body = text;
+            return this;
+        }
+
+        public PrecomputedResponse build(ByteBufAllocator alloc) {
+            return new PrecomputedResponse(this, alloc);
+        }
+
+        private static void checkToken(String name) {
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("empty header name");
+            }
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+                if (!tchar) {
+                    throw new IllegalArgumentException("header name '" + name + "' has a character not allowed in a token (RFC 9110 5.6.2)");
+                }
+            }
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.equals("content-length") || lower.equals("transfer-encoding") || lower.equals("connection")
+                    || lower.equals("date")) {
+                throw new IllegalArgumentException("header '" + name + "' is set by the server and cannot be configured");
+            }
+        }
+
+        private static void checkValue(String name, String value) {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '\r' || c == '\n' || c == 0 || c > 0x7E || (c < 0x20 && c != '\t')) {
+                    throw new IllegalArgumentException("header '" + name + "' value has a control or non-ASCII character at index " + i);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.paduraksa.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@Tag("allocation")
+class AllocationAssertTest {
+
+    static final class Counter {
+        long value;
+        Object sink;
+        int calls;
+    }
+
+    @Test
+    void arithmeticIsZero() {
+        Counter c = new Counter();
+        AllocationAssert.Result r = AllocationAssert.assertZero("increment", c, s -> s.value += 3);
+        assertThat(r.totalBytes()).isZero();
+        assertThat(r.firstNonZeroIteration()).isEqualTo(-1);
+    }
+
+    @Test
+    void catchesAnArrayPerCall() {
+        Counter c = new Counter();
+        assertThatThrownBy(() -> AllocationAssert.assertZero("new byte[1000]", c, s -> s.sink = new byte[1000], 1_000, 1_000))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("new byte[1000]")
+                .hasMessageContaining("first non-zero iteration 0")
+                .hasMessageContaining("B/call");
+    }
+
+    @Test
+    void measuresTheSizeOfWhatIsAllocated() {
+        Counter c = new Counter();
+        AllocationAssert.Result r = AllocationAssert.measure("new byte[1000]", c, s -> s.sink = new byte[1000], 1_000, 1_000);
+        // 1000 bytes plus the array header (12-16 B), rounded to 8.
+        assertThat(r.maxSingleCall()).isBetween(1_000L, 1_024L);
+        assertThat(r.totalBytes()).isEqualTo(r.maxSingleCall() * 1_000);
+    }
+
+    @Test
+    void catchesBoxingAndStrings() {
+        Counter c = new Counter();
+        AllocationAssert.Result boxed = AllocationAssert.measure("boxing", c, s -> s.sink = Long.valueOf(1_000_000L + (s.value++)), 1_000, 1_000);
+        assertThat(boxed.totalBytes()).isPositive();
+        AllocationAssert.Result text = AllocationAssert.measure("String.valueOf", c, s -> s.sink = String.valueOf(s.value++), 1_000, 1_000);
+        assertThat(text.totalBytes()).isPositive();
+    }
+
+    @Test
+    void catchesAOneOffAllocationAndNamesItsIteration() {
+        Counter c = new Counter();
+        AllocationAssert.Result r = AllocationAssert.measure("lazy at call 5", c, s -> {
+            if (s.calls++ == 105) {
+                s.sink = new ArrayList<String>(List.of("x"));
+            }
+        }, 100, 1_000);
+        assertThat(r.firstNonZeroIteration()).isEqualTo(5);
+        assertThat(r.totalBytes()).isEqualTo(r.maxSingleCall());
+    }
+
+    @Test
+    void runsOnAFastThreadLocalThread() {
+        AtomicReference<Thread> seen = new AtomicReference<>();
+        AllocationAssert.measure("thread", seen, s -> s.set(Thread.currentThread()), 1, 1);
+        assertThat(seen.get()).isInstanceOf(io.netty.util.concurrent.FastThreadLocalThread.class);
+    }
+
+    @Test
+    void exceptionsFromTheStepFailTheTest() {
+        assertThatThrownBy(() -> AllocationAssert.measure("throws", new Counter(), s -> {
+            throw new IllegalStateException("boom");
+        }, 1, 1)).isInstanceOf(AssertionError.class).hasRootCauseMessage("boom");
+    }
+}
