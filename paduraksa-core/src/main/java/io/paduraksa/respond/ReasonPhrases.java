@@ -1,7 +1,7 @@
 package io.paduraksa.respond;
 
 /** Standard reason phrases (RFC 9110 section 15), indexed by status code; built once. */
-final class ReasonPhrases {
+public final class ReasonPhrases {
     private static final String[] PHRASES = new String[600];
 
     static {
@@ -51,7 +51,7 @@ final class ReasonPhrases {
     }
 
     /** The phrase for {@code status}, or a generic one for its class when the code is unusual. */
-    static String of(int status) {
+    public static String of(int status) {
         String phrase = status >= 100 && status < 600 ? PHRASES[status] : null;
         if (phrase != null) {
             return phrase;
