@@ -58,7 +58,7 @@ final class SpecBinder {
     }
 
     private Object bind(YamlNode node, Type type, String path, Slot slot) {
-        if (node instanceof YamlNode.Scalar s && s.isNull()) {
+        if (node instanceof YamlNode.Scalar s && (s.isNull() || s.alias())) {
             return null;
         }
         Class<?> raw = rawClass(type);
@@ -68,7 +68,7 @@ final class SpecBinder {
         if (raw == Map.class) {
             return bindMap(node, elementType(type, 1), path, slot);
         }
-        if (raw.isRecord()) {
+        if (raw.isRecord() && raw != DataSize.class) {
             return node instanceof YamlNode.Mapping m ? bindRecord(m, raw, path, null) : mismatch(node, path, "a mapping");
         }
         if (raw.isInterface() && raw.isAnnotationPresent(JsonTypeInfo.class)) {
@@ -87,7 +87,7 @@ final class SpecBinder {
 
     private List<Object> bindList(YamlNode node, Type itemType, String path, Slot slot) {
         if (!(node instanceof YamlNode.Sequence seq)) {
-            mismatch(node, path, "a list");
+            mismatch(node, path, describeType(List.class, slot));
             return null;
         }
         List<Object> items = new ArrayList<>(seq.items().size());

@@ -337,10 +337,31 @@ final class SpecChecks {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '\r' || c == '\n' || c == 0 || c > 0xFF) {
-                return "'" + s.strip() + "' has a line break, NUL or non-Latin-1 character (expected one line of header text)";
+                return "'" + escape(s) + "' has a line break, NUL or non-Latin-1 character (expected one line of header text)";
             }
         }
         return null;
+    }
+
+    /** The value with control characters written as escapes, so that a message stays on one line. */
+    static String escape(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\r' -> sb.append("\\r");
+                case '\n' -> sb.append("\\n");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7F) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.toString();
     }
 
     private static String location(Object value) {

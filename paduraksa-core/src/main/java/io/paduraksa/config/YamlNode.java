@@ -20,16 +20,17 @@ sealed interface YamlNode {
      * A scalar as written (plain, quoted or block). {@code token} is Jackson's reading of it:
      * {@code VALUE_STRING} for quoted and plain text, numbers and booleans (only {@code true} and
      * {@code false}; {@code yes}/{@code no} stay text) for plain scalars, {@code VALUE_NULL} for
-     * {@code ~}, {@code null} or nothing. {@code number} is set for numeric tokens.
+     * {@code ~}, {@code null} or nothing. {@code number} is set for numeric tokens. {@code alias}
+     * marks an alias ({@code *name}), already reported by the reader and skipped by the binder.
      */
-    record Scalar(String text, JsonToken token, Number number, Location at) implements YamlNode {
+    record Scalar(String text, JsonToken token, Number number, boolean alias, Location at) implements YamlNode {
         boolean isNull() {
             return token == JsonToken.VALUE_NULL;
         }
 
         @Override
         public String describe() {
-            return isNull() ? "an empty value" : "'" + text + "'";
+            return isNull() ? "an empty value" : "'" + SpecChecks.escape(text) + "'";
         }
     }
 

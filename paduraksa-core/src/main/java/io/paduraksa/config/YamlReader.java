@@ -97,11 +97,12 @@ final class YamlReader {
         if (token == JsonToken.START_ARRAY) {
             return readSequence(path, at);
         }
-        if (parser.isCurrentAlias()) {
+        boolean alias = parser.isCurrentAlias();
+        if (alias) {
             errors.add(path, at, "alias '*" + parser.getText() + "' (expected the value written out: aliases are not supported)");
         }
         Number number = token.isNumeric() ? parser.getNumberValue() : null;
-        return new YamlNode.Scalar(parser.getText(), token, number, at);
+        return new YamlNode.Scalar(parser.getText(), token, number, alias, at);
     }
 
     private YamlNode readMapping(String path, Location at) throws IOException {
@@ -167,7 +168,10 @@ final class YamlReader {
         boolean atEnd = problem != null && problem.contains("end of stream") || problem != null && problem.contains("<stream end>");
         Mark where = atEnd && contextAt != null ? contextAt : problemAt != null ? problemAt : contextAt;
         StringBuilder message = new StringBuilder("YAML syntax error: ").append(problem);
-        if (marked.getContext() != null && contextAt != null) {
+        if (marked.getContext() != null && marked.getContext().contains("alias")) {
+            // A plain scalar starting with * is an alias to YAML: "*.example.test" must be quoted.
+            message.append(" (quote values that start with * or &, like \"*.example.test\")");
+        } else if (marked.getContext() != null && contextAt != null) {
             message.append(" (").append(marked.getContext()).append(" that starts at line ")
                     .append(contextAt.getLine() + 1).append(", column ").append(contextAt.getColumn() + 1).append(')');
         } else {
