@@ -1,7 +1,6 @@
 package io.paduraksa.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -49,7 +48,7 @@ final class YamlReader {
     }
 
     static Result read(String yamlText, ErrorList errors) {
-        try (YAMLParser parser = (YAMLParser) FACTORY.createParser(yamlText)) {
+        try (YAMLParser parser = FACTORY.createParser(yamlText)) {
             YamlReader reader = new YamlReader(parser, errors);
             return reader.readDocument();
         } catch (IOException e) {
