@@ -158,7 +158,7 @@ final class YamlReader {
     private void syntaxError(StreamReadException e) {
         MarkedYAMLException marked = findMarked(e);
         if (marked == null) {
-            errors.add(YamlPath.ROOT, location(e.getLocation()), "YAML syntax error: " + e.getOriginalMessage());
+            errors.add(YamlPath.ROOT, location(e.getLocation()), "YAML syntax error: " + jacksonProblem(e));
             return;
         }
         Mark problemAt = marked.getProblemMark();
@@ -178,6 +178,15 @@ final class YamlReader {
         }
         Location at = where == null ? location(e.getLocation()) : new Location(where.getLine() + 1, where.getColumn() + 1);
         errors.add(YamlPath.ROOT, at, message.toString());
+    }
+
+    /** Jackson's own parse errors may name SnakeYAML event classes; the operator gets the gist instead. */
+    private static String jacksonProblem(StreamReadException e) {
+        String message = String.valueOf(e.getOriginalMessage());
+        if (message.contains("org.") || message.contains("com.") || message.contains("java.")) {
+            return "this YAML construct is not supported here (expected plain keys, values and lists)";
+        }
+        return message;
     }
 
     private static MarkedYAMLException findMarked(Throwable e) {
