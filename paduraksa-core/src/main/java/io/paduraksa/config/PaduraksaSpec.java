@@ -15,7 +15,8 @@ public record PaduraksaSpec(
         Map<String, ClusterSpec> clusters,
         Map<String, PolicySpec> policies,
         List<HostSpec> hosts,
-        @JsonProperty("default") ActionSpec defaultAnswer) {
+        @JsonProperty("default") ActionSpec defaultAnswer,
+        LimitsSpec limits) {
 
     public PaduraksaSpec {
         listeners = listeners == null ? List.of() : List.copyOf(listeners);
@@ -25,5 +26,18 @@ public record PaduraksaSpec(
         policies = policies == null ? Map.of() : SpecMaps.ordered(policies);
         hosts = hosts == null ? List.of() : List.copyOf(hosts);
         defaultAnswer = defaultAnswer == null ? ActionSpec.DEFAULT_UNKNOWN_HOST : defaultAnswer;
+        limits = limits == null ? LimitsSpec.DEFAULT : limits;
+    }
+
+    /** The spec without a {@code limits} section (default limits); kept for code written before it. */
+    public PaduraksaSpec(
+            List<ListenerSpec> listeners,
+            ClientIpSpec clientIp,
+            NormalizeSpec normalize,
+            Map<String, ClusterSpec> clusters,
+            Map<String, PolicySpec> policies,
+            List<HostSpec> hosts,
+            ActionSpec defaultAnswer) {
+        this(listeners, clientIp, normalize, clusters, policies, hosts, defaultAnswer, null);
     }
 }

@@ -1,0 +1,395 @@
+package io.paduraksa.config;
+
+import java.net.URI;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The value rules of the binding pass, beyond what the Java type says: ranges, enumerations,
+ * listener addresses, destination URLs, header-safe text. What needs other parts of the file
+ * (names of clusters and policies, exactly one action, CIDR syntax, host collisions) is the
+ * snapshot compiler's, not this class's.
+ */
+final class SpecChecks {
+    private static final String ADDRESS = "host:port or [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443";
+    private static final String URL = "an absolute http:// or https:// URL with a host and an optional port, like http://192.0.2.10:8080";
+    private static final String PROTOCOLS = "one of: http1, h2c, h2";
+    private static final List<String> LOAD_BALANCING = List.of("round_robin", "power_of_two_choices");
+    private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
+    private static final String POSITIVE = "a positive integer";
+
+    private SpecChecks() {
+    }
+
+    private static String key(SpecBinder.Slot slot) {
+        return slot.owner().getSimpleName() + "." + slot.component();
+    }
+
+    /** Keys that must be present (and not empty). */
+    static boolean isRequired(SpecBinder.Slot slot) {
+        return switch (key(slot)) {
+            case "ListenerSpec.address", "DestinationSpec.url", "RedirectSpec.location", "CertificateSpec.cert",
+                    "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations" -> true;
+            default -> false;
+        };
+    }
+
+    /** What a value of this slot looks like, for messages; null to describe it by its Java type. */
+    static String expected(SpecBinder.Slot slot) {
+        return switch (key(slot)) {
+            case "ListenerSpec.address" -> ADDRESS;
+            case "ListenerSpec.protocols" -> "protocols, " + PROTOCOLS;
+            case "DestinationSpec.url" -> URL;
+            case "DestinationSpec.weight", "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders",
+                    "LimitsSpec.maxConnections" -> POSITIVE;
+            case "RespondSpec.status" -> "a status from 200 to 599";
+            case "RedirectSpec.status" -> "one of: 301, 302, 303, 307, 308";
+            case "RedirectSpec.location" -> "a URL or an absolute path";
+            case "HostSpec.names" -> "host names like www.example.test or *.example.test";
+            case "ClusterSpec.destinations" -> "destinations like {url: http://192.0.2.10:8080}";
+            case "ClusterSpec.loadBalancing" -> "one of: " + String.join(", ", LOAD_BALANCING);
+            case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> "one of: " + String.join(", ", NORMALIZE);
+            case "CertificateSpec.cert" -> "the path of a PEM certificate chain";
+            case "CertificateSpec.key" -> "the path of a PEM private key";
+            default -> null;
+        };
+    }
+
+    /** Rules for one bound value; {@code node} is where it was written. */
+    static void check(SpecBinder.Slot slot, YamlNode node, Object value, String path, ErrorList errors) {
+        switch (key(slot)) {
+            case "ListenerSpec.address" -> single(node, value, path, errors, SpecChecks::address);
+            case "ListenerSpec.protocols" -> protocols(node, path, errors);
+            case "DestinationSpec.url" -> single(node, value, path, errors, v -> url((URI) v));
+            case "DestinationSpec.weight", "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders",
+                    "LimitsSpec.maxConnections" -> single(node, value, path, errors, SpecChecks::positive);
+            case "LimitsSpec.maxRequestLine", "LimitsSpec.maxHeaderSize", "LimitsSpec.maxBodySize",
+                    "LimitsSpec.bodyMinRate" -> single(node, value, path, errors, SpecChecks::positiveSize);
+            case "RespondSpec.status" -> single(node, value, path, errors, v -> range((Integer) v, 200, 599));
+            case "RedirectSpec.status" -> single(node, value, path, errors, SpecChecks::redirectStatus);
+            case "RedirectSpec.location" -> single(node, value, path, errors, SpecChecks::location);
+            case "RespondSpec.contentType", "RespondSpec.cacheControl" -> single(node, value, path, errors, SpecChecks::headerValue);
+            case "RespondSpec.headers" -> headers(node, path, errors);
+            case "ClientIpSpec.header" -> single(node, value, path, errors, SpecChecks::headerName);
+            case "ClusterSpec.loadBalancing" -> single(node, value, path, errors, v -> oneOf(v, LOAD_BALANCING));
+            case "ClusterSpec.destinations", "HostSpec.names" -> notEmpty(node, path, errors, key(slot));
+            case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> single(node, value, path, errors, v -> oneOf(v, NORMALIZE));
+            case "RouteSpec.path", "ActiveHealthSpec.path" -> single(node, value, path, errors, SpecChecks::absolutePath);
+            case "PathPrefix.allow", "PathPrefix.deny" -> items(node, path, errors, SpecChecks::absolutePath);
+            case "Method.allow" -> items(node, path, errors, SpecChecks::method);
+            case "UserAgent.deny" -> items(node, path, errors, SpecChecks::needle);
+            default -> {
+            }
+        }
+    }
+
+    /** Rules between the values of one record (after each value was bound). */
+    static void checkRecord(Class<?> type, YamlNode.Mapping mapping, List<String> keys, Object[] values, String path,
+            ErrorList errors) {
+        if (type == ListenerSpec.class) {
+            listenerProtocolsAndTls(mapping, values[keys.indexOf("tls")] != null, path, errors);
+        }
+    }
+
+    private static void single(YamlNode node, Object value, String path, ErrorList errors, Function<Object, String> rule) {
+        String problem = rule.apply(value);
+        if (problem != null) {
+            errors.add(path, node.at(), problem);
+        }
+    }
+
+    private static void items(YamlNode node, String path, ErrorList errors, Function<Object, String> rule) {
+        if (node instanceof YamlNode.Sequence seq) {
+            for (int i = 0; i < seq.items().size(); i++) {
+                if (seq.items().get(i) instanceof YamlNode.Scalar s && !s.isNull()) {
+                    single(s, s.text(), YamlPath.index(path, i), errors, rule);
+                }
+            }
+        }
+    }
+
+    private static void notEmpty(YamlNode node, String path, ErrorList errors, String slot) {
+        if (node instanceof YamlNode.Sequence seq && seq.items().isEmpty()) {
+            errors.add(path, node.at(), "found an empty list (expected at least one, like " + emptyListExpectation(slot) + ")");
+        }
+    }
+
+    private static String emptyListExpectation(String slot) {
+        return slot.equals("HostSpec.names") ? "www.example.test or *.example.test" : "{url: http://192.0.2.10:8080}";
+    }
+
+    private static String positive(Object value) {
+        int n = (Integer) value;
+        return n > 0 ? null : "found '" + n + "' (expected " + POSITIVE + ")";
+    }
+
+    private static String positiveSize(Object value) {
+        DataSize size = (DataSize) value;
+        return size.bytes() > 0 ? null : "found '" + size + "', a size must be positive (" + DataSize.EXPECTED + ")";
+    }
+
+    private static String range(int n, int low, int high) {
+        return n >= low && n <= high ? null : "found '" + n + "' (expected a status from " + low + " to " + high + ")";
+    }
+
+    private static String redirectStatus(Object value) {
+        int n = (Integer) value;
+        return n == 301 || n == 302 || n == 303 || n == 307 || n == 308
+                ? null : "found '" + n + "' (expected one of: 301, 302, 303, 307, 308)";
+    }
+
+    private static String oneOf(Object value, List<String> allowed) {
+        if (allowed.contains(value)) {
+            return null;
+        }
+        String near = NearestKey.of((String) value, allowed);
+        return "unknown value '" + value + "' (" + (near != null ? "did you mean '" + near + "'? " : "")
+                + "expected one of: " + String.join(", ", allowed) + ")";
+    }
+
+    /** {@code host:port}, {@code [v6]:port}; a bare IPv6 address would make the port ambiguous. */
+    static String address(Object value) {
+        String s = (String) value;
+        String bad = "'" + s + "' ";
+        int portStart;
+        if (s.startsWith("[")) {
+            int close = s.indexOf(']');
+            if (close < 0 || !isIpv6Literal(s.substring(1, close))) {
+                return bad + "has no valid bracketed IPv6 address (expected " + ADDRESS + ")";
+            }
+            if (close + 1 >= s.length() || s.charAt(close + 1) != ':') {
+                return bad + "has no port (expected " + ADDRESS + ")";
+            }
+            portStart = close + 2;
+        } else {
+            int colon = s.lastIndexOf(':');
+            if (colon < 0) {
+                return bad + "has no port (expected " + ADDRESS + ")";
+            }
+            String host = s.substring(0, colon);
+            if (host.indexOf(':') >= 0) {
+                return bad + "needs brackets around its IPv6 address (expected " + ADDRESS + ")";
+            }
+            if (!isHost(host)) {
+                return bad + "has no valid host (expected " + ADDRESS + ")";
+            }
+            portStart = colon + 1;
+        }
+        return isPort(s.substring(portStart)) ? null : bad + "has no valid port (expected " + ADDRESS + ")";
+    }
+
+    private static boolean isIpv6Literal(String s) {
+        if (s.indexOf(':') < 0) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c == ':' || c == '.' || Character.digit(c, 16) >= 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A host name or an IPv4 address; an all-numeric name must be a valid dotted quad. */
+    private static boolean isHost(String host) {
+        if (host.isEmpty()) {
+            return false;
+        }
+        boolean numeric = true;
+        for (int i = 0; i < host.length(); i++) {
+            char c = host.charAt(i);
+            boolean letter = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-';
+            if (!letter && c != '.' && (c < '0' || c > '9')) {
+                return false;
+            }
+            numeric &= !letter;
+        }
+        return !numeric || isIpv4(host);
+    }
+
+    private static boolean isIpv4(String s) {
+        String[] parts = s.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String part : parts) {
+            if (part.isEmpty() || part.length() > 3 || part.length() > 1 && part.charAt(0) == '0'
+                    || Integer.parseInt(part) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isPort(String s) {
+        if (s.isEmpty() || s.length() > 5) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        int port = Integer.parseInt(s);
+        return port >= 1 && port <= 65535;
+    }
+
+    /** The upstream URL; a path is refused because the forwarder sends the client's path as it is. */
+    static String url(URI u) {
+        String bad = "'" + u + "' ";
+        String scheme = u.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
+            return bad + "is not an http:// or https:// URL (expected " + URL + ")";
+        }
+        if (u.getRawAuthority() == null || u.getHost() == null) {
+            return bad + "has no valid host (expected " + URL + ")";
+        }
+        if (u.getRawUserInfo() != null) {
+            return bad + "has user info, which would be sent nowhere (expected " + URL + ")";
+        }
+        if (u.getRawQuery() != null || u.getRawFragment() != null) {
+            return bad + "has a query or fragment (expected " + URL + ")";
+        }
+        if (u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/")) {
+            return bad + "has a path; requests keep their own path (expected " + URL + ")";
+        }
+        if (u.getPort() != -1 && (u.getPort() < 1 || u.getPort() > 65535)) {
+            return bad + "has no valid port (expected " + URL + ")";
+        }
+        return null;
+    }
+
+    private static void protocols(YamlNode node, String path, ErrorList errors) {
+        if (node instanceof YamlNode.Sequence seq && seq.items().isEmpty()) {
+            errors.add(path, node.at(), "found an empty list (expected at least one of: http1, h2c, h2)");
+            return;
+        }
+        Set<String> seen = new HashSet<>();
+        items(node, path, errors, v -> {
+            String p = (String) v;
+            if (!p.equals("http1") && !p.equals("h2c") && !p.equals("h2")) {
+                return "unknown protocol '" + p + "' (expected " + PROTOCOLS + ")";
+            }
+            return seen.add(p) ? null : "'" + p + "' is listed twice (expected each protocol once)";
+        });
+    }
+
+    /** {@code h2} is negotiated by ALPN inside TLS; {@code h2c} is the cleartext prior-knowledge form. */
+    private static void listenerProtocolsAndTls(YamlNode.Mapping mapping, boolean tls, String path, ErrorList errors) {
+        YamlNode.Entry entry = mapping.entries().get("protocols");
+        if (entry == null || !(entry.value() instanceof YamlNode.Sequence seq)) {
+            return;
+        }
+        for (int i = 0; i < seq.items().size(); i++) {
+            if (seq.items().get(i) instanceof YamlNode.Scalar s) {
+                if (!tls && s.text().equals("h2")) {
+                    errors.add(YamlPath.index(YamlPath.key(path, "protocols"), i), s.at(),
+                            "'h2' needs tls on this listener (expected http1 or h2c without tls)");
+                } else if (tls && s.text().equals("h2c")) {
+                    errors.add(YamlPath.index(YamlPath.key(path, "protocols"), i), s.at(),
+                            "'h2c' is cleartext HTTP/2 but this listener has tls (expected http1 or h2 with tls)");
+                }
+            }
+        }
+    }
+
+    private static void headers(YamlNode node, String path, ErrorList errors) {
+        if (node instanceof YamlNode.Mapping mapping) {
+            for (YamlNode.Entry e : mapping.entries().values()) {
+                String entryPath = YamlPath.key(path, e.key());
+                String nameProblem = headerName(e.key());
+                if (nameProblem != null) {
+                    errors.add(entryPath, e.keyAt(), nameProblem);
+                }
+                if (e.value() instanceof YamlNode.Scalar s && !s.isNull()) {
+                    single(s, s.text(), entryPath, errors, SpecChecks::headerValue);
+                }
+            }
+        }
+    }
+
+    /** RFC 9110 section 5.1: a field name is a token. */
+    static String headerName(Object value) {
+        String s = (String) value;
+        return isToken(s) ? null : "'" + s + "' is not a header name (expected letters, digits and !#$%&'*+-.^_`|~)";
+    }
+
+    private static boolean isToken(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean alnum = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+            if (!alnum && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** RFC 9110 section 5.5: no CR, LF or NUL in a field value (they would split the response). */
+    static String headerValue(Object value) {
+        String s = (String) value;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\r' || c == '\n' || c == 0 || c > 0xFF) {
+                return "'" + escape(s) + "' has a line break, NUL or non-Latin-1 character (expected one line of header text)";
+            }
+        }
+        return null;
+    }
+
+    /** The value with control characters written as escapes, so that a message stays on one line. */
+    static String escape(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\r' -> sb.append("\\r");
+                case '\n' -> sb.append("\\n");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7F) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String location(Object value) {
+        String s = (String) value;
+        if (s.isEmpty() || s.indexOf(' ') >= 0) {
+            return "'" + s + "' is not a URL or absolute path (expected e.g. https://www.example.test/new or /new)";
+        }
+        return headerValue(s);
+    }
+
+    private static String absolutePath(Object value) {
+        String s = (String) value;
+        return s.startsWith("/") ? null : "'" + s + "' does not start with '/' (expected a path like /admin)";
+    }
+
+    /** Methods are case-sensitive (RFC 9110 section 9.1): {@code get} would never match a GET. */
+    private static String method(Object value) {
+        String s = (String) value;
+        if (!isToken(s)) {
+            return "'" + s + "' is not a method (expected a token like GET, HEAD, POST)";
+        }
+        String upper = s.toUpperCase(java.util.Locale.ROOT);
+        return upper.equals(s) ? null
+                : "'" + s + "' would never match: methods are case-sensitive (expected '" + upper + "')";
+    }
+
+    /** An empty needle is contained in every User-Agent and would deny every request. */
+    private static String needle(Object value) {
+        return ((String) value).isEmpty() ? "found an empty string, which matches every User-Agent (expected a substring like sqlmap)" : null;
+    }
+}

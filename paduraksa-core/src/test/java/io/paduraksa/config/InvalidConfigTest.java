@@ -1,0 +1,154 @@
+package io.paduraksa.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** One fixture per binding rule in {@code config/invalid/}: path, line, column and the message. */
+class InvalidConfigTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown-key               | hosts[0].polices                    | 3 | 5  | unknown key (did you mean 'policies'?)
+            unknown-key-deep          | clusters.app.health.pasive          | 5 | 7  | unknown key (did you mean 'passive'?)
+            unknown-key-top           | listners                            | 1 | 1  | unknown key (did you mean 'listeners'?)
+            unknown-key-no-suggestion | hosts[0].routes[0].zzz              | 4 | 33 | unknown key (expected one of: path, policies, respond, redirect, forward, drop)
+            policy-unknown-key        | policies.office.alow                | 4 | 5  | unknown key (did you mean 'allow'?)
+            string-for-list           | hosts[0].names                      | 2 | 12 | found 'www.example.test' (expected a list
+            list-for-map              | clusters                            | 2 | 3  | found a list (expected a mapping)
+            root-list                 | ''                                  | 1 | 1  | found a list (expected a mapping with keys: listeners,
+            weight-heavy              | clusters.app.destinations[0].weight | 5 | 17 | found 'heavy' (expected a positive integer)
+            status-abc                | default.respond.status              | 3 | 13 | found 'abc' (expected a status from 200 to 599)
+            status-range              | default.respond.status              | 2 | 21 | found '999' (expected a status from 200 to 599)
+            redirect-status           | default.redirect.status             | 2 | 61 | found '200' (expected one of: 301, 302, 303, 307, 308)
+            boolean-yes               | listeners[0].admin                  | 3 | 12 | found 'yes' (expected true or false)
+            empty-list-item           | hosts[0].names[1]                   | 4 | 8  | found an empty value (expected host names
+            duration-unitless         | clusters.app.timeouts.connect       | 4 | 25 | found '5' (expected a duration like 500ms, 5s, 1m, 2h)
+            duration-space            | limits.header_timeout               | 2 | 19 | found '5 s' (expected a duration like 500ms, 5s, 1m, 2h)
+            duration-negative         | limits.idle_timeout                 | 2 | 17 | found '-1s' (expected a duration like
+            duration-unit             | limits.idle_timeout                 | 2 | 17 | found '5x' (expected a duration like
+            duration-empty            | limits.idle_timeout                 | 2 | 17 | found '' (expected a duration like
+            duration-zero             | limits.header_timeout               | 2 | 19 | found '0s', a duration must be positive
+            size-negative             | limits.max_body_size                | 2 | 18 | found '-1' (expected a size like 512, 64KiB, 1MiB, 2GiB or 1kB, 1MB, 1GB)
+            size-unit                 | limits.max_body_size                | 2 | 18 | found '10KB' (expected a size like
+            size-overflow             | limits.max_body_size                | 2 | 18 | found '99999999TiB' (expected a size like
+            size-zero                 | limits.max_request_line             | 2 | 21 | a size must be positive
+            limit-not-positive        | limits.max_headers                  | 2 | 16 | found '0' (expected a positive integer)
+            url-scheme                | clusters.app.destinations[0].url    | 3 | 26 | 'ftp://192.0.2.10' is not an http:// or https:// URL (expected an absolute
+            url-userinfo              | clusters.app.destinations[0].url    | 3 | 26 | 'http://user:secret@192.0.2.10:8080' has user info
+            url-query                 | clusters.app.destinations[0].url    | 3 | 26 | 'http://192.0.2.10:8080/?x=1' has a query or fragment
+            url-path                  | clusters.app.destinations[0].url    | 3 | 26 | 'http://192.0.2.10:8080/api' has a path
+            url-relative              | clusters.app.destinations[0].url    | 3 | 26 | found '192.0.2.10:8080' (expected an absolute http:// or https:// URL
+            url-missing               | clusters.app.destinations[0].url    | 4 | 9  | missing (expected an absolute http:// or https:// URL
+            destinations-empty        | clusters.app.destinations           | 3 | 19 | found an empty list (expected at least one
+            address-no-port           | listeners[0].address                | 2 | 14 | '0.0.0.0' has no port (expected host:port or [v6]:port with a port from 1 to 65535
+            address-port-range        | listeners[0].address                | 2 | 14 | '0.0.0.0:70000' has no valid port
+            address-v6-brackets       | listeners[0].address                | 2 | 14 | '2001:db8::1:8080' needs brackets around its IPv6 address
+            address-missing           | listeners[0].address                | 2 | 5  | missing (expected host:port
+            protocol-unknown          | listeners[0].protocols[1]           | 3 | 24 | unknown protocol 'http3' (expected one of: http1, h2c, h2)
+            protocol-h2-without-tls   | listeners[0].protocols[1]           | 3 | 24 | 'h2' needs tls on this listener
+            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method)
+            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method)
+            method-lowercase          | policies.read-only.allow[1]         | 4 | 18 | 'head' would never match: methods are case-sensitive (expected 'HEAD')
+            load-balancing            | clusters.app.load_balancing         | 4 | 21 | unknown value 'round-robin' (did you mean 'round_robin'?
+            header-injection          | default.respond.headers.X-Note      | 4 | 15 | 'a\\r\\nSet-Cookie: x=1' has a line break
+            duplicate-key             | clusters.app                        | 4 | 3  | duplicate key, first written at line 2 (expected each key once in a mapping)
+            alias                     | policies.more-bots.deny             | 7 | 11 | alias '*bots' (expected the value written out
+            second-document           | ''                                  | 3 | 1  | a second YAML document (expected one document per file)
+            syntax-indentation        | ''                                  | 3 | 6  | YAML syntax error: expected <block end>, but found '<block mapping start>' (while parsing a block mapping that starts at line 2, column 5)
+            syntax-unclosed-quote     | ''                                  | 2 | 14 | YAML syntax error: found unexpected end of stream (while scanning a quoted scalar that starts at line 2, column 14)
+            wildcard-unquoted         | ''                                  | 2 | 32 | (quote values that start with * or &, like "*.example.test")
+            empty                     | ''                                  | 1 | 1  | the file has no configuration
+            comments-only             | ''                                  | 1 | 1  | the file has no configuration
+            """)
+    void eachRuleReportsPathLineAndColumn(String fixture, String path, int line, int column, String fragment)
+            throws IOException {
+        String name = "invalid/" + fixture + ".yaml";
+
+        List<ConfigError> errors = errorsOf(name);
+
+        assertThat(errors).hasSize(1);
+        ConfigError error = errors.get(0);
+        assertThat(error.file()).isEqualTo(name);
+        assertThat(error.path()).isEqualTo(path);
+        assertThat(error.line()).as("line of %s", error).isEqualTo(line);
+        assertThat(error.column()).as("column of %s", error).isEqualTo(column);
+        assertThat(error.problem()).contains(fragment.replace("\\\\", "\\"));
+        assertThat(error.toString()).doesNotContain("io.paduraksa", "java.", "Spec", "\n");
+    }
+
+    @Test
+    void oneFileWithManyErrorsReportsEveryOneInFileOrder() throws IOException {
+        List<ConfigError> errors = errorsOf("invalid/multi.yaml");
+
+        assertThat(errors).extracting(ConfigError::toString).containsExactly(
+                "invalid/multi.yaml:3:14: listeners[0].address: '0.0.0.0:80800' has no valid port (expected host:port or"
+                        + " [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443)",
+                "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected a positive integer)",
+                "invalid/multi.yaml:10:25: clusters.app.timeouts.connect: found '5' (expected a duration like 500ms, 5s, 1m, 2h)",
+                "invalid/multi.yaml:13:11: policies.bad-bots.type: unknown type 'useragent'"
+                        + " (expected one of: ip, user_agent, path, method)",
+                "invalid/multi.yaml:16:12: hosts[0].names: found 'www.example.test'"
+                        + " (expected a list of host names like www.example.test or *.example.test)",
+                "invalid/multi.yaml:17:5: hosts[0].polices: unknown key (did you mean 'policies'?)",
+                "invalid/multi.yaml:21:18: limits.max_body_size: found '10KB'"
+                        + " (expected a size like 512, 64KiB, 1MiB, 2GiB or 1kB, 1MB, 1GB)");
+    }
+
+    @Test
+    void exceptionMessageListsEveryErrorOnItsOwnLine() throws IOException {
+        String text = fixture("invalid/multi.yaml");
+
+        assertThatThrownBy(() -> ConfigLoader.parse("edge.yaml", text))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("7 configuration errors\nedge.yaml:3:14: listeners[0].address: ")
+                .hasMessageContaining("\nedge.yaml:17:5: hosts[0].polices: unknown key (did you mean 'policies'?)\n");
+    }
+
+    @Test
+    void duplicateKeysAndOtherErrorsAreReportedTogether() {
+        String text = """
+                clusters:
+                  app:
+                    destinations: [{url: "http://192.0.2.10:8080"}]
+                    timeouts: {connect: soon}
+                  app:
+                    destinations: []
+                """;
+
+        assertThatThrownBy(() -> ConfigLoader.parse("edge.yaml", text))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors())
+                        .extracting(ConfigError::toString)
+                        .containsExactly(
+                                "edge.yaml:4:25: clusters.app.timeouts.connect: found 'soon'"
+                                        + " (expected a duration like 500ms, 5s, 1m, 2h)",
+                                "edge.yaml:5:3: clusters.app: duplicate key, first written at line 2"
+                                        + " (expected each key once in a mapping)"));
+    }
+
+    static List<ConfigError> errorsOf(String name) throws IOException {
+        String text = fixture(name);
+        try {
+            ConfigLoader.parse(name, text);
+        } catch (ConfigException e) {
+            return e.errors();
+        }
+        throw new AssertionError(name + " loaded without errors");
+    }
+
+    static String fixture(String name) throws IOException {
+        try (InputStream in = InvalidConfigTest.class.getResourceAsStream("/config/" + name)) {
+            if (in == null) {
+                throw new IOException("no fixture " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
