@@ -16,7 +16,7 @@ final class SpecChecks {
     private static final String ADDRESS = "host:port or [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443";
     private static final String URL = "an absolute http:// or https:// URL with a host and an optional port, like http://192.0.2.10:8080";
     private static final String PROTOCOLS = "one of: http1, h2c, h2";
-    private static final List<String> LOAD_BALANCING = List.of("round_robin", "power_of_two_choices");
+    private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
     private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
     private static final String POSITIVE = "a positive integer";
 
@@ -233,8 +233,9 @@ final class SpecChecks {
                 return false;
             }
         }
+        // 0 asks the kernel for a free port (tests and tools); the server logs the port it got.
         int port = Integer.parseInt(s);
-        return port >= 1 && port <= 65535;
+        return port >= 0 && port <= 65535;
     }
 
     /** The upstream URL; a path is refused because the forwarder sends the client's path as it is. */
