@@ -102,7 +102,7 @@ public final class H1AllocationSpike {
                                 case "raw" -> responder = new RawHandler();
                                 case "decoder" -> {
                                     p.addLast("decoder", new HttpRequestDecoder());
-                                    responder = new DecoderHandler();
+                                    responder = new DecoderHandler(null);
                                 }
                                 case "codec" -> {
                                     p.addLast("codec", new HttpServerCodec());
@@ -110,7 +110,7 @@ public final class H1AllocationSpike {
                                 }
                                 case "codec-raw" -> {
                                     p.addLast("codec", new HttpServerCodec());
-                                    responder = new DecoderHandler();
+                                    responder = new DecoderHandler("probe");
                                 }
                                 default -> throw new IllegalArgumentException("variant: " + variant);
                             }

@@ -28,7 +28,7 @@ final class LoadClient implements AutoCloseable {
     LoadClient(int port) throws IOException {
         socket = new Socket();
         socket.setTcpNoDelay(true);
-        socket.setSoTimeout(10_000);
+        socket.setSoTimeout(Integer.getInteger("spike.readTimeoutMs", 3_000));
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();

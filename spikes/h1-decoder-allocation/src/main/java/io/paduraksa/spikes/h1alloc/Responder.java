@@ -18,7 +18,10 @@ abstract class Responder extends ChannelInboundHandlerAdapter {
     /** Responses written; only touched on the event loop. */
     long responses;
 
-    /** The fixed answer copied into a fresh buffer from the channel's allocator. */
+    /**
+     * The fixed answer copied into a fresh buffer from the channel's allocator, written from {@code ctx}
+     * towards the head of the pipeline (so only handlers before {@code ctx} see it).
+     */
     final void writeRaw(ChannelHandlerContext ctx) {
         ByteBuf out = ctx.alloc().ioBuffer(RESPONSE.length);
         out.writeBytes(RESPONSE);
