@@ -54,31 +54,35 @@ for alloc in pooled adaptive; do
   done
 done
 run no pooled decoder minimal epoll
+run no pooled raw minimal epoll
+run no pooled raw minimal nio
 # raw bytes written around HttpServerCodec's encoder: keep-alive stops after its pipeline depth (128)
-"$JAVA" "${BASE[@]}" "${UNSAFE[@]}" -Dio.netty.allocator.type=pooled -Dspike.readTimeoutMs=2000 \
-  -jar "$JAR" codec-raw minimal epoll 1000 1000 2>&1 \
-  | grep -E '^(RESULT|FAILED)|maxPipelineDepth' | head -2 | tee -a "$RAW_LINES"
+CODEC_RAW=$("$JAVA" "${BASE[@]}" "${UNSAFE[@]}" -Dio.netty.allocator.type=pooled -Dspike.readTimeoutMs=2000 \
+  -jar "$JAR" codec-raw minimal epoll 1000 1000 2>&1 || true)
+{ echo "$CODEC_RAW" | grep -E '^(RESULT|FAILED)' || true
+  echo "$CODEC_RAW" | grep -m1 -E '^Caused by: .*maxPipelineDepth' || true; } | tee -a "$RAW_LINES"
 
 # table: B/request on the event-loop thread; "decoder cost" = variant minus raw with the same other columns
 TABLE=$(awk '
   /^RESULT/ {
     for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    sub("ByteBufAllocator", "", f["allocator"]); f["allocator"] = tolower(f["allocator"])
     key = f["traffic"] "|" f["transport"] "|" f["allocator"] "|" f["unsafe"]
     n++; v[n] = f["variant"]; k[n] = key; p[n] = f["pipeline_B_per_req"]; t[n] = f["thread_B_per_req"]; r[n] = f["req_per_s"]
     if (f["variant"] == "raw") raw[key] = f["thread_B_per_req"]
   }
   END {
-    printf "| %-8s | %-7s | %-8s | %-22s | %-6s | %10s | %10s | %12s | %7s |\n", "variant", "traffic", "transport", "allocator", "unsafe", "pipeline B", "thread B", "minus raw B", "req/s"
-    printf "|----------|---------|----------|------------------------|--------|-----------:|-----------:|-------------:|--------:|\n"
+    printf "| %-8s | %-7s | %-9s | %-9s | %-6s | %10s | %10s | %11s | %7s |\n", "variant", "traffic", "transport", "allocator", "unsafe", "pipeline B", "thread B", "minus raw", "req/s"
+    printf "|----------|---------|-----------|-----------|--------|-----------:|-----------:|------------:|--------:|\n"
     for (i = 1; i <= n; i++) {
       split(k[i], c, "|")
       d = (k[i] in raw) ? sprintf("%.1f", t[i] - raw[k[i]]) : "-"
-      printf "| %-8s | %-7s | %-8s | %-22s | %-6s | %10s | %10s | %12s | %7s |\n", v[i], c[1], c[2], c[3], c[4], p[i], t[i], d, r[i]
+      printf "| %-8s | %-7s | %-9s | %-9s | %-6s | %10s | %10s | %11s | %7s |\n", v[i], c[1], c[2], c[3], c[4], p[i], t[i], d, r[i]
     }
   }' "$RAW_LINES")
 
 { echo; echo "$TABLE"; echo; echo "# raw lines"; cat "$RAW_LINES"; } >> "$OUT"
 echo
 echo "$TABLE"
-grep -E '^FAILED|maxPipelineDepth' "$RAW_LINES" || true
+grep -E '^FAILED|maxPipelineDepth' "$RAW_LINES" | cut -c1-200 || true
 echo "written to $(pwd)/$OUT"
