@@ -1,0 +1,349 @@
+package io.paduraksa.route;
+
+import io.paduraksa.config.NormalizeSpec;
+
+/**
+ * Normalises the path of an origin-form request-target into bytes, once per request: the path
+ * that routes and policies match is the path the upstream receives, so a check cannot be
+ * bypassed by a spelling the upstream reads differently.
+ *
+ * <p>Per request: {@link #pathEnd} and {@link #normalize} run on the event loop, read the target
+ * with {@code charAt} and write into a caller-owned buffer; they allocate nothing and report a
+ * rejection as a negative code, never an exception. {@link #options} runs at compile time.
+ *
+ * <p>What {@link #normalize} does, left to right, stopping at the first problem:
+ * <ul>
+ *   <li>the path must start with a raw {@code /} (origin-form, RFC 9112 section 3.2.1);</li>
+ *   <li>escapes of unreserved characters (ALPHA DIGIT {@code - . _ ~}) are decoded, other escapes
+ *       are kept with upper-case hex digits (the equivalences of RFC 3986 section 6.2.2);</li>
+ *   <li>{@code %2F} and backslashes (raw or {@code %5C}) follow the {@link NormalizeSpec} options;
+ *       {@code %00}, raw control and non-ASCII bytes, {@code #} and {@code ?} are rejected;</li>
+ *   <li>repeated slashes are merged, {@code .} and {@code ..} segments are removed (RFC 3986
+ *       section 5.2.4), also those spelled with escapes, and a {@code ..} above the root is
+ *       rejected rather than clamped;</li>
+ *   <li>a trailing slash, or a last segment of {@code .} or {@code ..}, leaves a trailing slash.</li>
+ * </ul>
+ * Other printable characters outside RFC 3986's {@code pchar} ({@code " < > [ ] ^ ` { | }}) pass
+ * unchanged, as they do through common servers; raw bytes are never re-encoded except a kept
+ * backslash, which becomes {@code %5C}.
+ */
+public final class PathNormalizer {
+
+    /** The path is empty or does not start with {@code /} (absolute-form or asterisk-form are resolved earlier). */
+    public static final int REJECT_NOT_ORIGIN_FORM = -1;
+    /** A {@code %} not followed by two hex digits. */
+    public static final int REJECT_BAD_ESCAPE = -2;
+    /** {@code %2F} while encoded slashes are rejected. */
+    public static final int REJECT_ENCODED_SLASH = -3;
+    /** A raw backslash or {@code %5C} while backslashes are rejected. */
+    public static final int REJECT_BACKSLASH = -4;
+    /** A raw NUL or {@code %00} (always rejected). */
+    public static final int REJECT_NUL = -5;
+    /** A raw control byte (0x01-0x20, 0x7F) or a byte above 0x7E. */
+    public static final int REJECT_CONTROL_OR_NON_ASCII = -6;
+    /** A {@code ..} segment that would climb above the root. */
+    public static final int REJECT_ABOVE_ROOT = -7;
+    /** The normalised path does not fit the output buffer. */
+    public static final int REJECT_TOO_LONG = -8;
+    /** A raw {@code #} or {@code ?} inside the path: a request-target carries no fragment (RFC 9112 section 3.2). */
+    public static final int REJECT_FRAGMENT_OR_QUERY = -9;
+
+    /** Option bit: {@code %2F} becomes {@code /} (a segment boundary). */
+    public static final int ENCODED_SLASH_DECODE = 1;
+    /** Option bit: {@code %2F} stays {@code %2F} (never a segment boundary). */
+    public static final int ENCODED_SLASH_KEEP = 2;
+    /** Option bit: a backslash (raw or {@code %5C}) becomes {@code /}. */
+    public static final int BACKSLASH_DECODE = 4;
+    /** Option bit: a backslash (raw or {@code %5C}) becomes {@code %5C} (never a segment boundary). */
+    public static final int BACKSLASH_KEEP = 8;
+    /** Both encoded slash and backslash rejected: {@link NormalizeSpec#DEFAULT}. */
+    public static final int DEFAULT_OPTIONS = 0;
+
+    // Raw character classes.
+    private static final byte C_PLAIN = 0;
+    private static final byte C_SLASH = 1;
+    private static final byte C_PERCENT = 2;
+    private static final byte C_BACKSLASH = 3;
+    private static final byte C_CONTROL = 4;
+    private static final byte C_NUL = 5;
+    private static final byte C_FRAGMENT_OR_QUERY = 6;
+    private static final byte[] CHAR_CLASS = charClasses();
+
+    // Classes of a decoded escape's value.
+    private static final byte D_KEEP = 0;
+    private static final byte D_DECODE = 1;
+    private static final byte D_SLASH = 2;
+    private static final byte D_BACKSLASH = 3;
+    private static final byte D_NUL = 4;
+    private static final byte[] ESCAPE_CLASS = escapeClasses();
+
+    private static final byte[] HEX_VALUE = hexValues();
+    private static final byte[] HEX_UPPER = {
+        '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'
+    };
+
+    // What to do with one input unit, as a non-negative int: action in bits 8-9, byte in bits 0-7.
+    private static final int ACT_WRITE = 0;
+    private static final int ACT_KEEP_ESCAPE = 1 << 8;
+    private static final int ACT_BOUNDARY = 2 << 8;
+
+    private PathNormalizer() {
+    }
+
+    /** Where the path ends in {@code target[from, to)}: the index of the first {@code ?}, or {@code to}. 0 B. */
+    public static int pathEnd(CharSequence target, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (target.charAt(i) == '?') {
+                return i;
+            }
+        }
+        return to;
+    }
+
+    /**
+     * Normalises the path {@code target[from, to)} (no query) into {@code out} from index 0.
+     * Runs per request, 0 B.
+     *
+     * @param options bits from {@link #options(NormalizeSpec)}, computed at compile time
+     * @return the normalised length, or a negative {@code REJECT_*} code (see {@link #describe})
+     */
+    public static int normalize(CharSequence target, int from, int to, byte[] out, int options) {
+        if (from >= to || target.charAt(from) != '/') {
+            return REJECT_NOT_ORIGIN_FORM;
+        }
+        if (out.length == 0) {
+            return REJECT_TOO_LONG;
+        }
+        out[0] = '/';
+        int segment = 1; // where the current segment starts in out
+        int o = 1;
+        int i = from + 1;
+        while (i < to) {
+            char c = target.charAt(i);
+            int action;
+            if (c < 0x80 && CHAR_CLASS[c] == C_PLAIN) {
+                action = ACT_WRITE | c;
+                i++;
+            } else if (c == '%') {
+                action = escapeAction(target, i, to, options);
+                i += 3;
+            } else {
+                action = specialAction(c, options);
+                i++;
+            }
+            if (action < 0) {
+                return action;
+            }
+            if (action == ACT_BOUNDARY) {
+                o = endSegment(out, segment, o);
+                segment = o;
+            } else {
+                o = write(out, o, action);
+            }
+            if (o < 0) {
+                return o;
+            }
+        }
+        return endPath(out, segment, o);
+    }
+
+    /**
+     * The option bits for {@code spec}; compile time only.
+     *
+     * @throws IllegalArgumentException for a value other than {@code reject}, {@code decode} or {@code keep}
+     */
+    public static int options(NormalizeSpec spec) {
+        return mode("encoded_slash", spec.encodedSlash(), ENCODED_SLASH_DECODE, ENCODED_SLASH_KEEP)
+                | mode("backslash", spec.backslash(), BACKSLASH_DECODE, BACKSLASH_KEEP);
+    }
+
+    /** A short reason for a {@code REJECT_*} code, for logs and explain output. */
+    public static String describe(int errorCode) {
+        return switch (errorCode) {
+            case REJECT_NOT_ORIGIN_FORM -> "path does not start with '/'";
+            case REJECT_BAD_ESCAPE -> "'%' not followed by two hex digits";
+            case REJECT_ENCODED_SLASH -> "encoded slash (%2F) rejected";
+            case REJECT_BACKSLASH -> "backslash ('\\' or %5C) rejected";
+            case REJECT_NUL -> "NUL byte (raw or %00)";
+            case REJECT_CONTROL_OR_NON_ASCII -> "control or non-ASCII byte";
+            case REJECT_ABOVE_ROOT -> "'..' above the root";
+            case REJECT_TOO_LONG -> "normalised path too long";
+            case REJECT_FRAGMENT_OR_QUERY -> "'#' or '?' inside the path";
+            default -> errorCode >= 0 ? "normalised (" + errorCode + " bytes)" : "unknown error code " + errorCode;
+        };
+    }
+
+    /** The action for the escape at {@code target[i]} ({@code '%'}). */
+    private static int escapeAction(CharSequence target, int i, int to, int options) {
+        if (i + 2 >= to) {
+            return REJECT_BAD_ESCAPE;
+        }
+        int high = hexValue(target.charAt(i + 1));
+        int low = hexValue(target.charAt(i + 2));
+        if ((high | low) < 0) {
+            return REJECT_BAD_ESCAPE;
+        }
+        int value = high << 4 | low;
+        return switch (ESCAPE_CLASS[value]) {
+            case D_DECODE -> ACT_WRITE | value;
+            case D_SLASH -> encodedSlashAction(options);
+            case D_BACKSLASH -> backslashAction(options);
+            case D_NUL -> REJECT_NUL;
+            default -> ACT_KEEP_ESCAPE | value;
+        };
+    }
+
+    /** The action for a raw character that is not plain and not {@code '%'}. */
+    private static int specialAction(char c, int options) {
+        if (c > 0xFF) {
+            return REJECT_CONTROL_OR_NON_ASCII;
+        }
+        return switch (CHAR_CLASS[c]) {
+            case C_SLASH -> ACT_BOUNDARY;
+            case C_BACKSLASH -> backslashAction(options);
+            case C_NUL -> REJECT_NUL;
+            case C_FRAGMENT_OR_QUERY -> REJECT_FRAGMENT_OR_QUERY;
+            default -> REJECT_CONTROL_OR_NON_ASCII;
+        };
+    }
+
+    private static int encodedSlashAction(int options) {
+        if ((options & ENCODED_SLASH_DECODE) != 0) {
+            return ACT_BOUNDARY;
+        }
+        return (options & ENCODED_SLASH_KEEP) != 0 ? ACT_KEEP_ESCAPE | '/' : REJECT_ENCODED_SLASH;
+    }
+
+    private static int backslashAction(int options) {
+        if ((options & BACKSLASH_DECODE) != 0) {
+            return ACT_BOUNDARY;
+        }
+        return (options & BACKSLASH_KEEP) != 0 ? ACT_KEEP_ESCAPE | '\\' : REJECT_BACKSLASH;
+    }
+
+    /** Writes one byte or one upper-case escape; returns the new position or {@link #REJECT_TOO_LONG}. */
+    private static int write(byte[] out, int o, int action) {
+        int value = action & 0xFF;
+        if (action < ACT_KEEP_ESCAPE) {
+            if (o == out.length) {
+                return REJECT_TOO_LONG;
+            }
+            out[o] = (byte) value;
+            return o + 1;
+        }
+        if (o + 3 > out.length) {
+            return REJECT_TOO_LONG;
+        }
+        out[o] = '%';
+        out[o + 1] = HEX_UPPER[value >>> 4];
+        out[o + 2] = HEX_UPPER[value & 0xF];
+        return o + 3;
+    }
+
+    /**
+     * Closes the segment {@code out[segment, o)} at a slash: an empty or {@code .} segment
+     * vanishes, {@code ..} removes the one before it, anything else gets its slash.
+     *
+     * @return where the next segment starts, or a {@code REJECT_*} code
+     */
+    private static int endSegment(byte[] out, int segment, int o) {
+        int length = o - segment;
+        if (length == 0 || isDot(out, segment, length)) {
+            return segment;
+        }
+        if (isDotDot(out, segment, length)) {
+            return parentStart(out, segment);
+        }
+        if (o == out.length) {
+            return REJECT_TOO_LONG;
+        }
+        out[o] = '/';
+        return o + 1;
+    }
+
+    /** Closes the last segment; a trailing {@code .} or {@code ..} leaves the slash before it. */
+    private static int endPath(byte[] out, int segment, int o) {
+        int length = o - segment;
+        if (isDot(out, segment, length)) {
+            return segment;
+        }
+        if (isDotDot(out, segment, length)) {
+            return parentStart(out, segment);
+        }
+        return o;
+    }
+
+    private static boolean isDot(byte[] out, int segment, int length) {
+        return length == 1 && out[segment] == '.';
+    }
+
+    private static boolean isDotDot(byte[] out, int segment, int length) {
+        return length == 2 && out[segment] == '.' && out[segment + 1] == '.';
+    }
+
+    /** Start of the segment before the one at {@code segment}: every raw '/' in out is a boundary. */
+    private static int parentStart(byte[] out, int segment) {
+        if (segment == 1) {
+            return REJECT_ABOVE_ROOT;
+        }
+        int p = segment - 2;
+        while (out[p] != '/') {
+            p--;
+        }
+        return p + 1;
+    }
+
+    private static int hexValue(char c) {
+        return c < 0x80 ? HEX_VALUE[c] : -1;
+    }
+
+    private static int mode(String key, String value, int decodeBit, int keepBit) {
+        return switch (value) {
+            case "reject" -> 0;
+            case "decode" -> decodeBit;
+            case "keep" -> keepBit;
+            default -> throw new IllegalArgumentException(
+                    "normalize." + key + ": unknown value '" + value + "' (expected one of: reject, decode, keep)");
+        };
+    }
+
+    private static byte[] charClasses() {
+        byte[] classes = new byte[256];
+        for (int c = 0; c < 256; c++) {
+            classes[c] = c <= 0x20 || c >= 0x7F ? C_CONTROL : C_PLAIN;
+        }
+        classes[0] = C_NUL;
+        classes['/'] = C_SLASH;
+        classes['%'] = C_PERCENT;
+        classes['\\'] = C_BACKSLASH;
+        classes['#'] = C_FRAGMENT_OR_QUERY;
+        classes['?'] = C_FRAGMENT_OR_QUERY;
+        return classes;
+    }
+
+    private static byte[] escapeClasses() {
+        byte[] classes = new byte[256];
+        for (int c = 0; c < 256; c++) {
+            boolean unreserved = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+                    || c == '-' || c == '.' || c == '_' || c == '~';
+            classes[c] = unreserved ? D_DECODE : D_KEEP;
+        }
+        classes['/'] = D_SLASH;
+        classes['\\'] = D_BACKSLASH;
+        classes[0] = D_NUL;
+        return classes;
+    }
+
+    private static byte[] hexValues() {
+        byte[] values = new byte[128];
+        java.util.Arrays.fill(values, (byte) -1);
+        for (int c = '0'; c <= '9'; c++) {
+            values[c] = (byte) (c - '0');
+        }
+        for (int c = 'a'; c <= 'f'; c++) {
+            values[c] = (byte) (c - 'a' + 10);
+            values[c - 32] = (byte) (c - 'a' + 10);
+        }
+        return values;
+    }
+}

@@ -1,0 +1,49 @@
+package io.paduraksa.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.util.AsciiString;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Tag("allocation")
+class MethodPolicyAllocationTest {
+
+    /** The gate's request state: the method as the protocol layer hands it over. */
+    static final class Request implements PolicyInput {
+        final CharSequence method;
+        final MethodPolicy policy;
+        long sink;
+
+        Request(MethodPolicy policy, CharSequence method) {
+            this.policy = policy;
+            this.method = method;
+        }
+
+        void run() {
+            sink += policy.evaluate(this).action().ordinal();
+        }
+
+        @Override public long clientIpHigh() { return 0; }
+        @Override public long clientIpLow() { return 0; }
+        @Override public byte[] path() { return null; }
+        @Override public int pathLength() { return 0; }
+        @Override public CharSequence method() { return method; }
+        @Override public CharSequence header(AsciiString lowerCaseName) { return null; }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"GET, CONTINUE", "OPTIONS, CONTINUE", "POST, DROP", "get, DROP"})
+    void evaluatesWithoutAllocating(String method, String expected) {
+        MethodPolicy policy = new MethodPolicy("read-only", List.of("GET", "HEAD", "OPTIONS"), PolicyDecision.DROP);
+        Request string = new Request(policy, method);
+        // HTTP/2 hands over an AsciiString (HPACK's shared instance for GET/POST), HTTP/1.1 a flyweight CharSequence.
+        Request ascii = new Request(policy, new AsciiString(method));
+        assertThat(policy.evaluate(string).toString()).isEqualTo(expected);
+        assertThat(policy.evaluate(ascii).toString()).isEqualTo(expected);
+        ZeroAllocation.assertZero("method " + method + " (String)", string, Request::run);
+        ZeroAllocation.assertZero("method " + method + " (AsciiString)", ascii, Request::run);
+    }
+}

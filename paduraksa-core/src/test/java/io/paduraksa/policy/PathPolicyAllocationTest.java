@@ -1,0 +1,55 @@
+package io.paduraksa.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Tag("allocation")
+class PathPolicyAllocationTest {
+
+    /** The gate's request state: the normalised path in a reused buffer. */
+    static final class Request implements PolicyInput {
+        final byte[] path = new byte[256];
+        final int pathLength;
+        final PathPolicy policy;
+        long sink;
+
+        Request(PathPolicy policy, String normalisedPath) {
+            this.policy = policy;
+            byte[] bytes = normalisedPath.getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(bytes, 0, path, 0, bytes.length);
+            this.pathLength = bytes.length;
+        }
+
+        void run() {
+            sink += policy.evaluate(this).action().ordinal();
+        }
+
+        @Override public long clientIpHigh() { return 0; }
+        @Override public long clientIpLow() { return 0; }
+        @Override public byte[] path() { return path; }
+        @Override public int pathLength() { return pathLength; }
+        @Override public CharSequence method() { return null; }
+        @Override public CharSequence header(AsciiString lowerCaseName) { return null; }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "/static/css/site.css, CONTINUE",
+        "/ADMIN/users, DROP",
+        "/wp-login.php, DROP",
+        "/private/x, DROP",
+    })
+    void evaluatesWithoutAllocating(String path, String expected) {
+        PathPolicy policy = new PathPolicy("paths", List.of("/static/", "/api", "/wp-login.php", "/admin"),
+                List.of("/admin", "/.git/", "/.env", "/wp-login.php", "/phpmyadmin", "/cgi-bin/"), PolicyDecision.DROP);
+        Request request = new Request(policy, path);
+        assertThat(policy.evaluate(request).toString()).isEqualTo(expected);
+        ZeroAllocation.assertZero("path policy " + path, request, Request::run);
+    }
+}
