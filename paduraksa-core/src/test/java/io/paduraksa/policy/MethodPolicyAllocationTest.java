@@ -1,5 +1,7 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.AllocationAssert;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
@@ -43,7 +45,7 @@ class MethodPolicyAllocationTest {
         Request ascii = new Request(policy, new AsciiString(method));
         assertThat(policy.evaluate(string).toString()).isEqualTo(expected);
         assertThat(policy.evaluate(ascii).toString()).isEqualTo(expected);
-        ZeroAllocation.assertZero("method " + method + " (String)", string, Request::run);
-        ZeroAllocation.assertZero("method " + method + " (AsciiString)", ascii, Request::run);
+        AllocationAssert.assertZero("method " + method + " (String)", string, Request::run);
+        AllocationAssert.assertZero("method " + method + " (AsciiString)", ascii, Request::run);
     }
 }

@@ -1,5 +1,7 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.AllocationAssert;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
@@ -50,6 +52,6 @@ class PathPolicyAllocationTest {
                 List.of("/admin", "/.git/", "/.env", "/wp-login.php", "/phpmyadmin", "/cgi-bin/"), PolicyDecision.DROP);
         Request request = new Request(policy, path);
         assertThat(policy.evaluate(request).toString()).isEqualTo(expected);
-        ZeroAllocation.assertZero("path policy " + path, request, Request::run);
+        AllocationAssert.assertZero("path policy " + path, request, Request::run);
     }
 }

@@ -1,5 +1,7 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.AllocationAssert;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
@@ -61,7 +63,7 @@ class UserAgentPolicyAllocationTest {
         Request ascii = new Request(policy, ua == null ? null : new AsciiString(ua));
         assertThat(policy.evaluate(string).toString()).isEqualTo(expected);
         assertThat(policy.evaluate(ascii).toString()).isEqualTo(expected);
-        ZeroAllocation.assertZero("user agent " + kind + " (String)", string, Request::run);
-        ZeroAllocation.assertZero("user agent " + kind + " (AsciiString)", ascii, Request::run);
+        AllocationAssert.assertZero("user agent " + kind + " (String)", string, Request::run);
+        AllocationAssert.assertZero("user agent " + kind + " (AsciiString)", ascii, Request::run);
     }
 }

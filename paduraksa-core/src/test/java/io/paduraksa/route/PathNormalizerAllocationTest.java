@@ -1,5 +1,7 @@
 package io.paduraksa.route;
 
+import io.paduraksa.testing.AllocationAssert;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
@@ -44,7 +46,7 @@ class PathNormalizerAllocationTest {
         ascii.run();
         assertThat(ascii.sink).as("same result for String and AsciiString").isEqualTo(string.sink);
         assertThat(string.sink < 0).isEqualTo(kind.startsWith("rejected"));
-        ZeroAllocation.assertZero("normalise String " + kind, string, State::run);
-        ZeroAllocation.assertZero("normalise AsciiString " + kind, ascii, State::run);
+        AllocationAssert.assertZero("normalise String " + kind, string, State::run);
+        AllocationAssert.assertZero("normalise AsciiString " + kind, ascii, State::run);
     }
 }

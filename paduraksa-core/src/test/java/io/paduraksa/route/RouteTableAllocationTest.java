@@ -1,5 +1,7 @@
 package io.paduraksa.route;
 
+import io.paduraksa.testing.AllocationAssert;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -47,6 +49,6 @@ class RouteTableAllocationTest {
         }
         State state = new State(builder.build(), path);
         assertThat(state.table.matchIndex(state.path, state.path.length)).isEqualTo(expected);
-        ZeroAllocation.assertZero("route table " + kind, state, State::run);
+        AllocationAssert.assertZero("route table " + kind, state, State::run);
     }
 }
