@@ -100,7 +100,11 @@ public final class IpParser {
         return (ipv4 >>> 24) + "." + ((ipv4 >>> 16) & 0xFF) + "." + ((ipv4 >>> 8) & 0xFF) + "." + (ipv4 & 0xFF);
     }
 
-    /** The dotted quad in {@code text[from, to)} as an unsigned 32-bit value, or -1. */
+    /**
+     * The dotted quad in {@code text[from, to)} as an unsigned 32-bit value, or -1. The up to three
+     * digits of a part are read without an inner loop: C2 guards inner loops with predicates built
+     * from the trip counts it has seen, and a part of a new length then deoptimises the caller.
+     */
     static long ipv4(CharSequence text, int from, int to) {
         long value = 0;
         int i = from;
@@ -111,19 +115,24 @@ public final class IpParser {
                 }
                 i++;
             }
-            int start = i;
-            int octet = 0;
-            while (i < to && i - start < 3) {
-                int digit = text.charAt(i) - '0';
-                if (digit < 0 || digit > 9) {
-                    break;
-                }
-                octet = octet * 10 + digit;
-                i++;
-            }
-            int length = i - start;
-            if (length == 0 || octet > 255 || (length > 1 && text.charAt(start) == '0')) {
+            int octet = digitAt(text, i, to);
+            if (octet < 0) {
                 return -1;
+            }
+            int d = digitAt(text, ++i, to);
+            if (d >= 0) {
+                if (octet == 0) {
+                    return -1; // a leading zero: octal to inet_aton, decimal to others
+                }
+                octet = octet * 10 + d;
+                d = digitAt(text, ++i, to);
+                if (d >= 0) {
+                    octet = octet * 10 + d;
+                    i++;
+                    if (octet > 255) {
+                        return -1;
+                    }
+                }
             }
             value = (value << 8) | octet;
         }
@@ -156,13 +165,24 @@ public final class IpParser {
         while (i < to) {
             int start = i;
             int group = 0;
-            while (i < to && i - start < 5) {
-                int h = hex(text.charAt(i));
-                if (h < 0) {
-                    break;
+            int h = hexAt(text, i, to);
+            if (h >= 0) { // one to four hex digits, unrolled for the reason given at ipv4
+                group = h;
+                h = hexAt(text, ++i, to);
+                if (h >= 0) {
+                    group = (group << 4) | h;
+                    h = hexAt(text, ++i, to);
+                    if (h >= 0) {
+                        group = (group << 4) | h;
+                        h = hexAt(text, ++i, to);
+                        if (h >= 0) {
+                            group = (group << 4) | h;
+                            if (hexAt(text, ++i, to) >= 0) {
+                                return false; // five hex digits: neither a group nor a dotted-quad part
+                            }
+                        }
+                    }
                 }
-                group = (group << 4) | h;
-                i++;
             }
             if (i < to && text.charAt(i) == '.') {
                 // A dotted-quad tail: it must run to the end, so it can only fill the last 32 bits.
@@ -175,8 +195,7 @@ public final class IpParser {
                 groups += 2;
                 break;
             }
-            int length = i - start;
-            if (length == 0 || length > 4 || groups == 8) {
+            if (i == start || groups == 8) {
                 return false;
             }
             hi = (hi << 16) | (lo >>> 48);
@@ -227,7 +246,19 @@ public final class IpParser {
         return true;
     }
 
-    private static int hex(char c) {
+    private static int digitAt(CharSequence text, int i, int to) {
+        if (i >= to) {
+            return -1;
+        }
+        int digit = text.charAt(i) - '0';
+        return digit >= 0 && digit <= 9 ? digit : -1;
+    }
+
+    private static int hexAt(CharSequence text, int i, int to) {
+        if (i >= to) {
+            return -1;
+        }
+        char c = text.charAt(i);
         return c < 128 ? HEX_VALUES[c] : -1;
     }
 
