@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
 import io.paduraksa.testing.AllocationAssert;
-import io.paduraksa.testing.AllocationWarmup;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +64,6 @@ class HostTableAllocationTest {
         b.add("[2001:db8::10]", "v6");
         table = b.build();
         assertThat(table.size()).isEqualTo(520);
-        AllocationWarmup.compileHarness();
         State[] all = Stream.of(SHAPES).flatMap(s -> Stream.of(new State(table, s[1]), new State(table, ascii(s[1]))))
                 .toArray(State[]::new);
         AllocationAssert.measure("all shapes", all, HostTableAllocationTest::findAll, 20_000, 1);

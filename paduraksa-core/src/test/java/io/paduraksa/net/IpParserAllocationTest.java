@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
 import io.paduraksa.testing.AllocationAssert;
-import io.paduraksa.testing.AllocationWarmup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +40,6 @@ class IpParserAllocationTest {
             states[2 * i + 1] = new State(new AsciiString(ALL_SHAPES[i]));
         }
         AllocationAssert.measure("all shapes", states, IpParserAllocationTest::parseAll, 20_000, 1);
-        AllocationWarmup.compileHarness();
     }
 
     private static void parseAll(State[] states) {

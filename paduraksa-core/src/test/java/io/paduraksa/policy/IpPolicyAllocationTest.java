@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.net.IpRangeSet;
 import io.paduraksa.testing.AllocationAssert;
-import io.paduraksa.testing.AllocationWarmup;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -36,7 +35,6 @@ class IpPolicyAllocationTest {
         deny.add("192.0.2.0/24").add("2001:db8:bad::/48");
         IpRangeSet allow = IpRangeSet.builder().add("198.51.100.0/24").add("192.0.2.0/24").add("2001:db8::/32").build();
         policy = new IpPolicy("office", allow, deny.build(), PolicyDecision.DROP);
-        AllocationWarmup.compileHarness();
         State[] all = {new State(policy, "198.51.100.7"), new State(policy, "192.0.2.7"), new State(policy, "203.0.113.7"),
             new State(policy, "2001:db8::7"), new State(policy, "2001:db8:bad::7")};
         AllocationAssert.measure("all shapes", all, IpPolicyAllocationTest::evaluateAll, 20_000, 1);
