@@ -194,11 +194,20 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
             from = lf + 1;
         }
         scanned = from - start;
-        if (requestLineLf < 0 && scanned > maxRequestLineLength + 1) {
+        if (requestLineLf < 0 && requestLineTooLong(in, start)) {
             fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
         } else if (scanned >= maxHeadSize) {
             fail(in, out, Http1DecodeError.HEAD_TOO_LARGE);
         }
+    }
+
+    /** The request line, still without its LF, already has more bytes than allowed (a final CR may still be its terminator). */
+    private boolean requestLineTooLong(ByteBuf in, int start) {
+        int length = scanned;
+        if (length > 0 && in.getByte(start + length - 1) == CR) {
+            length--;
+        }
+        return length > maxRequestLineLength;
     }
 
     /** Skips CRLFs before a request line; false when the caller should wait or stop. */
