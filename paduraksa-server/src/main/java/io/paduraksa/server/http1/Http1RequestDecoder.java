@@ -79,6 +79,8 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
     private long remaining;
     /** Sum of chunk sizes so far. */
     private long chunkedTotal;
+    /** Where {@link #parseChunkSize} stopped. */
+    private int chunkSizeEnd;
     private int trailerBytes;
     private int trailerCount;
 
@@ -138,6 +140,26 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
     }
 
     @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        reading = true; // decodeLast runs in here; resume() must not re-enter it
+        try {
+            super.channelInactive(ctx);
+        } finally {
+            reading = false;
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        reading = true; // input shutdown decodes what is left
+        try {
+            super.userEventTriggered(ctx, evt);
+        } finally {
+            reading = false;
+        }
+    }
+
+    @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         decodeOnce(in, out);
     }
@@ -169,36 +191,47 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
             return;
         }
         int start = in.readerIndex();
+        int end = findHeadEnd(in, start);
+        if (end > 0) {
+            emitHead(in, out, start, end);
+        } else if (end == BARE_LF_FOUND) {
+            fail(in, out, Http1DecodeError.BARE_LF);
+        } else if (end == TOO_LONG || requestLineLf < 0 && requestLineTooLong(in, start)) {
+            fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
+        } else if (scanned >= maxHeadSize) {
+            fail(in, out, Http1DecodeError.HEAD_TOO_LARGE);
+        }
+    }
+
+    /**
+     * Scans for the empty line ending the head, from where the last call stopped and at most
+     * {@code maxHeadSize} bytes from {@code start}. Returns the index just after it, or
+     * {@link #NEED_MORE}, {@link #BARE_LF_FOUND}, {@link #TOO_LONG} (request line over its limit).
+     * Every LF is checked to follow a CR here, so the parser can walk lines by LF alone.
+     */
+    private int findHeadEnd(ByteBuf in, int start) {
         int limit = (int) Math.min(in.writerIndex(), (long) start + maxHeadSize);
         int from = start + scanned;
         while (from < limit) {
             int lf = in.indexOf(from, limit, LF);
             if (lf < 0) {
-                from = limit;
                 break;
             }
             if (lf == start || in.getByte(lf - 1) != CR) {
-                fail(in, out, Http1DecodeError.BARE_LF);
-                return;
+                return BARE_LF_FOUND;
             }
             if (requestLineLf < 0) {
                 if (lf - 1 - start > maxRequestLineLength) {
-                    fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
-                    return;
+                    return TOO_LONG;
                 }
                 requestLineLf = lf - start;
             } else if (in.getByte(lf - 2) == LF) {
-                emitHead(in, out, start, lf + 1);
-                return;
+                return lf + 1;
             }
             from = lf + 1;
         }
-        scanned = from - start;
-        if (requestLineLf < 0 && requestLineTooLong(in, start)) {
-            fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
-        } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1DecodeError.HEAD_TOO_LARGE);
-        }
+        scanned = limit - start;
+        return NEED_MORE;
     }
 
     /** The request line, still without its LF, already has more bytes than allowed (a final CR may still be its terminator). */
@@ -287,23 +320,10 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
             lineError(in, out, lf, Http1DecodeError.CHUNK_LINE_TOO_LONG);
             return;
         }
-        int r = in.readerIndex();
         int cr = lf - 1;
-        int p = r;
-        long size = 0;
-        while (p < cr && p - r < 17) {
-            int digit = Http1Bytes.hexValue(in.getByte(p));
-            if (digit < 0) {
-                break;
-            }
-            size = size << 4 | digit;
-            p++;
-        }
-        if (p == r || p - r > 16) {
-            fail(in, out, Http1DecodeError.INVALID_CHUNK_SIZE);
-            return;
-        }
-        Http1DecodeError error = p < cr ? chunkExtension(in, p, cr) : null;
+        long size = parseChunkSize(in, in.readerIndex(), cr);
+        Http1DecodeError error = size < 0 ? Http1DecodeError.INVALID_CHUNK_SIZE
+                : chunkSizeEnd < cr ? chunkExtension(in, chunkSizeEnd, cr) : null;
         if (error != null) {
             fail(in, out, error);
             return;
@@ -314,13 +334,33 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
             trailerBytes = 0;
             trailerCount = 0;
             state = TRAILERS;
-        } else if (size < 0 || size > maxBodySize - chunkedTotal) {
+        } else if (size > maxBodySize - chunkedTotal) {
             fail(in, out, Http1DecodeError.BODY_TOO_LARGE);
         } else {
             chunkedTotal += size;
             remaining = size;
             state = CHUNK_DATA;
         }
+    }
+
+    /**
+     * 1 to 16 HEXDIG from {@code from}; sets {@link #chunkSizeEnd}. Returns -1 when there is no digit
+     * or more than 16, and saturates at {@code Long.MAX_VALUE} (16 digits can exceed a long).
+     */
+    private long parseChunkSize(ByteBuf in, int from, int cr) {
+        int p = from;
+        long size = 0;
+        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
+            if (p - from == 16) {
+                return -1;
+            }
+            size = size << 4 | digit;
+        }
+        chunkSizeEnd = p;
+        if (p == from) {
+            return -1;
+        }
+        return size < 0 ? Long.MAX_VALUE : size;
     }
 
     /**

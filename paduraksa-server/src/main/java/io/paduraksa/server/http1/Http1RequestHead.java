@@ -2,6 +2,7 @@ package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import java.util.Arrays;
 
 /**
  * One decoded HTTP/1.1 request head: positions into the head's bytes plus the framing facts the
@@ -306,7 +307,7 @@ public final class Http1RequestHead {
 
     private void grow() {
         int capacity = Math.min(headers.length / SLOTS * 2, maxHeaderCount) * SLOTS;
-        headers = java.util.Arrays.copyOf(headers, capacity);
+        headers = Arrays.copyOf(headers, capacity);
     }
 
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean expectContinue,
