@@ -44,13 +44,6 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
     static final int MAX_TLV_BYTES = 4096;
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyProtocolHandler.class);
-    private static final byte[] V1_SIGNATURE = {'P', 'R', 'O', 'X', 'Y'};
-    private static final byte[] V2_SIGNATURE = {0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A};
-
-    /** {@link #signatureVerdict} answers, ordered so that the larger of two wins. */
-    static final int NOT_A_SIGNATURE = 0;
-    static final int NEED_MORE = 1;
-    static final int SIGNATURE_FOUND = 2;
 
     private static final int WAITING = 0;
     private static final int AWAITING_HEADER = 1;
@@ -60,6 +53,7 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
     private final AddressMatcher trustedSenders;
     private final long headerTimeoutMillis;
     private final long[] peer = new long[2];
+    private final SignatureMatcher signature = new SignatureMatcher();
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> timeout;
     private ByteBuf firstBytes;
@@ -89,7 +83,7 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
         timeout = ctx.executor().schedule(this, headerTimeoutMillis, TimeUnit.MILLISECONDS);
         if (trustedSenders.matches(peer[ClientAddresses.HIGH], peer[ClientAddresses.LOW])) {
             state = AWAITING_HEADER;
-            ctx.pipeline().addBefore(ctx.name(), null, new HAProxyMessageDecoder(MAX_TLV_BYTES));
+            ctx.pipeline().addBefore(ctx.name(), null, new CheckedDecoder());
         } else {
             state = CHECKING_DIRECT_PEER;
             ctx.fireUserEventTriggered(new ClientAddressEvent(peer[ClientAddresses.HIGH], peer[ClientAddresses.LOW], false));
@@ -171,47 +165,29 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
     }
 
     private void onDirectBytes(ChannelHandlerContext ctx, ByteBuf bytes) {
+        int verdict = signature.offer(bytes);
         ByteBuf seen = bytes;
         if (firstBytes != null) {
             firstBytes.writeBytes(bytes);
             bytes.release();
             seen = firstBytes;
         }
-        int verdict = signatureVerdict(seen);
-        if (verdict == SIGNATURE_FOUND) {
+        if (verdict == SignatureMatcher.SIGNATURE_FOUND) {
             seen.release();
             firstBytes = null;
             close(ctx, "PROXY header from a peer that is not a trusted sender");
-        } else if (verdict == NEED_MORE) {
+        } else if (verdict == SignatureMatcher.NEED_MORE) {
             if (firstBytes == null) {
-                firstBytes = ctx.alloc().buffer(V2_SIGNATURE.length * 2);
+                firstBytes = ctx.alloc().buffer(SignatureMatcher.LONGEST * 2);
                 firstBytes.writeBytes(bytes);
                 bytes.release();
             }
         } else {
             firstBytes = null;
             finish();
+            ctx.pipeline().remove(this); // a removed context still forwards to its old successor
             ctx.fireChannelRead(seen);
-            ctx.pipeline().remove(this);
         }
-    }
-
-    /** Whether the bytes so far start a PROXY v1 or v2 signature, are one, or cannot become one. */
-    static int signatureVerdict(ByteBuf in) {
-        int v1 = prefixVerdict(in, V1_SIGNATURE);
-        int v2 = prefixVerdict(in, V2_SIGNATURE);
-        return Math.max(v1, v2);
-    }
-
-    private static int prefixVerdict(ByteBuf in, byte[] signature) {
-        int n = Math.min(in.readableBytes(), signature.length);
-        int start = in.readerIndex();
-        for (int i = 0; i < n; i++) {
-            if (in.getByte(start + i) != signature[i]) {
-                return NOT_A_SIGNATURE;
-            }
-        }
-        return n == signature.length ? SIGNATURE_FOUND : NEED_MORE;
     }
 
     private static boolean carriesIpSource(HAProxyProxiedProtocol protocol) {
@@ -245,6 +221,35 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
         if (timeout != null) {
             timeout.cancel(false);
             timeout = null;
+        }
+    }
+
+    /**
+     * Netty's decoder, but one that gives up at the first byte that cannot start a PROXY signature
+     * instead of waiting for a line end (v1 allows 108 bytes) or the timeout: a trusted sender that
+     * skips the header is turned away at once.
+     */
+    private static final class CheckedDecoder extends HAProxyMessageDecoder {
+        private final SignatureMatcher signature = new SignatureMatcher();
+        private boolean signatureSeen;
+
+        CheckedDecoder() {
+            super(MAX_TLV_BYTES);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (!signatureSeen && msg instanceof ByteBuf bytes) {
+                int verdict = signature.offer(bytes);
+                if (verdict == SignatureMatcher.NOT_A_SIGNATURE) {
+                    bytes.release();
+                    ctx.close();
+                    ctx.fireExceptionCaught(new HAProxyProtocolException("the connection does not start with a PROXY header"));
+                    return;
+                }
+                signatureSeen = verdict == SignatureMatcher.SIGNATURE_FOUND;
+            }
+            super.channelRead(ctx, msg);
         }
     }
 }
