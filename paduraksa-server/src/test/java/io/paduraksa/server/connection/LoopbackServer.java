@@ -90,8 +90,8 @@ final class LoopbackServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        server.close().sync();
+    public void close() {
+        server.close().syncUninterruptibly();
     }
 
     final class Recorder extends ChannelInboundHandlerAdapter {

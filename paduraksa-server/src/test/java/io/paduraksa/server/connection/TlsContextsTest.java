@@ -343,8 +343,8 @@ class TlsContextsTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
-            channel.close().sync();
+        public void close() {
+            channel.close().syncUninterruptibly();
         }
     }
 }
