@@ -49,6 +49,7 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
     private static final int AWAITING_HEADER = 1;
     private static final int CHECKING_DIRECT_PEER = 2;
     private static final int DONE = 3;
+    private static final int CLOSED = 4;
 
     private final AddressMatcher trustedSenders;
     private final long headerTimeoutMillis;
@@ -105,13 +106,15 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
             ctx.fireChannelRead(msg);
         } else {
             ReferenceCountUtil.release(msg);
-            close(ctx, "unexpected message before the PROXY header");
+            if (state != CLOSED) {
+                close(ctx, "unexpected message before the PROXY header");
+            }
         }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        if (state != DONE && !ctx.channel().config().isAutoRead()) {
+        if (state < DONE && !ctx.channel().config().isAutoRead()) {
             ctx.read(); // still deciding: ask for the rest even when the pipeline reads on demand
         }
         ctx.fireChannelReadComplete();
@@ -141,7 +144,7 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
     /** Header timeout: runs on the channel's event loop. */
     @Override
     public void run() {
-        if (state != DONE && ctx.channel().isOpen()) {
+        if (state < DONE && ctx.channel().isOpen()) {
             close(ctx, "no PROXY header within " + headerTimeoutMillis + " ms");
         }
     }
@@ -201,7 +204,7 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter imp
     }
 
     private void close(ChannelHandlerContext ctx, String why) {
-        state = DONE;
+        state = CLOSED; // whatever still arrives (a decoder's leftovers) is dropped, never passed on
         cleanUp();
         if (LOG.isDebugEnabled()) {
             LOG.debug("closing {}: {}", ctx.channel(), why);
