@@ -26,6 +26,7 @@ public final class Snapshot {
     private final List<CompiledHost> hostList;
     private final CompiledAction unknownHost;
     private final IpRangeSet trustedProxies;
+    private final List<IpRangeSet> proxyProtocolSenders;
     private final AsciiString clientIpHeader;
     private final int normalizeOptions;
     private final Map<String, UpstreamCluster> clusters;
@@ -43,6 +44,7 @@ public final class Snapshot {
         this.hostList = List.copyOf(r.hostList);
         this.unknownHost = r.unknownHost;
         this.trustedProxies = r.trustedProxies;
+        this.proxyProtocolSenders = List.copyOf(r.proxyProtocolSenders);
         this.clientIpHeader = r.clientIpHeader;
         this.normalizeOptions = r.normalizeOptions;
         this.clusters = Map.copyOf(r.clusters);
@@ -90,6 +92,11 @@ public final class Snapshot {
 
     public IpRangeSet trustedProxies() {
         return trustedProxies;
+    }
+
+    /** The senders allowed to send a PROXY protocol header to listener {@code index} (empty: PROXY protocol off). */
+    public IpRangeSet proxyProtocolSenders(int listenerIndex) {
+        return proxyProtocolSenders.get(listenerIndex);
     }
 
     /** Lower-case name of the header that carries the client IP from a trusted proxy. */

@@ -25,7 +25,10 @@ import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.ReasonPhrases;
 import io.paduraksa.route.PathNormalizer;
 import io.paduraksa.route.RouteTable;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -81,7 +84,10 @@ public final class SnapshotCompiler {
         PaduraksaSpec spec = config.spec();
         Result r = new Result();
         try {
-            r.trustedProxies = ranges(spec.clientIp().trustedProxies(), "client_ip.trusted_proxies");
+            r.trustedProxies = trustedProxies(spec);
+            for (int i = 0; i < spec.listeners().size(); i++) {
+                r.proxyProtocolSenders.add(ranges(spec.listeners().get(i).proxyProtocol(), "listeners[" + i + "].proxy_protocol"));
+            }
             r.clientIpHeader = headerName(spec.clientIp().header(), "client_ip.header");
             r.normalizeOptions = normalizeOptions(spec);
             compileClusters(spec);
@@ -114,6 +120,11 @@ public final class SnapshotCompiler {
 
     private IpRangeSet ranges(List<String> cidrs, String path) {
         IpRangeSet.Builder b = IpRangeSet.builder();
+        addRanges(b, cidrs, path);
+        return b.build();
+    }
+
+    private void addRanges(IpRangeSet.Builder b, List<String> cidrs, String path) {
         for (int i = 0; i < cidrs.size(); i++) {
             try {
                 b.add(cidrs.get(i));
@@ -121,7 +132,44 @@ public final class SnapshotCompiler {
                 error(path + "[" + i + "]", e.getMessage());
             }
         }
+    }
+
+    /** {@code trusted_proxies} plus every CIDR of {@code trusted_proxies_files} (relative to the config file). */
+    private IpRangeSet trustedProxies(PaduraksaSpec spec) {
+        IpRangeSet.Builder b = IpRangeSet.builder();
+        addRanges(b, spec.clientIp().trustedProxies(), "client_ip.trusted_proxies");
+        List<String> files = spec.clientIp().trustedProxiesFiles();
+        for (int i = 0; i < files.size(); i++) {
+            String path = "client_ip.trusted_proxies_files[" + i + "]";
+            Path file = resolve(files.get(i));
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                error(path, "cannot read '" + file + "': " + e.getMessage() + " (expected a text file with one CIDR per line)");
+                continue;
+            }
+            for (int n = 0; n < lines.size(); n++) {
+                String line = lines.get(n);
+                int hash = line.indexOf('#');
+                String cidr = (hash >= 0 ? line.substring(0, hash) : line).strip();
+                if (!cidr.isEmpty()) {
+                    try {
+                        b.add(cidr);
+                    } catch (IllegalArgumentException e) {
+                        error(path, file + ":" + (n + 1) + ": " + e.getMessage());
+                    }
+                }
+            }
+        }
         return b.build();
+    }
+
+    /** A path from the configuration, relative to the configuration file's directory. */
+    private Path resolve(String configured) {
+        Path p = Path.of(configured);
+        Path parent = Path.of(config.fileName()).toAbsolutePath().getParent();
+        return p.isAbsolute() || parent == null ? p : parent.resolve(p);
     }
 
     private AsciiString headerName(String name, String path) {
@@ -411,6 +459,9 @@ public final class SnapshotCompiler {
             }
             if (spec.cacheControl() != null) {
                 b.header("Cache-Control", spec.cacheControl());
+            } else if (spec.body() == null && spec.status() >= 400) {
+                // A generated error page must not be cached by a CDN in front of us.
+                b.header("Cache-Control", "no-store");
             }
             for (Map.Entry<String, String> h : spec.headers().entrySet()) {
                 b.header(h.getKey(), h.getValue());
@@ -520,6 +571,7 @@ public final class SnapshotCompiler {
         final List<CompiledHost> hostList = new ArrayList<>();
         CompiledAction unknownHost;
         IpRangeSet trustedProxies;
+        final List<IpRangeSet> proxyProtocolSenders = new ArrayList<>();
         AsciiString clientIpHeader;
         int normalizeOptions;
         Map<String, UpstreamCluster> clusters;
