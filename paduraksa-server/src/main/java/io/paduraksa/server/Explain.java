@@ -156,7 +156,7 @@ final class Explain implements GateTrace {
             response.writeHttp1Head(buf, new DateHeader(), false);
             response.writeBody(buf, requestId);
             String wire = buf.toString(StandardCharsets.UTF_8);
-            for (String line : wire.split("\r\n", -1)) {
+            for (String line : wire.split("\r?\n", -1)) {
                 out.println("          " + line);
             }
         } finally {
