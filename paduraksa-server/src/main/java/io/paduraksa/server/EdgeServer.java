@@ -80,7 +80,7 @@ public final class EdgeServer {
             if (l.admin()) {
                 continue;
             }
-            listeners.add(new ListenerInitializer(i, l, spec.limits(), context, store, tls(l, i), connections));
+            listeners.add(new ListenerInitializer(i, l, spec.limits(), context, store, tls(l, configDirectory(configFile)), connections));
         }
         reloader.addListener((previous, current) -> afterReload(current));
     }
@@ -102,14 +102,15 @@ public final class EdgeServer {
         return server;
     }
 
-    private static TlsContexts tls(ListenerSpec l, int index) throws TlsException {
+    /** The listener's TLS contexts; relative PEM paths are resolved against {@code base}, the config file's directory. */
+    static TlsContexts tls(ListenerSpec l, Path base) throws TlsException {
         TlsSpec t = l.tls();
         if (t == null) {
             return null;
         }
         List<TlsContexts.CertificateFiles> certs = new ArrayList<>();
         for (TlsSpec.CertificateSpec c : t.certificates()) {
-            certs.add(new TlsContexts.CertificateFiles(Path.of(c.cert()), Path.of(c.key())));
+            certs.add(new TlsContexts.CertificateFiles(base.resolve(c.cert()), base.resolve(c.key())));
         }
         List<String> alpn = new ArrayList<>();
         if (l.protocols().contains("h2")) {
@@ -119,7 +120,7 @@ public final class EdgeServer {
             alpn.add("http/1.1");
         }
         TlsContexts.Settings defaults = TlsContexts.Settings.of(certs);
-        return TlsContexts.load(new TlsContexts.Settings(certs, alpn, t.clientCa() == null ? null : Path.of(t.clientCa()),
+        return TlsContexts.load(new TlsContexts.Settings(certs, alpn, t.clientCa() == null ? null : base.resolve(t.clientCa()),
                 defaults.provider(), defaults.handshakeTimeoutMillis()));
     }
 
@@ -148,6 +149,11 @@ public final class EdgeServer {
         Channel ch = b.bind(address).sync().channel();
         serverChannels.add(ch);
         bound.put(l.name() == null ? l.address() : l.name(), (InetSocketAddress) ch.localAddress());
+    }
+
+    static Path configDirectory(Path configFile) {
+        Path parent = configFile.toAbsolutePath().getParent();
+        return parent == null ? Path.of("") : parent;
     }
 
     static InetSocketAddress address(String text) {

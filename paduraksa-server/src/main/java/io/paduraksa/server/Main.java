@@ -3,7 +3,10 @@ package io.paduraksa.server;
 import io.paduraksa.config.ConfigError;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.gate.GateOutcome;
-import io.paduraksa.ops.Reloader;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.paduraksa.config.ConfigLoader;
+import io.paduraksa.config.LoadedConfig;
+import io.paduraksa.snapshot.SnapshotCompiler;
 import io.paduraksa.snapshot.Snapshot;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -68,7 +71,14 @@ public final class Main {
 
     private static Snapshot load(Options o, PrintStream err) {
         try {
-            return Reloader.compile(o.config);
+            LoadedConfig config = ConfigLoader.load(o.config);
+            Snapshot snapshot = SnapshotCompiler.compile(config, PooledByteBufAllocator.DEFAULT);
+            List<ConfigError> tls = TlsCheck.errors(config);
+            if (!tls.isEmpty()) {
+                snapshot.release();
+                throw new ConfigException(tls);
+            }
+            return snapshot;
         } catch (ConfigException e) {
             for (ConfigError error : e.errors()) {
                 err.println(error);
