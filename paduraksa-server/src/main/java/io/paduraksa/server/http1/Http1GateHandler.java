@@ -82,6 +82,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             deadlines.bodyRead(body.readableBytes());
             body.release(); // bodies of answered requests are read and dropped; forwarding streams them
         } else if (msg == Http1RequestEnd.INSTANCE) {
+            deadlines.bodyDone();
             endOfRequest(ctx);
         } else if (msg instanceof Http1DecodeError error) {
             onDecodeError(ctx, error);
