@@ -301,7 +301,24 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     public void answer(PrecomputedResponse response) {
         if (isOpen()) {
             writeAnswer(response);
+            resumeDecoding();
             ctx.flush();
+        }
+    }
+
+    /**
+     * A request pipelined behind the one just answered waits in the decoder until the head is
+     * released; outside the read that brought it nothing else would decode it. A no-op while the
+     * decoder is running (a synchronous answer).
+     */
+    private void resumeDecoding() {
+        if (closing) {
+            return;
+        }
+        try {
+            decoder.resume();
+        } catch (Exception e) {
+            ctx.fireExceptionCaught(e);
         }
     }
 

@@ -2,6 +2,12 @@ package io.paduraksa.server.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.Forwarder;
+import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -11,6 +17,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -282,6 +289,29 @@ class Http1BehaviourIT {
             assertThat(refused.status()).isEqualTo(400);
             assertThat(refused.header("connection")).isEqualTo("close");
             assertThat(c.isClosedByServer()).isTrue();
+        }
+    }
+
+    /** Answers forwarded requests 502 a little later, from the connection's event loop, as an upstream failure would. */
+    static final class LateForwarder implements Forwarder {
+        @Override
+        public void forward(RequestState state, ForwardExchange exchange) {
+            EventExecutor loop = ThreadExecutorMap.currentExecutor();
+            PrecomputedResponse badGateway = state.snapshot().statusAnswer(502);
+            loop.schedule(() -> exchange.answer(badGateway), 50, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The request behind a forwarded one waits in the decoder; the late answer must let it through. */
+    @Test
+    void requestPipelinedBehindALateForwardedAnswerIsAnswered() throws Exception {
+        try (TestServer late = TestServer.start(YAML, new LateForwarder(), null); RawHttp c = new RawHttp(late.port("h1"))) {
+            c.send("GET /forwarded HTTP/1.1\r\nHost: a.test\r\n\r\n" + GET_STATIC + "GET /again HTTP/1.1\r\nHost: a.test\r\n\r\n" + GET_STATIC);
+            assertThat(c.read().status()).isEqualTo(502);
+            assertThat(c.read().body()).isEqualTo("static\n");
+            assertThat(c.read().status()).isEqualTo(502);
+            assertThat(c.read().body()).isEqualTo("static\n");
+            assertThat(c.exchange(GET_STATIC).status()).isEqualTo(200);
         }
     }
 }
