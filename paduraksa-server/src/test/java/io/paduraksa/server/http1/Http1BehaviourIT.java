@@ -314,4 +314,85 @@ class Http1BehaviourIT {
             assertThat(c.exchange(GET_STATIC).status()).isEqualTo(200);
         }
     }
+
+    @Test
+    void aHundredPipelinedRequestsInOneWriteAreAnsweredInOrder() throws Exception {
+        StringBuilder requests = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            requests.append(i % 3 == 0 ? "GET /x HTTP/1.1\r\nHost: b.test\r\n\r\n" : GET_STATIC);
+        }
+        try (RawHttp c = connect("mixed")) {
+            c.send(requests.toString());
+            for (int i = 0; i < 100; i++) {
+                assertThat(c.read().body()).as("answer %d", i).isEqualTo(i % 3 == 0 ? "b\n" : "static\n");
+            }
+        }
+    }
+
+    /** The head's end is searched across reads: every byte in its own TCP segment still makes one request. */
+    @Test
+    void requestWrittenOneByteAtATimeIsAnswered() throws Exception {
+        try (RawHttp c = connect("mixed")) {
+            for (byte b : "GET /static HTTP/1.1\r\nHost: a.test\r\nUser-Agent: slow\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) {
+                c.send(new byte[] {b});
+            }
+            assertThat(c.read().body()).isEqualTo("static\n");
+            assertThat(c.exchange(GET_STATIC).status()).isEqualTo(200);
+        }
+    }
+
+    /** RFC 9112 2.2: empty lines before a request line are ignored (a few of them). */
+    @Test
+    void emptyLinesBeforeARequestAreIgnored() throws Exception {
+        try (RawHttp c = connect("mixed")) {
+            assertThat(c.exchange("\r\n\r\n" + GET_STATIC).body()).isEqualTo("static\n");
+            c.send(GET_STATIC + "\r\n" + GET_STATIC);
+            assertThat(c.read().status()).isEqualTo(200);
+            assertThat(c.read().status()).isEqualTo(200);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a.test", "A.Test", "a.test.", "a.test:80", "a.test:8080"})
+    void hostIsMatchedWithoutCasePortOrTrailingDot(String host) throws Exception {
+        try (RawHttp c = connect("mixed")) {
+            assertThat(c.exchange("GET /static HTTP/1.1\r\nHost: " + host + "\r\n\r\n").body()).isEqualTo("static\n");
+        }
+    }
+
+    @Test
+    void postWithoutABodyKeepsTheConnection() throws Exception {
+        try (RawHttp c = connect("mixed")) {
+            RawHttp.Response r = c.exchange("POST /static HTTP/1.1\r\nHost: a.test\r\nContent-Length: 0\r\n\r\n");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("connection")).isNull();
+            assertThat(c.exchange(GET_STATIC).status()).isEqualTo(200);
+        }
+    }
+
+    /** The gate does not read an unwanted body to keep the connection: it answers, closes, and what follows is not read as a request. */
+    @Test
+    void requestWithABodyAnsweredByTheGateClosesTheConnection() throws Exception {
+        try (RawHttp c = connect("mixed")) {
+            c.send("POST /static HTTP/1.1\r\nHost: a.test\r\nContent-Length: " + GET_STATIC.length() + "\r\n\r\n" + GET_STATIC + GET_STATIC);
+            RawHttp.Response r = c.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("connection")).isEqualTo("close");
+            assertThat(c.readAll()).isEmpty();
+        }
+    }
+
+    @Test
+    void stoppingTheServerClosesIdleKeepAliveConnections() throws Exception {
+        TestServer own = TestServer.start(YAML);
+        try (RawHttp c = new RawHttp(own.port("h1")); RawHttp d = new RawHttp(own.port("mixed"))) {
+            assertThat(c.exchange(GET_STATIC).status()).isEqualTo(200);
+            assertThat(d.exchange(GET_STATIC).status()).isEqualTo(200);
+            own.close();
+            assertThat(c.isClosedByServer()).isTrue();
+            assertThat(d.isClosedByServer()).isTrue();
+        } finally {
+            own.close();
+        }
+    }
 }
