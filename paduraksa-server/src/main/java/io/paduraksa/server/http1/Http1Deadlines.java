@@ -109,9 +109,12 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
         }
     }
 
-    /** The request is done (answered and its body read): idle again until the next byte. */
-    void requestDone() {
-        enter(Phase.IDLE);
+    /**
+     * The request is done (answered and its body read): idle again until the next byte, or, when
+     * bytes of a next request are already buffered, timed as a head from now.
+     */
+    void requestDone(boolean nextHeadStarted) {
+        enter(nextHeadStarted ? Phase.HEAD : Phase.IDLE);
     }
 
     private void enter(Phase next) {

@@ -262,7 +262,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         if (inRequest && head == null) {
             inRequest = false;
             state.clear();
-            deadlines.requestDone();
+            deadlines.requestDone(decoder.hasBufferedBytes());
         }
     }
 

@@ -124,6 +124,11 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
         }
     }
 
+    /** Whether bytes after the current request are buffered: the start of a pipelined next request. */
+    boolean hasBufferedBytes() {
+        return actualReadableBytes() > 0;
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;

@@ -269,4 +269,28 @@ class Http1LimitsIT {
             }
         }
     }
+
+    /**
+     * The start of a next head pipelined behind an answered request is timed as a head: it must not
+     * get the (longer) idle timeout first, which would let a slowloris hold the connection longer.
+     */
+    @Test
+    void partialHeadPipelinedBehindARequestGets408AfterTheHeaderTimeout() throws Exception {
+        String yaml = """
+                listeners:
+                  - {name: h1, address: "127.0.0.1:0", protocols: [http1]}
+                hosts:
+                  - names: [a.test]
+                    routes:
+                      - {path: /, respond: {status: 200, body: "ok"}}
+                limits:
+                  header_timeout: 300ms
+                  idle_timeout: 30s
+                """;
+        try (TestServer s = TestServer.start(yaml); RawHttp c = new RawHttp(s.port("h1"))) {
+            c.send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\nGET / HTTP/1.1\r\nHo");
+            assertThat(c.read().status()).isEqualTo(200);
+            assertAnsweredAndClosed(c, 408);
+        }
+    }
 }
