@@ -41,11 +41,12 @@ class Http1BehaviourIT {
                   - {path: /static, respond: {status: 200, body: "static\\n"}}
                   - {path: /id, respond: {status: 200, body: "id=${request_id}\\n"}}
                   - {path: /old, redirect: {location: "https://a.test/new", status: 301}}
+                  - {path: /big, respond: {status: 200, body: "%s"}}
                   - {path: /, forward: app}
               - names: [b.test]
                 routes:
                   - {path: /, respond: {status: 200, body: "b\\n"}}
-            """;
+            """.formatted("0123456789".repeat(2_000));
     static final String GET_STATIC = "GET /static HTTP/1.1\r\nHost: a.test\r\n\r\n";
 
     static TestServer server;
@@ -393,6 +394,20 @@ class Http1BehaviourIT {
             assertThat(d.isClosedByServer()).isTrue();
         } finally {
             own.close();
+        }
+    }
+
+    /** Bodies over 16 KiB go out as a duplicate of the shared buffer instead of a copy. */
+    @Test
+    void largeBodiesAreSentWholeAndHeadOfThemHasNone() throws Exception {
+        String big = "0123456789".repeat(2_000);
+        try (RawHttp c = connect("mixed")) {
+            c.send("GET /big HTTP/1.1\r\nHost: a.test\r\n\r\nHEAD /big HTTP/1.1\r\nHost: a.test\r\n\r\nGET /big HTTP/1.1\r\nHost: a.test\r\n\r\n" + GET_STATIC);
+            assertThat(c.read().body()).isEqualTo(big);
+            RawHttp.Response head = c.read(true);
+            assertThat(head.header("content-length")).isEqualTo("20000");
+            assertThat(c.read().body()).isEqualTo(big);
+            assertThat(c.read().body()).isEqualTo("static\n");
         }
     }
 }

@@ -153,9 +153,10 @@ class Http1LimitsIT {
     }
 
     /** Slowloris: the head trickles in a byte at a time and is never complete within header_timeout. */
-    @Test
-    void headTricklingInPastTheHeaderTimeoutGets408AndCloses() throws Exception {
-        try (RawHttp c = connect()) {
+    @ParameterizedTest
+    @ValueSource(strings = {"h1", "mixed"})
+    void headTricklingInPastTheHeaderTimeoutGets408AndCloses(String listener) throws Exception {
+        try (RawHttp c = new RawHttp(server.port(listener))) {
             c.send("GET /static HTTP/1.1\r\nHost: a.test\r\n");
             byte[] trickle = "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".getBytes();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -174,9 +175,10 @@ class Http1LimitsIT {
         }
     }
 
-    @Test
-    void idleKeepAliveConnectionIsClosedAfterTheIdleTimeout() throws Exception {
-        try (RawHttp c = connect()) {
+    @ParameterizedTest
+    @ValueSource(strings = {"h1", "mixed"})
+    void idleKeepAliveConnectionIsClosedAfterTheIdleTimeout(String listener) throws Exception {
+        try (RawHttp c = new RawHttp(server.port(listener))) {
             assertThat(c.exchange("GET /static HTTP/1.1\r\nHost: a.test\r\n\r\n").status()).isEqualTo(200);
             long start = System.nanoTime();
             assertThat(c.isClosedByServer()).isTrue();
