@@ -103,7 +103,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
             p.addLast(contexts.newHandler());
             p.addLast(new AlpnHandler());
         } else if (http1 && h2c) {
-            p.addLast(new ProtocolDetector(this));
+            p.addLast(new ProtocolDetector(this, limits.idleTimeout().toMillis()));
         } else if (h2c) {
             installHttp2(p);
         } else {
@@ -112,8 +112,11 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     }
 
     void installHttp1(ChannelPipeline p) {
-        Http1Deadlines deadlines = new Http1Deadlines(limits.headerTimeout().toMillis(), limits.idleTimeout().toMillis(),
-                limits.bodyMinRate().bytes());
+        // The body-rate grace is the default 5 s, or the header timeout when that is shorter: a client
+        // given less time for its head need not get more for the start of its body.
+        long headerTimeout = limits.headerTimeout().toMillis();
+        Http1Deadlines deadlines = new Http1Deadlines(headerTimeout, limits.idleTimeout().toMillis(),
+                limits.bodyMinRate().bytes(), Math.min(Http1Deadlines.DEFAULT_BODY_GRACE_MILLIS, headerTimeout));
         Http1RequestDecoder decoder = new Http1RequestDecoder((int) limits.maxRequestLine().bytes(),
                 (int) limits.maxHeaderSize().bytes(), limits.maxHeaders(), limits.maxBodySize().bytes());
         p.addLast("deadlines", deadlines);

@@ -4,20 +4,50 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * On a cleartext listener that speaks both HTTP/1.1 and h2c: reads just enough of the first bytes
  * to tell the HTTP/2 connection preface (RFC 9113 3.4) from an HTTP/1.1 request line, installs the
- * matching protocol handlers and removes itself. Runs once per connection.
+ * matching protocol handlers and removes itself. Runs once per connection. The protocol handlers'
+ * timeouts start only once they are installed, so a connection that sends nothing (or part of a
+ * preface) is closed here after the idle timeout.
  */
-final class ProtocolDetector extends ByteToMessageDecoder {
+final class ProtocolDetector extends ByteToMessageDecoder implements Runnable {
     private static final ByteBuf PREFACE = Http2CodecUtil.connectionPrefaceBuf();
 
     private final ListenerInitializer listener;
+    private final long idleTimeoutMillis;
+    private ChannelHandlerContext ctx;
+    private ScheduledFuture<?> timeout;
 
-    ProtocolDetector(ListenerInitializer listener) {
+    ProtocolDetector(ListenerInitializer listener, long idleTimeoutMillis) {
         this.listener = listener;
+        this.idleTimeoutMillis = idleTimeoutMillis;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        timeout = ctx.executor().schedule(this, idleTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+    }
+
+    /** Nothing to tell the protocol by within the idle timeout: close. */
+    @Override
+    public void run() {
+        if (timeout != null && !ctx.isRemoved()) {
+            ctx.close();
+        }
     }
 
     @Override

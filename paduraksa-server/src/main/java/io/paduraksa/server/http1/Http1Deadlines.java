@@ -10,18 +10,20 @@ import java.util.concurrent.TimeUnit;
  * task per request): a request head must arrive completely within {@code headerTimeout} of its
  * first byte (slowloris: the connection gets 408 and closes), an idle keep-alive connection closes
  * after {@code idleTimeout}, and a request body must keep up at least {@code minBodyBytesPerSecond}
- * averaged from its head (slow POST: the connection closes). Sits before the decoder so it sees
+ * averaged from its head once a grace has passed, until the body is complete (slow POST: the
+ * connection closes). Sits before the decoder so it sees
  * raw reads; the gate handler reports request progress to it.
  */
 public final class Http1Deadlines extends ChannelDuplexHandler implements Runnable {
-    /** Grace before the body-rate rule applies, so a short pause at the start is no offence. */
-    private static final long BODY_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** Default grace before the body-rate rule applies, so a short pause at the start is no offence. */
+    public static final long DEFAULT_BODY_GRACE_MILLIS = 5_000;
 
     private enum Phase { IDLE, HEAD, REQUEST, BODY }
 
     private final long headerTimeoutNanos;
     private final long idleTimeoutNanos;
     private final long minBodyBytesPerSecond;
+    private final long bodyGraceNanos;
     private final long checkNanos;
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> timer;
@@ -37,6 +39,12 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
     }
 
     public Http1Deadlines(long headerTimeoutMillis, long idleTimeoutMillis, long minBodyBytesPerSecond) {
+        this(headerTimeoutMillis, idleTimeoutMillis, minBodyBytesPerSecond, DEFAULT_BODY_GRACE_MILLIS);
+    }
+
+    /** As above, with the time a body may take before its average rate is checked. */
+    public Http1Deadlines(long headerTimeoutMillis, long idleTimeoutMillis, long minBodyBytesPerSecond, long bodyGraceMillis) {
+        this.bodyGraceNanos = TimeUnit.MILLISECONDS.toNanos(bodyGraceMillis);
         this.headerTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(headerTimeoutMillis);
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
         this.minBodyBytesPerSecond = minBodyBytesPerSecond;
@@ -91,9 +99,22 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
         bodyBytes += bytes;
     }
 
-    /** The request is done (answered and its body read): idle again until the next byte. */
-    void requestDone() {
-        enter(Phase.IDLE);
+    /**
+     * The whole body arrived while the request is still in flight (forwarded): the rate rule ends,
+     * since the wait is now for the upstream, whose timeouts the forwarder applies.
+     */
+    void bodyDone() {
+        if (phase == Phase.BODY) {
+            enter(Phase.REQUEST);
+        }
+    }
+
+    /**
+     * The request is done (answered and its body read): idle again until the next byte, or, when
+     * bytes of a next request are already buffered, timed as a head from now.
+     */
+    void requestDone(boolean nextHeadStarted) {
+        enter(nextHeadStarted ? Phase.HEAD : Phase.IDLE);
     }
 
     private void enter(Phase next) {
@@ -137,7 +158,7 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
                 }
             }
             case BODY -> {
-                if (elapsed > BODY_GRACE_NANOS && bodyBytes * 1_000_000_000L / elapsed < minBodyBytesPerSecond) {
+                if (elapsed > bodyGraceNanos && bodyBytes * 1_000_000_000L / elapsed < minBodyBytesPerSecond) {
                     ctx.close();
                     return;
                 }

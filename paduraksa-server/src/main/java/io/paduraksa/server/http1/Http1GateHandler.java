@@ -19,6 +19,7 @@ import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
+import java.nio.charset.StandardCharsets;
 
 /**
  * HTTP/1.1 with the gate in front, one instance per connection. It receives
@@ -35,6 +36,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
     private static final int COPY_BODY_LIMIT = 16 * 1024;
     private static final AsciiString ROOT = AsciiString.cached("/");
+    /**
+     * Replaces the head's final CRLF for an HTTP/1.0 request that asked for keep-alive: such a client
+     * assumes the connection closes unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
+     */
+    private static final byte[] KEEP_ALIVE_END = "Connection: keep-alive\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final GateContext context;
     private final Http1RequestDecoder decoder;
@@ -49,6 +55,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     private CharSequence target;
     private boolean closeAfterAnswer;
     private boolean headRequest;
+    private boolean http10KeepAlive;
     private boolean inRequest;
     private boolean discardingBody;
     private boolean closing;
@@ -75,6 +82,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             deadlines.bodyRead(body.readableBytes());
             body.release(); // bodies of answered requests are read and dropped; forwarding streams them
         } else if (msg == Http1RequestEnd.INSTANCE) {
+            deadlines.bodyDone();
             endOfRequest(ctx);
         } else if (msg instanceof Http1DecodeError error) {
             onDecodeError(ctx, error);
@@ -130,9 +138,12 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
         headRequest = h.isMethod(HttpMethod.HEAD.asciiName());
         closeAfterAnswer = draining || !h.isKeepAlive() || h.hasBody();
+        http10KeepAlive = h.version() == Http1RequestHead.HTTP_1_0;
         Snapshot current = context.gate().store().current();
         int refusal = refusal(h);
         if (refusal != 0) {
+            // CONNECT may be followed by tunnel bytes at once; an unmappable target leaves nothing to trust.
+            closeAfterAnswer = true;
             writeAnswer(current.statusAnswer(refusal));
             return;
         }
@@ -209,8 +220,13 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         boolean close = closeAfterAnswer;
         int bodyLength = headRequest ? 0 : response.contentLength();
         boolean copyBody = bodyLength > 0 && (bodyLength <= COPY_BODY_LIMIT || response.isTemplate());
-        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (copyBody ? bodyLength : 0));
+        boolean keepAlive10 = http10KeepAlive && !close;
+        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
+                + (copyBody ? bodyLength : 0));
         response.writeHttp1Head(out, context.date(), close);
+        if (keepAlive10) {
+            out.writerIndex(out.writerIndex() - 2).writeBytes(KEEP_ALIVE_END);
+        }
         if (copyBody) {
             response.writeBody(out, state.requestId());
             c.write(out, c.voidPromise());
@@ -246,7 +262,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         if (inRequest && head == null) {
             inRequest = false;
             state.clear();
-            deadlines.requestDone();
+            deadlines.requestDone(decoder.hasBufferedBytes());
         }
     }
 
@@ -285,7 +301,24 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     public void answer(PrecomputedResponse response) {
         if (isOpen()) {
             writeAnswer(response);
+            resumeDecoding();
             ctx.flush();
+        }
+    }
+
+    /**
+     * A request pipelined behind the one just answered waits in the decoder until the head is
+     * released; outside the read that brought it nothing else would decode it. A no-op while the
+     * decoder is running (a synchronous answer).
+     */
+    private void resumeDecoding() {
+        if (closing) {
+            return;
+        }
+        try {
+            decoder.resume();
+        } catch (Exception e) {
+            ctx.fireExceptionCaught(e);
         }
     }
 

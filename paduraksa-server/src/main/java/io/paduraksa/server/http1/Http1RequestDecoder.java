@@ -124,6 +124,11 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
         }
     }
 
+    /** Whether bytes after the current request are buffered: the start of a pipelined next request. */
+    boolean hasBufferedBytes() {
+        return actualReadableBytes() > 0;
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
@@ -187,7 +192,7 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
         if (head.isHeld()) {
             return;
         }
-        if (requestLineLf < 0 && scanned == 0 && !skipEmptyLines(in, out)) {
+        if (requestLineLf < 0 && scanned == 0 && (!skipEmptyLines(in, out) || !startsWithToken(in, out))) {
             return;
         }
         int start = in.readerIndex();
@@ -241,6 +246,21 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
             length--;
         }
         return length > maxRequestLineLength;
+    }
+
+    /**
+     * A request line starts with a method token. Refusing any other first byte at once answers a TLS
+     * ClientHello, a WebSocket frame after a refused upgrade or other binary input with 400 now,
+     * instead of waiting for an LF that may never come until the header timeout. A bare LF passes on,
+     * to be reported as such.
+     */
+    private boolean startsWithToken(ByteBuf in, List<Object> out) {
+        int first = in.getByte(in.readerIndex());
+        if (first == LF || Http1Bytes.isToken(first)) {
+            return true;
+        }
+        fail(in, out, Http1DecodeError.INVALID_METHOD);
+        return false;
     }
 
     /** Skips CRLFs before a request line; false when the caller should wait or stop. */
