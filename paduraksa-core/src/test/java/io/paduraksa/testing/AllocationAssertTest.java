@@ -67,6 +67,22 @@ class AllocationAssertTest {
     }
 
     @Test
+    void aOneOffThatDoesNotRepeatPassesButAPeriodicAllocationFails() {
+        Counter once = new Counter();
+        AllocationAssert.assertZero("one-off in the first measurement", once, s -> {
+            if (s.calls++ == 1_005) {
+                s.sink = new byte[64];
+            }
+        }, 1_000, 1_000);
+        Counter periodic = new Counter();
+        assertThatThrownBy(() -> AllocationAssert.assertZero("every 500th call", periodic, s -> {
+            if (s.calls++ % 500 == 0) {
+                s.sink = new byte[64];
+            }
+        }, 1_000, 1_000)).hasMessageContaining("attempt 3");
+    }
+
+    @Test
     void runsOnAFastThreadLocalThread() {
         AtomicReference<Thread> seen = new AtomicReference<>();
         AllocationAssert.measure("thread", seen, s -> s.set(Thread.currentThread()), 1, 1);
