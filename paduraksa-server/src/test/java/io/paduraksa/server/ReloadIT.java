@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reload under load: clients on keep-alive connections never see a failed request while the
+ * Reload under load: clients on keep-alive connections (three HTTP/1.1, one h2c) never see a failed request while the
  * route's answer changes, a broken file is turned away with its location and the old answer stays,
  * and a real server process reloads on SIGHUP and exits 0 on SIGTERM.
  */
@@ -44,42 +44,84 @@ class ReloadIT {
                 """.formatted(body);
     }
 
-    /** A keep-alive client that sends {@link #REQUEST} until stopped and records every problem. */
+    /**
+     * A client on one keep-alive connection (HTTP/1.1, or h2c with one stream after another) that
+     * asks for /v until stopped and records every problem.
+     */
     private static final class Client extends Thread {
         private final int port;
+        private final boolean h2c;
         private final ReloadState shared;
         final AtomicLong answered = new AtomicLong();
         volatile int lastVersion;
         volatile boolean done;
 
-        Client(int port, ReloadState shared, int n) {
-            super("reload-client-" + n);
+        Client(int port, boolean h2c, ReloadState shared, int n) {
+            super("reload-client-" + n + (h2c ? "-h2c" : "-http1"));
             this.port = port;
+            this.h2c = h2c;
             this.shared = shared;
         }
 
         @Override
         public void run() {
+            try {
+                if (h2c) {
+                    runH2c();
+                } else {
+                    runHttp1();
+                }
+            } catch (IOException | RuntimeException e) {
+                shared.problems.add(getName() + ": " + e);
+            }
+        }
+
+        private void runHttp1() throws IOException {
             try (RawHttp c = new RawHttp(port)) {
                 while (!done) {
                     // A request sent after reload() returned must see that version or a later one.
                     int published = shared.published;
                     RawHttp.Response r = c.exchange(REQUEST);
-                    Matcher m = BODY.matcher(r.body());
-                    if (r.status() != 200 || !m.matches()) {
+                    if (r.status() != 200 || !check(published, r.body())) {
                         shared.problems.add(getName() + ": unexpected answer " + r.statusLine() + " '" + r.body() + "'");
                         return;
                     }
-                    int version = Integer.parseInt(m.group(1));
-                    if (version < published || version < lastVersion) {
-                        shared.problems.add(getName() + ": saw v" + version + " after v" + Math.max(published, lastVersion));
-                    }
-                    lastVersion = version;
-                    answered.incrementAndGet();
                 }
-            } catch (IOException | RuntimeException e) {
-                shared.problems.add(getName() + ": " + e);
             }
+        }
+
+        private void runH2c() throws IOException {
+            try (ShutdownIT.H2 h2 = new ShutdownIT.H2(port)) {
+                h2.handshake(65_535);
+                for (int stream = 1; !done; stream += 2) {
+                    int published = shared.published;
+                    int id = stream;
+                    h2.headers(id, true, ":method", "GET", ":scheme", "http", ":path", "/v", ":authority", "a.test");
+                    ShutdownIT.Frame head = h2.readUntil(f -> f.stream() == id && f.type() == ShutdownIT.H2.HEADERS);
+                    ShutdownIT.Frame data = h2.readUntil(f -> f.stream() == id && f.type() == ShutdownIT.H2.DATA);
+                    h2.windowUpdate(0, data.payload().length); // keep the connection window open
+                    String body = new String(data.payload(), StandardCharsets.US_ASCII);
+                    // 0x88: ":status: 200" from HPACK's static table (RFC 7541 appendix A, index 8).
+                    if (head.payload()[0] != (byte) 0x88 || !data.endStream() || !check(published, body)) {
+                        shared.problems.add(getName() + ": unexpected answer on stream " + id + " '" + body + "'");
+                        return;
+                    }
+                }
+            }
+        }
+
+        private boolean check(int published, String body) {
+            Matcher m = BODY.matcher(body);
+            if (!m.matches()) {
+                return false;
+            }
+            int version = Integer.parseInt(m.group(1));
+            if (version < published || version < lastVersion) {
+                shared.problems.add(getName() + ": saw v" + version + " after v" + Math.max(published, lastVersion));
+            }
+            lastVersion = version;
+            answered.incrementAndGet();
+            return true;
         }
     }
 
@@ -94,8 +136,8 @@ class ReloadIT {
         List<Client> clients = new ArrayList<>();
         try (TestServer server = TestServer.start(yaml("v1")); RawHttp probe = new RawHttp(server.port("public"))) {
             long firstGeneration = server.server().store().current().generation();
-            for (int i = 0; i < 3; i++) {
-                clients.add(new Client(server.port("public"), shared, i));
+            for (int i = 0; i < 4; i++) {
+                clients.add(new Client(server.port("public"), i == 3, shared, i));
             }
             clients.forEach(Thread::start);
             awaitTrue("every client answered", () -> clients.stream().allMatch(c -> c.answered.get() >= 50));
