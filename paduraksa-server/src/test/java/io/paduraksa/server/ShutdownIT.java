@@ -3,6 +3,11 @@ package io.paduraksa.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.Forwarder;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -89,6 +94,50 @@ class ShutdownIT {
             assertThat(goaway.int32(4)).isZero();
             assertThat(h2.readToEnd()).isTrue();
             stop.get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void http1RequestInFlightIsAnsweredWithConnectionCloseAndTheStopDoesNotWaitForTheDrainTimeout() throws Exception {
+        HeldForwarder held = new HeldForwarder();
+        String yaml = YAML.replace("      - {path: /,", "      - {path: /app, forward: app}\n      - {path: /,") + """
+                clusters:
+                  app: {destinations: [{url: "http://127.0.0.1:9"}]}
+                server: {threads: 1}
+                """;
+        try (TestServer server = TestServer.start(yaml, held, null);
+             RawHttp busy = new RawHttp(server.port("public"));
+             RawHttp idle = new RawHttp(server.port("public"))) {
+            assertThat(idle.exchange("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n").status()).isEqualTo(200);
+            busy.send("GET /app HTTP/1.1\r\nHost: a.test\r\n\r\n");
+            Held request = held.requests.get(5, TimeUnit.SECONDS);
+
+            long start = System.nanoTime();
+            CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> server.server().stop(DRAIN));
+            assertThat(idle.isClosedByServer()).isTrue();
+            // Both connections share the one event loop; the answer comes after the stop told them to drain.
+            request.loop().schedule(() -> request.exchange().answer(request.state().snapshot().statusAnswer(503)),
+                    100, TimeUnit.MILLISECONDS);
+            RawHttp.Response answer = busy.read();
+            assertThat(answer.status()).isEqualTo(503);
+            assertThat(answer.header("connection")).isEqualTo("close");
+            assertThat(busy.isClosedByServer()).isTrue();
+            stop.get(5, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(DRAIN.dividedBy(2));
+        }
+    }
+
+    /** A forwarded request held by {@link HeldForwarder}: answered later, on its event loop. */
+    record Held(RequestState state, ForwardExchange exchange, EventExecutor loop) {
+    }
+
+    /** Keeps the first forwarded request in flight until the test answers it. */
+    static final class HeldForwarder implements Forwarder {
+        final CompletableFuture<Held> requests = new CompletableFuture<>();
+
+        @Override
+        public void forward(RequestState state, ForwardExchange exchange) {
+            requests.complete(new Held(state, exchange, ThreadExecutorMap.currentExecutor()));
         }
     }
 
