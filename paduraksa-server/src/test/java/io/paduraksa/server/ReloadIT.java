@@ -227,7 +227,11 @@ class ReloadIT {
             awaitTrue("the process answers v2 after SIGHUP (log: " + log + ")", () -> bodyAt(port).equals("v2"));
             assertThat(Files.readString(log)).contains("reloaded " + config).doesNotContain("SIGHUP is ignored");
 
-            process.destroy(); // SIGTERM
+            try (RawHttp idle = new RawHttp(port)) {
+                assertThat(idle.exchange(REQUEST).body()).isEqualTo("v2");
+                process.destroy(); // SIGTERM
+                assertThat(idle.isClosedByServer()).as("idle keep-alive connection closed by the stop").isTrue();
+            }
             assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
             assertThat(process.exitValue()).as("exit code; log:\n%s", Files.readString(log)).isZero();
             assertThat(Files.readString(log)).contains("stopped");
