@@ -217,7 +217,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     /** Writes a precomputed answer; closes after it when the request asked for that or had a body. */
     private void writeAnswer(PrecomputedResponse response) {
         ChannelHandlerContext c = ctx;
-        boolean close = closeAfterAnswer;
+        // draining: the stop began while this request was in flight (a forward); its answer is the last.
+        boolean close = closeAfterAnswer || draining;
         int bodyLength = headRequest ? 0 : response.contentLength();
         boolean copyBody = bodyLength > 0 && (bodyLength <= COPY_BODY_LIMIT || response.isTemplate());
         boolean keepAlive10 = http10KeepAlive && !close;

@@ -59,7 +59,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent || evt instanceof DrainEvent) {
-            ctx.close();
+            // Our own close (Http2ConnectionHandler's) sends GOAWAY and waits for open streams;
+            // ctx.close() would start at the handler before us and cut the connection without GOAWAY.
+            close(ctx, ctx.newPromise());
             return;
         }
         super.userEventTriggered(ctx, evt);
