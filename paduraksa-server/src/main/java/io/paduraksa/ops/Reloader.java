@@ -119,8 +119,11 @@ public final class Reloader implements AutoCloseable {
         return file;
     }
 
+    /** Stops the release timer and frees every replaced snapshot still waiting for its grace period. */
     @Override
     public void close() {
-        releaser.shutdownNow();
+        for (Runnable pending : releaser.shutdownNow()) {
+            pending.run();
+        }
     }
 }
