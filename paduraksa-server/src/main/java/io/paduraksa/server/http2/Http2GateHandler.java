@@ -26,6 +26,7 @@ import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
+import java.io.IOException;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front: Netty's
@@ -65,6 +66,21 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             return;
         }
         super.userEventTriggered(ctx, evt);
+    }
+
+    /**
+     * I/O errors end the connection quietly, as on HTTP/1.1: a peer's reset, and writes after the
+     * close (our answers use void promises, which report failures here). Netty's handler would pass
+     * them to the pipeline's tail, one WARN log line per connection a client chooses to break, for
+     * example on every rapid-reset attacker after its GOAWAY. HTTP/2 errors keep Netty's handling.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (cause instanceof IOException) {
+            ctx.close();
+            return;
+        }
+        super.exceptionCaught(ctx, cause);
     }
 
     final class Listener extends Http2FrameAdapter {

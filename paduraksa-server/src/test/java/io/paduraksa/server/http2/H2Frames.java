@@ -81,7 +81,7 @@ public final class H2Frames implements AutoCloseable {
         BlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
         DefaultHttp2FrameWriter writer = new DefaultHttp2FrameWriter(
                 new DefaultHttp2HeadersEncoder(Http2HeadersEncoder.NEVER_SENSITIVE, true));
-        Reader reader = new Reader(frames, writer);
+        Reader reader = new Reader(frames, writer, settings);
         Channel ch = new Bootstrap().group(H2Client.LOOP).channel(NioSocketChannel.class)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
@@ -91,14 +91,7 @@ public final class H2Frames implements AutoCloseable {
                 })
                 .connect("127.0.0.1", port).sync().channel();
         ChannelHandlerContext ctx = ch.pipeline().context("reader");
-        H2Frames client = new H2Frames(ch, ctx, writer, frames);
-        client.onLoop(() -> {
-            ctx.write(Http2CodecUtil.connectionPrefaceBuf());
-            writer.writeSettings(ctx, settings, ctx.newPromise());
-            ctx.flush();
-            return null;
-        });
-        return client;
+        return new H2Frames(ch, ctx, writer, frames);
     }
 
     public static H2Frames connect(int port) throws Exception {
@@ -269,9 +262,21 @@ public final class H2Frames implements AutoCloseable {
             }
         };
 
-        Reader(BlockingQueue<Frame> frames, DefaultHttp2FrameWriter writer) {
+        private final Http2Settings settings;
+
+        Reader(BlockingQueue<Frame> frames, DefaultHttp2FrameWriter writer, Http2Settings settings) {
             this.frames = frames;
             this.writer = writer;
+            this.settings = settings;
+        }
+
+        /** The preface goes out before anything is read, so the SETTINGS ACK can never come first. */
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            ctx.write(Http2CodecUtil.connectionPrefaceBuf());
+            writer.writeSettings(ctx, settings, ctx.newPromise());
+            ctx.flush();
+            super.channelActive(ctx);
         }
 
         @Override
