@@ -24,17 +24,20 @@ final class Http2Exchange implements ForwardExchange {
     Http2GateHandler handler;
     int streamId;
     boolean head;
+    /** The request's END_STREAM came with its headers: nothing more to read, no reset after the answer. */
+    boolean requestEnded;
     boolean open;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
         this.handle = handle;
     }
 
-    static Http2Exchange take(Http2GateHandler handler, int streamId, boolean head) {
+    static Http2Exchange take(Http2GateHandler handler, int streamId, boolean head, boolean requestEnded) {
         Http2Exchange e = RECYCLER.get();
         e.handler = handler;
         e.streamId = streamId;
         e.head = head;
+        e.requestEnded = requestEnded;
         e.open = true;
         return e;
     }

@@ -1,6 +1,8 @@
 package io.paduraksa.server.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -24,6 +26,7 @@ import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
+import java.io.IOException;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front: Netty's
@@ -67,6 +70,21 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         super.userEventTriggered(ctx, evt);
     }
 
+    /**
+     * I/O errors end the connection quietly, as on HTTP/1.1: a peer's reset, and writes after the
+     * close (our answers use void promises, which report failures here). Netty's handler would pass
+     * them to the pipeline's tail, one WARN log line per connection a client chooses to break, for
+     * example on every rapid-reset attacker after its GOAWAY. HTTP/2 errors keep Netty's handling.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (cause instanceof IOException) {
+            ctx.close();
+            return;
+        }
+        super.exceptionCaught(ctx, cause);
+    }
+
     final class Listener extends Http2FrameAdapter {
         @Override
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
@@ -97,11 +115,10 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         }
         CharSequence method = headers.method();
         boolean head = method != null && HttpMethod.HEAD.asciiName().contentEquals(method);
-        Http2Exchange exchange = Http2Exchange.take(this, streamId, head);
-        if (method == null || headers.path() == null || HttpMethod.CONNECT.asciiName().contentEquals(method)) {
-            // CONNECT tunnels are refused; a request without :method or :path is malformed (RFC 9113 8.3.1).
-            answer(exchange, context.gate().store().current().statusAnswer(method == null || headers.path() == null ? 400 : 501));
-            finishAnswered(ctx, streamId, endOfStream);
+        Http2Exchange exchange = Http2Exchange.take(this, streamId, head, endOfStream);
+        int refusal = refusal(method, headers);
+        if (refusal != 0) {
+            answer(exchange, context.gate().store().current().statusAnswer(refusal));
             return;
         }
         exchange.view.reset(client, headers);
@@ -112,10 +129,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             meter.after(before);
         }
         switch (outcome) {
-            case RESPOND, CHALLENGE -> {
-                answer(exchange, exchange.state.response());
-                finishAnswered(ctx, streamId, endOfStream);
-            }
+            case RESPOND, CHALLENGE -> answer(exchange, exchange.state.response());
             case FORWARD -> context.forwarder().forward(exchange.state, exchange);
             case DROP -> {
                 exchange.recycle();
@@ -124,19 +138,31 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             default -> {
                 // No policy of this build needs I/O; an unexpected NEEDS_ASYNC is our error, not the client's.
                 answer(exchange, exchange.state.snapshot().statusAnswer(500));
-                finishAnswered(ctx, streamId, endOfStream);
             }
         }
     }
 
-    /** After a complete answer to a request whose body is still coming: ask the client to stop (RFC 9113 8.1). */
-    private void finishAnswered(ChannelHandlerContext ctx, int streamId, boolean endOfStream) {
-        if (!endOfStream) {
-            resetStream(ctx, streamId, Http2Error.NO_ERROR.code(), ctx.voidPromise());
+    /**
+     * Requests refused before the gate: CONNECT gets 501 like on HTTP/1.1 (no tunnels; an RFC 9113
+     * 8.5 CONNECT has no :path, so it is checked first), a request without :method or :path 400
+     * (malformed, RFC 9113 8.3.1). Returns 0 for the rest.
+     */
+    private static int refusal(CharSequence method, Http2Headers headers) {
+        if (method == null) {
+            return 400;
         }
+        if (HttpMethod.CONNECT.asciiName().contentEquals(method)) {
+            return 501;
+        }
+        return headers.path() == null ? 400 : 0;
     }
 
-    /** Writes a precomputed answer on the exchange's stream and ends the exchange. */
+    /**
+     * Writes a precomputed answer on the exchange's stream and ends the exchange. When the request's
+     * body is still coming, the stream is then reset with NO_ERROR to ask the client to stop sending
+     * (RFC 9113 8.1), but only once the answer's last frame is written: a reset at once would make
+     * the flow controller drop the queued DATA frame, and the client would get headers without body.
+     */
     void answer(Http2Exchange exchange, PrecomputedResponse response) {
         ChannelHandlerContext ctx = this.ctx;
         int streamId = exchange.streamId;
@@ -150,6 +176,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         }
         headers.add(HttpHeaderNames.DATE, context.date().ascii());
         encoder().writeHeaders(ctx, streamId, headers, 0, noBody, ctx.voidPromise());
+        if (noBody && !exchange.requestEnded) {
+            resetStream(ctx, streamId, Http2Error.NO_ERROR.code(), ctx.voidPromise());
+        }
         if (!noBody) {
             ByteBuf body;
             if (response.isTemplate()) {
@@ -158,9 +187,33 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             } else {
                 body = response.retainedBody();
             }
-            encoder().writeData(ctx, streamId, body, 0, true, ctx.voidPromise());
+            encoder().writeData(ctx, streamId, body, 0, true,
+                    exchange.requestEnded ? ctx.voidPromise() : ctx.newPromise().addListener(new ResetWhenWritten(this, streamId)));
         }
         exchange.recycle();
+    }
+
+    /**
+     * Resets a stream with NO_ERROR once its answer is written. Only for answered requests whose body
+     * was still coming, so the two objects it costs (promise and listener) stay off the common path.
+     */
+    private static final class ResetWhenWritten implements ChannelFutureListener {
+        private final Http2GateHandler handler;
+        private final int streamId;
+
+        ResetWhenWritten(Http2GateHandler handler, int streamId) {
+            this.handler = handler;
+            this.streamId = streamId;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            ChannelHandlerContext ctx = handler.ctx;
+            if (future.isSuccess() && handler.connection().stream(streamId) != null) {
+                handler.resetStream(ctx, streamId, Http2Error.NO_ERROR.code(), ctx.voidPromise());
+                ctx.flush();
+            }
+        }
     }
 
     /** Builds the handler with our limits and protections. */

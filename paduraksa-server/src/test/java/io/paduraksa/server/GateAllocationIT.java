@@ -1,0 +1,386 @@
+package io.paduraksa.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The issue's key proof: the gate allocates nothing per request on the event loop, over real
+ * connections with browser-like requests. The server runs with a {@link GateMeter}, which brackets
+ * {@code Gate.run} (and nothing else: not decoding, not the answer's write) with the event-loop
+ * thread's allocated-bytes counter. For each gate action (200 answer, 301 redirect, 403 policy
+ * denial): 2,000 warm-up requests with the meter off, rounds of 2,000 with the meter on until one is
+ * clean (in practice the first), then 10,000 counted ones, over ONE keep-alive HTTP/1.1 connection
+ * (pipelined 8 at a time) and over ONE HTTP/2 connection (50 streams in flight). HTTP/1.1 must show
+ * 0 B; HTTP/2 at most 1 % non-zero requests of at most 1 KiB each (none seen so far). Before all
+ * that, a JIT warm-up of 20,000 requests per scenario and protocol (see {@link #warmUpAndSettle}).
+ *
+ * <p>Requests carry 13 Chrome-like headers (Host or :authority, sec-ch-ua*, user-agent, accept*,
+ * sec-fetch-*, priority, cookie) plus CF-Connecting-IP from a trusted proxy (so the gate parses
+ * the client IP from a header), on rotating paths with query strings, to 6 hosts whose requests
+ * pass three host policies (user agent, IP deny list, method) before the route's.
+ *
+ * <p>Also prints, without asserting, the whole process's allocated bytes per request over the same
+ * counted requests ({@code getTotalThreadAllocatedBytes}): that includes the test's own client in
+ * this JVM (for HTTP/2 a full Netty client: most of the figure), the decoders, the writes, the
+ * clock thread and JIT work, so it is an indication only; and the server's event-loop threads'
+ * bytes per request (everything the server did for the request on its loops).
+ */
+@Tag("allocation")
+class GateAllocationIT {
+    static final int WARM_UP = 2_000;
+    static final int MEASURED = 10_000;
+    static final int PIPELINE = 8;
+    static final int IN_FLIGHT = 50;
+    static final int MAX_SETTLE_ROUNDS = 15;
+    /** Requests per scenario and protocol before any test (meter off), to get the gate's methods through the JIT. */
+    static final int JIT_WARM_UP = 20_000;
+    /** H2: at most this share of counted requests may allocate in the gate, each at most {@link #H2_MAX_SINGLE} bytes. */
+    static final double H2_MAX_NON_ZERO_SHARE = 0.01;
+    static final long H2_MAX_SINGLE = 1_024;
+
+    static final String YAML = """
+            listeners:
+              - {name: h1, address: "127.0.0.1:0", protocols: [http1]}
+              - {name: h2, address: "127.0.0.1:0", protocols: [h2c]}
+            client_ip:
+              trusted_proxies: [127.0.0.1/32]
+              header: CF-Connecting-IP
+            policies:
+              bad-bots: {type: user_agent, deny: [sqlmap, nikto, masscan, zgrab, nuclei, python-requests, curl/]}
+              blocklist: {type: ip, deny: [198.51.100.0/24, "2001:db8:bad::/48", 192.0.2.128/25]}
+              read-only: {type: method, allow: [GET, HEAD, OPTIONS]}
+              no-admin: {type: path, deny: [/admin, /.git, /.env]}
+            hosts:
+            %s
+            default: {respond: {status: 421}}
+            """;
+    static final String[] HOSTS = {"a.test", "b.test", "c.test", "shop.example", "api.example", "news.example"};
+
+    static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        StringBuilder hosts = new StringBuilder();
+        for (String h : HOSTS) {
+            hosts.append("  - names: [").append(h).append(", \"*.").append(h).append("\"]\n")
+                    .append("    policies: [bad-bots, blocklist, read-only]\n")
+                    .append("    routes:\n")
+                    // Bodies and locations are the same length on every host: the HTTP/1.1 reader counts bytes.
+                    .append("      - {path: /static, respond: {status: 200, content_type: text/html, body: \"<!doctype html><h1>hello</h1>\\n\"}}\n")
+                    .append("      - {path: /old, redirect: {location: \"/new\", status: 301}}\n")
+                    .append("      - {path: /admin, policies: [no-admin], respond: {status: 200}}\n")
+                    .append("      - {path: /, respond: {status: 200}}\n");
+        }
+        server = TestServer.startMetered(YAML.formatted(hosts));
+        jitWarmUp();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @ParameterizedTest(name = "HTTP/1.1 {0}")
+    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403"})
+    void http1GateAllocatesNothingPerRequest(String what, String path, int status) throws Exception {
+        GateMeter meter = server.meter();
+        try (H1Connection c = new H1Connection(path, status)) {
+            String settling = warmUpAndSettle(meter, c::run);
+            long[] process = measure(meter, c::run);
+            report("HTTP/1.1 " + what, meter, process, settling);
+            assertThat(meter.requests()).isEqualTo(MEASURED);
+            assertThat(meter.bytes()).as("gate bytes over %d HTTP/1.1 requests: %s", MEASURED, meter).isZero();
+        }
+    }
+
+    @ParameterizedTest(name = "HTTP/2 {0}")
+    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403"})
+    void http2GateAllocationsAreBounded(String what, String path, int status) throws Exception {
+        GateMeter meter = server.meter();
+        try (H2Client c = H2Client.connect(server.port("h2"))) {
+            Http2Headers[] requests = h2Requests(path);
+            String settling = warmUpAndSettle(meter, n -> h2Run(c, requests, status, n));
+            long[] process = measure(meter, n -> h2Run(c, requests, status, n));
+            report("HTTP/2 " + what, meter, process, settling);
+            assertThat(meter.requests()).isEqualTo(MEASURED);
+            assertThat(meter.nonZeroRequests()).as("%s", meter).isLessThanOrEqualTo((long) (MEASURED * H2_MAX_NON_ZERO_SHARE));
+            assertThat(meter.maxSingleRequest()).as("%s", meter).isLessThanOrEqualTo(H2_MAX_SINGLE);
+        }
+    }
+
+    /**
+     * Before any scenario: {@link #JIT_WARM_UP} requests of every scenario over both protocols,
+     * interleaved, meter off, so that every method of the gate's path reaches C2 with profiles that
+     * have seen all three outcomes (see {@link #warmUpAndSettle} for what the JIT costs otherwise).
+     */
+    static void jitWarmUp() throws Exception {
+        String[] paths = {"/static/app", "/old/page", "/admin/users"};
+        int[] statuses = {200, 301, 403};
+        H1Connection[] h1 = new H1Connection[3];
+        Http2Headers[][] h2 = new Http2Headers[3][];
+        try (H2Client c = H2Client.connect(server.port("h2"))) {
+            for (int i = 0; i < 3; i++) {
+                h1[i] = new H1Connection(paths[i], statuses[i]);
+                h2[i] = h2Requests(paths[i]);
+            }
+            for (int chunk = 0; chunk < JIT_WARM_UP / 1_000; chunk++) {
+                for (int i = 0; i < 3; i++) {
+                    h1[i].run(1_000);
+                    h2Run(c, h2[i], statuses[i], 1_000);
+                }
+            }
+        } finally {
+            for (H1Connection c : h1) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Sends {@code requests} requests of one scenario on the test's one connection. */
+    interface Round {
+        void run(int requests) throws Exception;
+    }
+
+    /**
+     * {@link #WARM_UP} requests with the meter off, then rounds of as many with the meter on until
+     * one round's gate allocates nothing (at most {@link #MAX_SETTLE_ROUNDS}); returns what each
+     * round allocated, for the report.
+     *
+     * <p>Why: a short warm-up leaves the JIT mid-way. Recorded with JFR
+     * ({@code jdk.ObjectAllocationOutsideTLAB} with stacks, TLABs off, next to {@code jdk.Compilation}),
+     * the gate's rare non-zero requests on the event loop were all JIT transitions, never request
+     * data: a few {@code String}/{@code byte[]} pairs (24 B + 24-112 B each) made in the same
+     * millisecond as the event loop asked for a C2 (tier 4) compilation of the method on top of the
+     * stack ({@code PathNormalizer.write}, {@code Http1RequestHead.nameEquals}, {@code AsciiString.b2c},
+     * an OSR of {@code UserAgentPolicy$Automaton.occursIn}, ...), and once about 4 KB for loading
+     * the class {@code GateTrace} when C2-compiled {@code Gate.runPolicies} first ran (the interpreter
+     * never needed the class: the trace is always null). Each happens once per method, hence
+     * {@link #jitWarmUp} first, and this check that the counted requests start in a steady state.
+     */
+    static String warmUpAndSettle(GateMeter meter, Round round) throws Exception {
+        meter.enabled(false);
+        round.run(WARM_UP);
+        StringBuilder rounds = new StringBuilder();
+        for (int i = 0; i < MAX_SETTLE_ROUNDS; i++) {
+            meter.reset();
+            meter.enabled(true);
+            round.run(WARM_UP);
+            meter.enabled(false);
+            rounds.append(i == 0 ? "" : ", ").append(meter.bytes()).append(" B/").append(meter.nonZeroRequests());
+            if (meter.bytes() == 0) {
+                break;
+            }
+        }
+        return rounds.toString();
+    }
+
+    /**
+     * The counted requests; returns the bytes allocated over them by the whole process and by the
+     * server's event-loop threads alone (all their work: decoding, gate, answers, flushes, and
+     * anything else those threads did meanwhile).
+     */
+    static long[] measure(GateMeter meter, Round round) throws Exception {
+        long[] loops = serverLoopThreads();
+        meter.reset();
+        meter.enabled(true);
+        long process = totalAllocated();
+        long server = sum(THREADS.getThreadAllocatedBytes(loops));
+        round.run(MEASURED);
+        server = sum(THREADS.getThreadAllocatedBytes(loops)) - server;
+        process = totalAllocated() - process;
+        meter.enabled(false);
+        return new long[] {process, server};
+    }
+
+    /** The server's event loops (the client's loop is named h2-test-client). */
+    static long[] serverLoopThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("multiThreadIoEventLoopGroup-"))
+                .mapToLong(Thread::threadId).toArray();
+    }
+
+    static long sum(long[] values) {
+        long total = 0;
+        for (long v : values) {
+            total += Math.max(0, v);
+        }
+        return total;
+    }
+
+    /** One keep-alive HTTP/1.1 connection sending one scenario's pre-built batches. */
+    static final class H1Connection implements AutoCloseable {
+        final Socket socket;
+        final InputStream in;
+        final OutputStream out;
+        final byte[][] batches;
+        final byte[] answers;
+        final int length;
+        final int status;
+
+        H1Connection(String path, int status) throws Exception {
+            this.socket = new Socket("127.0.0.1", server.port("h1"));
+            socket.setSoTimeout(5_000);
+            socket.setTcpNoDelay(true);
+            this.in = socket.getInputStream();
+            this.out = socket.getOutputStream();
+            this.batches = h1Batches(path);
+            this.status = status;
+            out.write(h1Request(HOSTS[0], path + "?first=1"));
+            out.flush();
+            this.length = firstResponseLength(in, status);
+            this.answers = new byte[length * PIPELINE];
+        }
+
+        void run(int requests) throws Exception {
+            h1Run(in, out, batches, answers, length, status, requests);
+        }
+
+        @Override
+        public void close() throws Exception {
+            socket.close();
+        }
+    }
+
+    // ---- HTTP/1.1: pre-built pipelined batches, answers read into one reused array ----
+
+    static final String[] CHROME_HEADERS = {
+        "sec-ch-ua: \"Chromium\";v=\"124\", \"Google Chrome\";v=\"124\", \"Not-A.Brand\";v=\"99\"",
+        "sec-ch-ua-mobile: ?0",
+        "sec-ch-ua-platform: \"Linux\"",
+        "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+        "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8",
+        "Sec-Fetch-Site: same-origin",
+        "Sec-Fetch-Mode: navigate",
+        "Sec-Fetch-Dest: document",
+        "Accept-Encoding: gzip, deflate, br, zstd",
+        "Accept-Language: en-GB,en-US;q=0.9,en;q=0.8",
+        "Priority: u=0, i",
+        "Cookie: session=3f1c2a9be47d4c0f9a6e; theme=dark; consent=1; _ga=GA1.1.1234567890.1700000000",
+        "CF-Connecting-IP: 203.0.113.77",
+    };
+
+    static byte[] h1Request(String host, String target) {
+        StringBuilder b = new StringBuilder("GET ").append(target).append(" HTTP/1.1\r\nHost: www.").append(host).append("\r\n");
+        for (String h : CHROME_HEADERS) {
+            b.append(h).append("\r\n");
+        }
+        return b.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** 64 batches of {@link #PIPELINE} requests over every host, each path and query different. */
+    static byte[][] h1Batches(String path) {
+        byte[][] batches = new byte[64][];
+        int n = 0;
+        for (int i = 0; i < batches.length; i++) {
+            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            for (int j = 0; j < PIPELINE; j++, n++) {
+                batch.writeBytes(h1Request(HOSTS[n % HOSTS.length], path + "/" + (n % 37) + "/item.js?v=" + n + "&utm_source=x" + (n % 5)));
+            }
+            batches[i] = batch.toByteArray();
+        }
+        return batches;
+    }
+
+    /** Reads the first answer with its head parsed; answers of one scenario all have this length (Date is fixed-width). */
+    static int firstResponseLength(InputStream in, int status) throws Exception {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int state = 0;
+        while (state < 4) {
+            int b = in.read();
+            head.write(b);
+            state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        assertThat(text).startsWith("HTTP/1.1 " + status + " ");
+        int at = text.toLowerCase().indexOf("content-length: ") + 16;
+        int contentLength = Integer.parseInt(text.substring(at, text.indexOf('\r', at)));
+        in.readNBytes(contentLength);
+        return head.size() + contentLength;
+    }
+
+    static void h1Run(InputStream in, OutputStream out, byte[][] batches, byte[] answers, int length, int status, int requests)
+            throws Exception {
+        byte s0 = (byte) ('0' + status / 100);
+        byte s1 = (byte) ('0' + status / 10 % 10);
+        byte s2 = (byte) ('0' + status % 10);
+        for (int sent = 0, i = 0; sent < requests; sent += PIPELINE, i++) {
+            out.write(batches[i % batches.length]);
+            out.flush();
+            int n = in.readNBytes(answers, 0, answers.length);
+            if (n != answers.length) {
+                throw new AssertionError("connection ended after " + sent + " requests");
+            }
+            for (int k = 0; k < PIPELINE; k++) {
+                int at = k * length + 9;
+                if (answers[at] != s0 || answers[at + 1] != s1 || answers[at + 2] != s2) {
+                    throw new AssertionError("request " + (sent + k) + ": " + new String(answers, k * length, 12, StandardCharsets.ISO_8859_1));
+                }
+            }
+        }
+    }
+
+    // ---- HTTP/2: pre-built headers, IN_FLIGHT streams at a time ----
+
+    static Http2Headers[] h2Requests(String path) {
+        Http2Headers[] requests = new Http2Headers[64 * PIPELINE];
+        for (int n = 0; n < requests.length; n++) {
+            Http2Headers h = new DefaultHttp2Headers().method("GET").scheme("https")
+                    .authority("www." + HOSTS[n % HOSTS.length])
+                    .path(path + "/" + (n % 37) + "/item.js?v=" + n + "&utm_source=x" + (n % 5));
+            for (String line : CHROME_HEADERS) {
+                int colon = line.indexOf(':');
+                h.add(line.substring(0, colon).toLowerCase(), line.substring(colon + 2));
+            }
+            requests[n] = h;
+        }
+        return requests;
+    }
+
+    static void h2Run(H2Client c, Http2Headers[] requests, int status, int count) throws Exception {
+        List<H2Client.Stream> streams = new ArrayList<>(IN_FLIGHT);
+        for (int sent = 0; sent < count; sent += IN_FLIGHT) {
+            streams.clear();
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                streams.add(c.send(requests[(sent + i) % requests.length], null, true));
+            }
+            for (H2Client.Stream s : streams) {
+                H2Client.Response r = s.done.get(5, TimeUnit.SECONDS);
+                if (r.status() != status) {
+                    throw new AssertionError("stream " + r.streamId() + ": " + r);
+                }
+            }
+        }
+    }
+
+    static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    static long totalAllocated() {
+        return THREADS.getTotalThreadAllocatedBytes();
+    }
+
+    static void report(String what, GateMeter meter, long[] allocated, String settling) {
+        System.out.printf("%-28s gate: %s; settling rounds of %,d (bytes/non-zero requests): [%s]; "
+                + "whole process incl. the in-JVM test client: %,d B/request; server event loops: %,d B/request%n",
+                what, meter, WARM_UP, settling, allocated[0] / MEASURED, allocated[1] / MEASURED);
+    }
+}
