@@ -154,7 +154,14 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         if (HttpMethod.CONNECT.asciiName().contentEquals(method)) {
             return 501;
         }
-        return headers.path() == null ? 400 : 0;
+        if (headers.path() == null) {
+            return 400;
+        }
+        // RFC 9113 8.3.1: a Host naming another entity than :authority makes the request malformed;
+        // letting one of them win would let a client route by one name and be judged by the other.
+        CharSequence authority = headers.authority();
+        CharSequence host = authority == null ? null : headers.get(HttpHeaderNames.HOST);
+        return host != null && !AsciiString.contentEqualsIgnoreCase(authority, host) ? 400 : 0;
     }
 
     /**
