@@ -57,11 +57,13 @@ class Procs:
         self.record()
         return p
 
-    def record(self):
-        pids = set()
-        for p in self.started.values():
-            pids.add(p.pid)
-            pids.update(descendants(p.pid))
+    def record(self, extra=None):
+        if extra is None or not hasattr(self, "known"):
+            self.known = set()
+            for p in self.started.values():
+                self.known.add(p.pid)
+                self.known.update(descendants(p.pid))
+        pids = self.known | ({extra} if extra else set())
         with open(self.pidfile, "w") as f:
             f.write("".join("%d\n" % x for x in sorted(pids)))
 
@@ -256,8 +258,8 @@ def percentile(sorted_vals, q):
 
 
 class Load:
-    def __init__(self, args, raw):
-        self.a, self.raw = args, raw
+    def __init__(self, args, raw, procs):
+        self.a, self.raw, self.procs = args, raw, procs
         self.prefix = ["taskset", "-c", args.loadgen_cpus] if args.loadgen_cpus else []
 
     def argv(self, proto, port, scenario, shape, seconds, logfile=None):
@@ -276,10 +278,17 @@ class Load:
     def run(self, proto, port, scenario, shape, seconds, measure):
         logfile = os.path.join(self.raw, "h2load-requests.log") if (measure and proto == "h2c") else None
         argv = self.argv(proto, port, scenario, shape, seconds, logfile)
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 60)
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.procs.record(extra=p.pid)  # so that run.sh's trap can stop it too
+        try:
+            out, _ = p.communicate(timeout=seconds + 60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
         if not measure:
             return None
-        return self.parse(proto, scenario, p.stdout + p.stderr, logfile, argv)
+        return self.parse(proto, scenario, out, logfile, argv)
 
     def parse(self, proto, scenario, out, logfile, argv):
         want = genconf.EXPECT[scenario]
@@ -391,6 +400,8 @@ def main():
     ap.add_argument("--jvm-warmup", type=int, default=4, help="seconds per scenario of JIT warm-up for Paduraksa")
     ap.add_argument("--noisy-cores", type=float, default=0.10,
                     help="flag a window when other processes (or steal) used more than this many cores")
+    ap.add_argument("--paduraksa", default=os.path.join(REPO, "bin", "paduraksa"),
+                    help="the launcher, run as LAUNCHER run --config FILE from the repository root")
     ap.add_argument("--port-base", type=int, default=18000)
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--command-line", default="")
@@ -407,7 +418,9 @@ def main():
     os.makedirs(raw)
     log("results in " + run)
     procs = Procs(os.path.join(raw, "pids"))
-    with open(os.path.join(a.out, ".current-pidfile"), "w") as f:
+    # run.sh's trap reads this pointer to stop what is left if this process dies abruptly
+    pointer = os.environ.get("E2E_PIDFILE_POINTER") or os.path.join(a.out, ".current-pidfile")
+    with open(pointer, "w") as f:
         f.write(procs.pidfile + "\n")
 
     def on_signal(signum, frame):
@@ -430,7 +443,7 @@ def main():
         upstream = Subject("upstream", ports["up_h1"], ports["up_h2"], up)
         subjects = []
         for name in subjects_wanted:
-            s = start_subject(name, procs, raw, ports, upstream)
+            s = start_subject(name, procs, raw, ports, upstream, a)
             if s:
                 subjects.append(s)
         procs.record()
@@ -445,9 +458,9 @@ def main():
                     log("%s %s: %s" % (s.name, sc, why))
         for s in subjects:
             if s.name == "paduraksa":
-                jvm_warmup(s, Load(a, raw), a, scenarios)
+                jvm_warmup(s, Load(a, raw, procs), a, scenarios)
 
-        load = Load(a, raw)
+        load = Load(a, raw, procs)
         runs_path = os.path.join(run, "runs.jsonl")
         cells = [(sc, sh, pr) for sc in scenarios for sh in shapes for pr in protos]
         total = sum(1 for sc, _, _ in cells for s in subjects if applies(s, sc)) * a.rounds
@@ -501,7 +514,7 @@ def applies(s, sc):
     return sc not in s.skip
 
 
-def start_subject(name, procs, raw, ports, upstream):
+def start_subject(name, procs, raw, ports, upstream, a):
     if name == "direct":
         return Subject("direct", ports["up_h1"], ports["up_h2"], upstream.proc)
     if name == "nginx":
@@ -515,7 +528,7 @@ def start_subject(name, procs, raw, ports, upstream):
         h1, h2 = ports["haproxy_h1"], ports["haproxy_h2"]
         admin = None
     elif name == "paduraksa":
-        launcher = os.path.join(REPO, "bin", "paduraksa")
+        launcher = os.path.abspath(a.paduraksa)
         if not os.access(launcher, os.X_OK):
             log("paduraksa: SKIPPED, %s is missing (the launcher is not built yet)" % launcher)
             return None

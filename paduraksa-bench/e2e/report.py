@@ -87,7 +87,7 @@ def fmt(s, digits=1, scale=1.0):
     return "%.*f [%.*f-%.*f]" % (digits, m, digits, lo, digits, hi)
 
 
-def markdown(summary, notes, env, chart_name="chart.svg"):
+def markdown(summary, notes, env, chart_name="chart.svg", skipped=()):
     s = env.get("settings", {})
     lines = [
         "Run of %s, %s elapsed. Machine: %s, %d CPUs, kernel %s, %s." % (
@@ -115,7 +115,8 @@ def markdown(summary, notes, env, chart_name="chart.svg"):
     ]
     for sc in SCENARIOS:
         rows = [r for r in summary if r["scenario"] == sc]
-        if not rows:
+        gone = sorted({(su, why) for su, s2, why in skipped if s2 == sc})
+        if not rows and not gone:
             continue
         lines += ["#### %s" % SCENARIO_TITLE[sc], "",
                   "| shape | proto | subject | req/s | p50 / p99 ms | CPU us/req | x upstream | x nginx | x HAProxy "
@@ -130,6 +131,8 @@ def markdown(summary, notes, env, chart_name="chart.svg"):
                 r["shape"], r["proto"], r["subject"], fmt(r["rps"], 0), lat, fmt(r["cpu_us_per_req"], 2),
                 fmt(r["ratio_to_upstream"], 2), fmt(r["vs_nginx"], 2), fmt(r["vs_haproxy"], 2), alloc,
                 r["runs"], r["noisy_runs"], r["bad_responses"], r["transport_errors"]))
+        for su, why in gone:
+            lines.append("| all | all | %s | %s | | | | | | | 0 | |" % (su, why))
         lines.append("")
     alloc_notes = sorted({n for r in summary for n in r["alloc_notes"]})
     if notes or alloc_notes:
@@ -186,7 +189,7 @@ def panel(summary, key, title, unit, y0, width, height, cells, subjects, fmt_tic
             if not r or not r[key]:
                 continue
             s = r[key]
-            x = gx + 4 + si * bw
+            x = gx + (gw - len(subjects) * bw) / 2 + si * bw
             h = ph * s["median"] / vmax
             y = y0 + top + ph - h
             out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s %s %s: %s</title></rect>' % (
@@ -232,7 +235,8 @@ def write(run):
     with open(os.path.join(run, "summary.json"), "w") as f:
         json.dump({"env": env, "summary": summary, "notes": notes}, f, indent=1)
     with open(os.path.join(run, "summary.md"), "w") as f:
-        f.write(markdown(summary, notes, env))
+        skipped = [(r["subject"], r["scenario"], r["skipped"]) for r in rows if "skipped" in r]
+        f.write(markdown(summary, notes, env, skipped=skipped))
     with open(os.path.join(run, "chart.svg"), "w") as f:
         f.write(chart(summary))
 

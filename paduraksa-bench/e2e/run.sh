@@ -58,4 +58,4 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cmd="paduraksa-bench/e2e/run.sh${*:+ $*}"
-"$PY" "$HERE/harness.py" --command-line "$cmd" "$@"
+E2E_PIDFILE_POINTER="$pointer" "$PY" "$HERE/harness.py" --command-line "$cmd" "$@"
