@@ -536,9 +536,7 @@ def start_subject(name, procs, raw, ports, upstream, a):
         jdk = "/usr/lib/jvm/temurin-25-jdk-amd64"
         if "JAVA_HOME" not in env and os.path.isdir(jdk):
             env["JAVA_HOME"] = jdk
-        # one event-loop thread, as nginx and HAProxy get one worker
-        env["JAVA_OPTS"] = (env.get("JAVA_OPTS", "") + " -Dio.netty.eventLoopThreads=1").strip()
-        env.setdefault("PADURAKSA_WORKERS", "1")
+        # one event-loop thread comes from the generated config (server.threads: 1); JAVA_OPTS passes through
         p = procs.start(name, ["taskset", "-c", "1", launcher, "run", "--config", os.path.join(raw, "paduraksa.yaml")],
                         os.path.join(raw, "paduraksa.out"), cwd=REPO, env=env)
         h1 = h2 = ports["pad"]
