@@ -4,10 +4,17 @@ import java.util.List;
 
 /**
  * One listening socket. {@code protocols} lists {@code http1}, {@code h2c} (cleartext HTTP/2 with
- * prior knowledge) and, on TLS listeners, {@code h2} (offered through ALPN).
+ * prior knowledge) and, on TLS listeners, {@code h2} (offered through ALPN). {@code proxyProtocol}
+ * lists the senders (CIDRs) whose PROXY protocol v1/v2 header is required and believed; empty turns
+ * PROXY protocol off. {@code trustedOnly} locks the listener down to {@code client_ip.trusted_proxies}
+ * (e.g. Cloudflare): other peers are refused at accept time, before a byte is read. {@code admin}
+ * makes it the admin listener (health, readiness, metrics, config status).
  */
-public record ListenerSpec(String name, String address, List<String> protocols, TlsSpec tls, boolean admin) {
+public record ListenerSpec(
+        String name, String address, List<String> protocols, TlsSpec tls, boolean admin,
+        List<String> proxyProtocol, boolean trustedOnly) {
     public ListenerSpec {
         protocols = protocols == null ? List.of("http1") : List.copyOf(protocols);
+        proxyProtocol = proxyProtocol == null ? List.of() : List.copyOf(proxyProtocol);
     }
 }

@@ -16,7 +16,8 @@ public record PaduraksaSpec(
         Map<String, PolicySpec> policies,
         List<HostSpec> hosts,
         @JsonProperty("default") ActionSpec defaultAnswer,
-        LimitsSpec limits) {
+        LimitsSpec limits,
+        ServerSpec server) {
 
     public PaduraksaSpec {
         listeners = listeners == null ? List.of() : List.copyOf(listeners);
@@ -27,17 +28,6 @@ public record PaduraksaSpec(
         hosts = hosts == null ? List.of() : List.copyOf(hosts);
         defaultAnswer = defaultAnswer == null ? ActionSpec.DEFAULT_UNKNOWN_HOST : defaultAnswer;
         limits = limits == null ? LimitsSpec.DEFAULT : limits;
-    }
-
-    /** The spec without a {@code limits} section (default limits); kept for code written before it. */
-    public PaduraksaSpec(
-            List<ListenerSpec> listeners,
-            ClientIpSpec clientIp,
-            NormalizeSpec normalize,
-            Map<String, ClusterSpec> clusters,
-            Map<String, PolicySpec> policies,
-            List<HostSpec> hosts,
-            ActionSpec defaultAnswer) {
-        this(listeners, clientIp, normalize, clusters, policies, hosts, defaultAnswer, null);
+        server = server == null ? ServerSpec.DEFAULT : server;
     }
 }

@@ -16,6 +16,7 @@ final class SpecChecks {
     private static final String ADDRESS = "host:port or [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443";
     private static final String URL = "an absolute http:// or https:// URL with a host and an optional port, like http://192.0.2.10:8080";
     private static final String PROTOCOLS = "one of: http1, h2c, h2";
+    private static final List<String> TRANSPORTS = List.of("auto", "io_uring", "epoll", "nio");
     private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
     private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
     private static final String POSITIVE = "a positive integer";
@@ -50,6 +51,7 @@ final class SpecChecks {
             case "HostSpec.names" -> "host names like www.example.test or *.example.test";
             case "ClusterSpec.destinations" -> "destinations like {url: http://192.0.2.10:8080}";
             case "ClusterSpec.loadBalancing" -> "one of: " + String.join(", ", LOAD_BALANCING);
+            case "ServerSpec.transport" -> "one of: " + String.join(", ", TRANSPORTS);
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> "one of: " + String.join(", ", NORMALIZE);
             case "CertificateSpec.cert" -> "the path of a PEM certificate chain";
             case "CertificateSpec.key" -> "the path of a PEM private key";
@@ -74,6 +76,7 @@ final class SpecChecks {
             case "RespondSpec.headers" -> headers(node, path, errors);
             case "ClientIpSpec.header" -> single(node, value, path, errors, SpecChecks::headerName);
             case "ClusterSpec.loadBalancing" -> single(node, value, path, errors, v -> oneOf(v, LOAD_BALANCING));
+            case "ServerSpec.transport" -> single(node, value, path, errors, v -> oneOf(v, TRANSPORTS));
             case "ClusterSpec.destinations", "HostSpec.names" -> notEmpty(node, path, errors, key(slot));
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> single(node, value, path, errors, v -> oneOf(v, NORMALIZE));
             case "RouteSpec.path", "ActiveHealthSpec.path" -> single(node, value, path, errors, SpecChecks::absolutePath);

@@ -1,6 +1,7 @@
 package io.paduraksa.respond;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,13 +32,19 @@ public final class DateHeader {
         long second = Math.floorDiv(epochMillis, 1000L);
         Value current = value;
         if (current == null || current.second != second) {
-            value = new Value(second, format(second));
+            byte[] bytes = format(second);
+            value = new Value(second, bytes, new AsciiString(bytes, false));
         }
     }
 
     /** Appends the 29 date bytes to {@code out}. */
     public void writeTo(ByteBuf out) {
         out.writeBytes(value.bytes);
+    }
+
+    /** The current value as an {@link AsciiString} (for HTTP/2 header blocks); 0 B per call. */
+    public AsciiString ascii() {
+        return value.ascii;
     }
 
     /** The current value as text (for tests and tools, not the request path). */
@@ -49,6 +56,6 @@ public final class DateHeader {
         return IMF_FIXDATE.format(Instant.ofEpochSecond(epochSecond)).getBytes(StandardCharsets.US_ASCII);
     }
 
-    private record Value(long second, byte[] bytes) {
+    private record Value(long second, byte[] bytes, AsciiString ascii) {
     }
 }

@@ -1,0 +1,211 @@
+package io.paduraksa.gate;
+
+import io.netty.util.AsciiString;
+import io.paduraksa.policy.PolicyInput;
+import io.paduraksa.policy.RequestPolicy;
+import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.snapshot.CompiledHost;
+import io.paduraksa.snapshot.CompiledRoute;
+import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.snapshot.UpstreamCluster;
+
+/**
+ * Per-request state, recycled: one per HTTP/1.1 connection, one per live HTTP/2 stream (never
+ * shared by two live requests). {@link Gate#run} resets it on entry; later stages (writer,
+ * forwarder, access log) read it until the request ends and must not keep it afterwards.
+ * Allocates only when constructed.
+ */
+public final class RequestState implements PolicyInput {
+    /** Default room for the normalised path. */
+    public static final int DEFAULT_MAX_PATH = 8192;
+
+    private final byte[] path;
+    private final long[] ipScratch = new long[2];
+    private Snapshot snapshot;
+    private RequestView view;
+    private long clientIpHigh;
+    private long clientIpLow;
+    private boolean clientIpFromHeader;
+    private int pathLength;
+    private int queryStart;
+    private int queryEnd;
+    private CompiledHost host;
+    private CompiledRoute route;
+    private PrecomputedResponse response;
+    private UpstreamCluster cluster;
+    private RequestPolicy decidingPolicy;
+    private int asyncPolicyIndex;
+    private long requestId;
+
+    public RequestState() {
+        this(DEFAULT_MAX_PATH);
+    }
+
+    public RequestState(int maxPathBytes) {
+        this.path = new byte[maxPathBytes];
+    }
+
+    /** Clears everything from the previous request; called by the gate first. */
+    void reset(Snapshot snapshot, RequestView view, long requestId) {
+        this.snapshot = snapshot;
+        this.view = view;
+        this.clientIpHigh = 0;
+        this.clientIpLow = 0;
+        this.clientIpFromHeader = false;
+        this.pathLength = 0;
+        this.queryStart = -1;
+        this.queryEnd = -1;
+        this.host = null;
+        this.route = null;
+        this.response = null;
+        this.cluster = null;
+        this.decidingPolicy = null;
+        this.asyncPolicyIndex = -1;
+        this.requestId = requestId;
+    }
+
+    /** Drops references when the request ends, so an idle connection pins no old snapshot. */
+    public void clear() {
+        reset(null, null, 0);
+    }
+
+    // ---- written by the gate ----
+
+    void clientIp(long high, long low, boolean fromHeader) {
+        this.clientIpHigh = high;
+        this.clientIpLow = low;
+        this.clientIpFromHeader = fromHeader;
+    }
+
+    long[] ipScratch() {
+        return ipScratch;
+    }
+
+    byte[] pathBuffer() {
+        return path;
+    }
+
+    void pathLength(int length) {
+        this.pathLength = length;
+    }
+
+    void query(int start, int end) {
+        this.queryStart = start;
+        this.queryEnd = end;
+    }
+
+    void host(CompiledHost host) {
+        this.host = host;
+    }
+
+    void route(CompiledRoute route) {
+        this.route = route;
+    }
+
+    void response(PrecomputedResponse response) {
+        this.response = response;
+    }
+
+    void cluster(UpstreamCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    void decidedBy(RequestPolicy policy, int index) {
+        this.decidingPolicy = policy;
+        this.asyncPolicyIndex = index;
+    }
+
+    // ---- read by policies and later stages ----
+
+    /** The snapshot this request runs on (the same for every stage of the request). */
+    public Snapshot snapshot() {
+        return snapshot;
+    }
+
+    public RequestView view() {
+        return view;
+    }
+
+    @Override
+    public long clientIpHigh() {
+        return clientIpHigh;
+    }
+
+    @Override
+    public long clientIpLow() {
+        return clientIpLow;
+    }
+
+    /** True when the client IP came from the trusted proxy's header rather than the peer address. */
+    public boolean isClientIpFromHeader() {
+        return clientIpFromHeader;
+    }
+
+    @Override
+    public byte[] path() {
+        return path;
+    }
+
+    @Override
+    public int pathLength() {
+        return pathLength;
+    }
+
+    /** Start of the query in {@link RequestView#target()} (after {@code ?}), or -1 without a query. */
+    public int queryStart() {
+        return queryStart;
+    }
+
+    /** End of the query in {@link RequestView#target()}, or -1. */
+    public int queryEnd() {
+        return queryEnd;
+    }
+
+    @Override
+    public CharSequence method() {
+        return view.method();
+    }
+
+    @Override
+    public CharSequence header(AsciiString lowerCaseName) {
+        return view.header(lowerCaseName);
+    }
+
+    /** The matched host entry, or null for an unknown host. */
+    public CompiledHost host() {
+        return host;
+    }
+
+    /** The matched route, or null. */
+    public CompiledRoute route() {
+        return route;
+    }
+
+    /** The answer to write for RESPOND and CHALLENGE outcomes. */
+    public PrecomputedResponse response() {
+        return response;
+    }
+
+    /** The cluster for a FORWARD outcome. */
+    public UpstreamCluster cluster() {
+        return cluster;
+    }
+
+    /** The policy that answered, dropped or asked for I/O; null when the route's action decided. */
+    public RequestPolicy decidingPolicy() {
+        return decidingPolicy;
+    }
+
+    /**
+     * For NEEDS_ASYNC: the position of the waiting policy in the combined chain (host policies
+     * first, then the route's), so the slow path can resume after it.
+     */
+    public int asyncPolicy() {
+        return asyncPolicyIndex;
+    }
+
+    /** A random 64-bit id, written as 16 hex digits into templates and logs. */
+    public long requestId() {
+        return requestId;
+    }
+}

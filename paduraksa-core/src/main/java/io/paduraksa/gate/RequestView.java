@@ -1,0 +1,32 @@
+package io.paduraksa.gate;
+
+import io.netty.util.AsciiString;
+
+/**
+ * What a protocol shows the gate about one request: the HTTP/1.1 handler implements it over the
+ * decoder's positions in the inbound buffer, the HTTP/2 handler over the stream's {@code Http2Headers}.
+ * Every method runs per request and must not allocate; returned sequences are ASCII, one char per byte.
+ */
+public interface RequestView {
+
+    /** The connection's client, shared by all its requests. */
+    ClientInfo client();
+
+    /** The method token as sent. */
+    CharSequence method();
+
+    /**
+     * The request target in origin form ({@code /path?query}); for an absolute-form HTTP/1.1
+     * target the path and query part of it, and {@code *} for {@code OPTIONS *}.
+     */
+    CharSequence target();
+
+    /** The {@code Host} header (HTTP/1.1) or {@code :authority} (HTTP/2), or null when absent. */
+    CharSequence authority();
+
+    /**
+     * The first value of a header, or null when absent. The result may be a view that the next
+     * call re-points: read it before asking for another header.
+     */
+    CharSequence header(AsciiString lowerCaseName);
+}

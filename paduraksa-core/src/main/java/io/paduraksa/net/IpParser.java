@@ -1,0 +1,277 @@
+package io.paduraksa.net;
+
+/**
+ * Parses IP address text into 128 bits held in two longs, in place and without allocating.
+ *
+ * <p>Runs per request (a trusted proxy's {@code CF-Connecting-IP}, an IPv6 {@code Host} literal)
+ * and allocates nothing. IPv4 is stored IPv4-mapped ({@code ::ffff:a.b.c.d}, RFC 4291 section
+ * 2.5.5.2), so one 128-bit space holds both families.
+ *
+ * <p>Accepted: a dotted quad of exactly four decimal parts 0-255 without leading zeros; IPv6 text
+ * (RFC 4291 section 2.2) with groups of 1-4 hex digits in any case, at most one {@code ::} (which
+ * may stand for a single zero group, as RFC 4291 allows) and an optional dotted-quad tail in the
+ * last 32 bits only. The deprecated IPv4-compatible form {@code ::a.b.c.d} stays {@code ::a.b.c.d}
+ * (not mapped), as in the JDK.
+ *
+ * <p>Rejected, where the JDK is more lenient: leading zeros in a dotted-quad part ({@code 010}
+ * means 8 to inet_aton but 10 to others: ambiguous, so refused), dotted forms with fewer than four
+ * parts, and hex groups of more than four digits such as {@code 00001}. Also rejected: zone ids,
+ * brackets, ports, whitespace, non-ASCII and empty input. Callers strip brackets and ports first.
+ */
+public final class IpParser {
+    /** The low 64 bits of {@code ::ffff:0.0.0.0}; OR an IPv4 address into it to map it. */
+    public static final long MAPPED_IPV4_PREFIX = 0x0000_FFFF_0000_0000L;
+
+    private static final long MAPPED_IPV4_MASK = 0xFFFF_FFFF_0000_0000L;
+    private static final byte[] HEX_VALUES = hexValues();
+
+    private IpParser() {
+    }
+
+    /**
+     * Parses {@code text[from, to)} as an IPv4 or IPv6 address into {@code out[0]} (high 64 bits)
+     * and {@code out[1]} (low 64 bits). Returns false, and leaves {@code out} untouched, when the
+     * range is not an address (including {@code from >= to}).
+     */
+    public static boolean parse(CharSequence text, int from, int to, long[] out) {
+        long v4 = ipv4(text, from, to);
+        if (v4 >= 0) {
+            out[0] = 0;
+            out[1] = MAPPED_IPV4_PREFIX | v4;
+            return true;
+        }
+        return ipv6(text, from, to, out);
+    }
+
+    /** {@link #parse(CharSequence, int, int, long[])} over the whole of {@code text}. */
+    public static boolean parse(CharSequence text, long[] out) {
+        return parse(text, 0, text.length(), out);
+    }
+
+    /** True for {@code ::ffff:0:0/96}, the IPv4-mapped range that dotted quads parse into. */
+    public static boolean isMappedIpv4(long high, long low) {
+        return high == 0 && (low & MAPPED_IPV4_MASK) == MAPPED_IPV4_PREFIX;
+    }
+
+    /**
+     * Canonical text, off the hot path: a dotted quad for an IPv4-mapped address, otherwise RFC 5952
+     * (lower case, no leading zeros, the longest run of two or more zero groups shortened to
+     * {@code ::}, the first such run on a tie). Other embedded-IPv4 forms are written in hex.
+     */
+    public static String format(long high, long low) {
+        if (isMappedIpv4(high, low)) {
+            return formatIpv4((int) low);
+        }
+        int[] groups = new int[8];
+        for (int i = 0; i < 4; i++) {
+            groups[i] = (int) (high >>> (48 - 16 * i)) & 0xFFFF;
+            groups[i + 4] = (int) (low >>> (48 - 16 * i)) & 0xFFFF;
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; i++) {
+            int length = 0;
+            while (i + length < 8 && groups[i + length] == 0) {
+                length++;
+            }
+            if (length > bestLength) {
+                bestStart = i;
+                bestLength = length;
+            }
+            i += length;
+        }
+        StringBuilder sb = new StringBuilder(39);
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                sb.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(groups[i]));
+        }
+        return sb.toString();
+    }
+
+    /** A dotted quad for the 32 bits of {@code ipv4}. */
+    public static String formatIpv4(int ipv4) {
+        return (ipv4 >>> 24) + "." + ((ipv4 >>> 16) & 0xFF) + "." + ((ipv4 >>> 8) & 0xFF) + "." + (ipv4 & 0xFF);
+    }
+
+    /**
+     * The dotted quad in {@code text[from, to)} as an unsigned 32-bit value, or -1. The up to three
+     * digits of a part are read without an inner loop: C2 guards inner loops with predicates built
+     * from the trip counts it has seen, and a part of a new length then deoptimises the caller.
+     */
+    static long ipv4(CharSequence text, int from, int to) {
+        long value = 0;
+        int i = from;
+        for (int part = 0; part < 4; part++) {
+            if (part > 0) {
+                if (i >= to || text.charAt(i) != '.') {
+                    return -1;
+                }
+                i++;
+            }
+            int octet = digitAt(text, i, to);
+            if (octet < 0) {
+                return -1;
+            }
+            int d = digitAt(text, ++i, to);
+            if (d >= 0) {
+                if (octet == 0) {
+                    return -1; // a leading zero: octal to inet_aton, decimal to others
+                }
+                octet = octet * 10 + d;
+                d = digitAt(text, ++i, to);
+                if (d >= 0) {
+                    octet = octet * 10 + d;
+                    i++;
+                    if (octet > 255) {
+                        return -1;
+                    }
+                }
+            }
+            value = (value << 8) | octet;
+        }
+        return i == to ? value : -1;
+    }
+
+    /**
+     * IPv6 text. Groups are shifted into (hi, lo) as they come; at {@code ::} the groups so far
+     * are set aside as the head, and at the end the head is shifted left past the zeros the
+     * {@code ::} stands for and joined with the groups that followed it.
+     */
+    private static boolean ipv6(CharSequence text, int from, int to, long[] out) {
+        if (to - from < 2) {
+            return false;
+        }
+        long hi = 0;
+        long lo = 0;
+        long headHi = 0;
+        long headLo = 0;
+        int groups = 0;
+        int gap = -1;
+        int i = from;
+        if (text.charAt(i) == ':') {
+            if (text.charAt(i + 1) != ':') {
+                return false;
+            }
+            gap = 0;
+            i += 2;
+        }
+        while (i < to) {
+            int start = i;
+            int group = 0;
+            int h = hexAt(text, i, to);
+            if (h >= 0) { // one to four hex digits, unrolled for the reason given at ipv4
+                group = h;
+                h = hexAt(text, ++i, to);
+                if (h >= 0) {
+                    group = (group << 4) | h;
+                    h = hexAt(text, ++i, to);
+                    if (h >= 0) {
+                        group = (group << 4) | h;
+                        h = hexAt(text, ++i, to);
+                        if (h >= 0) {
+                            group = (group << 4) | h;
+                            if (hexAt(text, ++i, to) >= 0) {
+                                return false; // five hex digits: neither a group nor a dotted-quad part
+                            }
+                        }
+                    }
+                }
+            }
+            if (i < to && text.charAt(i) == '.') {
+                // A dotted-quad tail: it must run to the end, so it can only fill the last 32 bits.
+                long v4 = groups > 6 ? -1 : ipv4(text, start, to);
+                if (v4 < 0) {
+                    return false;
+                }
+                hi = (hi << 32) | (lo >>> 32);
+                lo = (lo << 32) | v4;
+                groups += 2;
+                break;
+            }
+            if (i == start || groups == 8) {
+                return false;
+            }
+            hi = (hi << 16) | (lo >>> 48);
+            lo = (lo << 16) | group;
+            groups++;
+            if (i == to) {
+                break;
+            }
+            if (text.charAt(i) != ':' || ++i == to) {
+                return false;
+            }
+            if (text.charAt(i) == ':') {
+                if (gap >= 0) {
+                    return false;
+                }
+                gap = groups;
+                headHi = hi;
+                headLo = lo;
+                hi = 0;
+                lo = 0;
+                i++;
+            }
+        }
+        if (gap < 0) {
+            if (groups != 8) {
+                return false;
+            }
+            out[0] = hi;
+            out[1] = lo;
+            return true;
+        }
+        if (groups > 7) {
+            return false;
+        }
+        int shift = 16 * (8 - gap);
+        if (gap == 0) {
+            headHi = 0;
+            headLo = 0;
+        } else if (shift >= 64) {
+            headHi = headLo << (shift - 64);
+            headLo = 0;
+        } else {
+            headHi = (headHi << shift) | (headLo >>> (64 - shift));
+            headLo <<= shift;
+        }
+        out[0] = headHi | hi;
+        out[1] = headLo | lo;
+        return true;
+    }
+
+    private static int digitAt(CharSequence text, int i, int to) {
+        if (i >= to) {
+            return -1;
+        }
+        int digit = text.charAt(i) - '0';
+        return digit >= 0 && digit <= 9 ? digit : -1;
+    }
+
+    private static int hexAt(CharSequence text, int i, int to) {
+        if (i >= to) {
+            return -1;
+        }
+        char c = text.charAt(i);
+        return c < 128 ? HEX_VALUES[c] : -1;
+    }
+
+    private static byte[] hexValues() {
+        byte[] values = new byte[128];
+        java.util.Arrays.fill(values, (byte) -1);
+        for (int i = 0; i < 10; i++) {
+            values['0' + i] = (byte) i;
+        }
+        for (int i = 0; i < 6; i++) {
+            values['a' + i] = (byte) (10 + i);
+            values['A' + i] = (byte) (10 + i);
+        }
+        return values;
+    }
+}

@@ -1,0 +1,227 @@
+package io.paduraksa.net;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A set of IP addresses as sorted, disjoint 128-bit ranges, looked up by binary search.
+ *
+ * <p>{@link #contains} runs per request (IP policies, trusted proxies) and allocates nothing: four
+ * parallel {@code long} arrays hold each range's first and last address, compared unsigned.
+ * Building runs once per config load. IPv4 lives in the IPv4-mapped space, so {@code 0.0.0.0/0}
+ * is exactly {@code ::ffff:0:0/96} and {@code ::/0} holds every address of both families.
+ * Immutable and safe to share between event loops.
+ */
+public final class IpRangeSet {
+    private static final IpRangeSet EMPTY = new IpRangeSet(new long[0], new long[0], new long[0], new long[0]);
+
+    private final long[] startHigh;
+    private final long[] startLow;
+    private final long[] endHigh;
+    private final long[] endLow;
+
+    private IpRangeSet(long[] startHigh, long[] startLow, long[] endHigh, long[] endLow) {
+        this.startHigh = startHigh;
+        this.startLow = startLow;
+        this.endHigh = endHigh;
+        this.endLow = endLow;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The set with no addresses. */
+    public static IpRangeSet empty() {
+        return EMPTY;
+    }
+
+    /** Whether the address (as {@link IpParser} produces it) lies in one of the ranges. */
+    public boolean contains(long high, long low) {
+        int lo = 0;
+        int hi = startHigh.length - 1;
+        while (lo <= hi) { // find the last range that starts at or before the address
+            int mid = (lo + hi) >>> 1;
+            if (lessOrEqual(startHigh[mid], startLow[mid], high, low)) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return hi >= 0 && lessOrEqual(high, low, endHigh[hi], endLow[hi]);
+    }
+
+    /** Disjoint, non-adjacent ranges after merging. */
+    public int rangeCount() {
+        return startHigh.length;
+    }
+
+    public boolean isEmpty() {
+        return startHigh.length == 0;
+    }
+
+    /** The merged ranges as {@code first-last} text (tooling and tests; allocates). */
+    public List<String> ranges() {
+        List<String> out = new ArrayList<>(startHigh.length);
+        for (int i = 0; i < startHigh.length; i++) {
+            out.add(IpParser.format(startHigh[i], startLow[i]) + "-" + IpParser.format(endHigh[i], endLow[i]));
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "IpRangeSet[" + startHigh.length + " ranges]";
+    }
+
+    private static boolean lessOrEqual(long aHigh, long aLow, long bHigh, long bLow) {
+        return aHigh != bHigh ? Long.compareUnsigned(aHigh, bHigh) < 0 : Long.compareUnsigned(aLow, bLow) <= 0;
+    }
+
+    /**
+     * Collects CIDRs and addresses at compile time. {@link #add} checks each value as it comes and
+     * throws {@link IllegalArgumentException} naming it, so a caller can report every bad entry
+     * with its position and keep adding the rest.
+     */
+    public static final class Builder {
+        private long[] ranges = new long[64]; // (startHigh, startLow, endHigh, endLow) per range
+        private int count;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds {@code a.b.c.d/n} (n 0-32; stored as {@code ::ffff:a.b.c.d/(96+n)}), an IPv6
+         * {@code x::/n} (n 0-128) or a bare address (/32 or /128). The address must be the first of
+         * its network: {@code 10.0.0.1/8} is refused rather than widened, since a typo in a deny or
+         * allow list should be seen, not silently turned into a bigger range (as iptables and
+         * nftables would do).
+         */
+        public Builder add(String cidrOrAddress) {
+            if (cidrOrAddress == null) {
+                throw new IllegalArgumentException("invalid CIDR null (expected an IP address or CIDR such as 192.0.2.0/24)");
+            }
+            int slash = cidrOrAddress.indexOf('/');
+            int addressEnd = slash < 0 ? cidrOrAddress.length() : slash;
+            long[] address = new long[2];
+            if (!IpParser.parse(cidrOrAddress, 0, addressEnd, address)) {
+                throw invalid(cidrOrAddress, "expected an IPv4 or IPv6 address, optionally followed by /prefix-length");
+            }
+            boolean ipv4Text = cidrOrAddress.lastIndexOf(':', addressEnd) < 0;
+            int maxPrefix = ipv4Text ? 32 : 128;
+            int prefix = slash < 0 ? maxPrefix : prefixLength(cidrOrAddress, slash + 1, maxPrefix);
+            int prefix128 = ipv4Text ? 96 + prefix : prefix;
+            long maskHigh = prefix128 == 0 ? 0 : prefix128 >= 64 ? -1L : -1L << (64 - prefix128);
+            long maskLow = prefix128 <= 64 ? 0 : -1L << (128 - prefix128);
+            if ((address[0] & ~maskHigh) != 0 || (address[1] & ~maskLow) != 0) {
+                String network = IpParser.format(address[0] & maskHigh, address[1] & maskLow);
+                if (!ipv4Text && IpParser.isMappedIpv4(address[0], address[1])) {
+                    network = "::ffff:" + network;
+                }
+                throw invalid(cidrOrAddress, "host bits are set; expected the network address " + network + "/" + prefix);
+            }
+            return addRange(address[0], address[1], address[0] | ~maskHigh, address[1] | ~maskLow);
+        }
+
+        /** Adds every value; stops at the first invalid one. */
+        public Builder addAll(Iterable<String> cidrsOrAddresses) {
+            for (String value : cidrsOrAddresses) {
+                add(value);
+            }
+            return this;
+        }
+
+        /** Adds the inclusive range {@code [start, end]}; start must not be above end (unsigned). */
+        public Builder addRange(long startHigh, long startLow, long endHigh, long endLow) {
+            if (!lessOrEqual(startHigh, startLow, endHigh, endLow)) {
+                throw new IllegalArgumentException("range start " + IpParser.format(startHigh, startLow)
+                        + " is above its end " + IpParser.format(endHigh, endLow));
+            }
+            if (4 * count == ranges.length) {
+                ranges = Arrays.copyOf(ranges, ranges.length * 2);
+            }
+            int at = 4 * count++;
+            ranges[at] = startHigh;
+            ranges[at + 1] = startLow;
+            ranges[at + 2] = endHigh;
+            ranges[at + 3] = endLow;
+            return this;
+        }
+
+        /** Sorts and merges overlapping and adjacent ranges; the builder can be used again afterwards. */
+        public IpRangeSet build() {
+            if (count == 0) {
+                return EMPTY;
+            }
+            Integer[] order = new Integer[count];
+            for (int i = 0; i < count; i++) {
+                order[i] = i;
+            }
+            long[] r = ranges;
+            Arrays.sort(order, (a, b) -> {
+                int byHigh = Long.compareUnsigned(r[4 * a], r[4 * b]);
+                return byHigh != 0 ? byHigh : Long.compareUnsigned(r[4 * a + 1], r[4 * b + 1]);
+            });
+            long[] sh = new long[count];
+            long[] sl = new long[count];
+            long[] eh = new long[count];
+            long[] el = new long[count];
+            int merged = -1;
+            for (Integer index : order) {
+                int at = 4 * index;
+                if (merged >= 0 && startsWithinOrRightAfter(r[at], r[at + 1], eh[merged], el[merged])) {
+                    if (lessOrEqual(eh[merged], el[merged], r[at + 2], r[at + 3])) {
+                        eh[merged] = r[at + 2];
+                        el[merged] = r[at + 3];
+                    }
+                    continue;
+                }
+                merged++;
+                sh[merged] = r[at];
+                sl[merged] = r[at + 1];
+                eh[merged] = r[at + 2];
+                el[merged] = r[at + 3];
+            }
+            int n = merged + 1;
+            return new IpRangeSet(Arrays.copyOf(sh, n), Arrays.copyOf(sl, n), Arrays.copyOf(eh, n), Arrays.copyOf(el, n));
+        }
+
+        /** start <= end + 1, without overflowing when end is the last address. */
+        private static boolean startsWithinOrRightAfter(long startHigh, long startLow, long endHigh, long endLow) {
+            if (endHigh == -1L && endLow == -1L) {
+                return true;
+            }
+            long nextLow = endLow + 1;
+            long nextHigh = nextLow == 0 ? endHigh + 1 : endHigh;
+            return lessOrEqual(startHigh, startLow, nextHigh, nextLow);
+        }
+
+        private static int prefixLength(String cidr, int from, int max) {
+            int length = cidr.length() - from;
+            if (length < 1 || length > 3 || (length > 1 && cidr.charAt(from) == '0')) {
+                throw badPrefix(cidr, max);
+            }
+            int value = 0;
+            for (int i = from; i < cidr.length(); i++) {
+                char c = cidr.charAt(i);
+                if (c < '0' || c > '9') {
+                    throw badPrefix(cidr, max);
+                }
+                value = value * 10 + (c - '0');
+            }
+            if (value > max) {
+                throw badPrefix(cidr, max);
+            }
+            return value;
+        }
+
+        private static IllegalArgumentException badPrefix(String cidr, int max) {
+            return invalid(cidr, "expected an " + (max == 32 ? "IPv4" : "IPv6") + " prefix length 0-" + max);
+        }
+
+        private static IllegalArgumentException invalid(String value, String expectation) {
+            return new IllegalArgumentException("invalid CIDR '" + value + "' (" + expectation + ")");
+        }
+    }
+}

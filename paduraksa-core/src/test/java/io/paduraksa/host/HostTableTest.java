@@ -1,0 +1,188 @@
+package io.paduraksa.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.util.AsciiString;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class HostTableTest {
+    private static final HostTable<String> TABLE = HostTable.<String>builder()
+            .add("example.test", "example")
+            .add("www.example.test", "www")
+            .add("bücher.test", "books")
+            .add("*.w3.test", "w3-wild")
+            .add("exact.w3.test", "w3-exact")
+            .add("*.localhost", "local-wild")
+            .add("192.0.2.10", "v4")
+            .add("[2001:db8::1]", "v6")
+            .add("[::ffff:192.0.2.1]", "v6-mapped")
+            .build();
+
+    @ParameterizedTest(name = "[{0}] -> {1}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            example.test                   | example
+            EXAMPLE.Test                   | example
+            example.test:8443              | example
+            example.test:                  | example
+            example.test:0                 | example
+            example.test:65535             | example
+            example.test.                  | example
+            example.test.:8443             | example
+            www.example.test               | www
+            xn--bcher-kva.test             | books
+            XN--BCHER-KVA.TEST:80          | books
+            bücher.test                    | -
+            a.w3.test                      | w3-wild
+            A-1.W3.TEST:8080               | w3-wild
+            a.w3.test.                     | w3-wild
+            exact.w3.test                  | w3-exact
+            a.b.w3.test                    | -
+            w3.test                        | -
+            .w3.test                       | -
+            a_b.w3.test                    | -
+            a b.w3.test                    | -
+            a:1.w3.test                    | -
+            dev.localhost                  | local-wild
+            192.0.2.10                     | v4
+            192.0.2.10:8080                | v4
+            192.0.2.010                    | -
+            [2001:db8::1]                  | v6
+            [2001:DB8:0:0:0:0:0:1]         | v6
+            [2001:0db8::0001]:8443         | v6
+            [2001:db8::1]:                 | v6
+            [::ffff:192.0.2.1]             | v6-mapped
+            [::ffff:c000:201]:443          | v6-mapped
+            [192.0.2.1]                    | -
+            [2001:db8::2]                  | -
+            [2001:db8::1                   | -
+            [2001:db8::1]x                 | -
+            [2001:db8::1].                 | -
+            [2001:db8::1]:99999            | -
+            [2001:db8::1]:123456           | -
+            [fe80::1%eth0]                 | -
+            [2001:db8::1]]                 | -
+            unknown.test                   | -
+            example.tes                    | -
+            example.test:99999             | -
+            example.test:65536             | -
+            example.test:123456            | -
+            host:99999x                    | -
+            example.test:80:80             | -
+            example.test:8x                | -
+            example.test..                 | -
+            a b                            | -
+            .                              | -
+            :80                            | -
+            [                              | -
+            ]                              | -
+            """)
+    void findsEveryInputShape(String host, String expected) {
+        assertThat(TABLE.find(host)).isEqualTo(expected);
+        assertThat(TABLE.find(new AsciiString(host.getBytes(java.nio.charset.StandardCharsets.UTF_8), false)))
+                .as("as AsciiString bytes").isEqualTo(host.equals("bücher.test") ? null : expected);
+        String framed = "Host: " + host + "\r\n";
+        assertThat(TABLE.find(framed, 6, 6 + host.length())).as("inside a longer sequence").isEqualTo(expected);
+    }
+
+    @Test
+    void emptyAndNullAreMisses() {
+        assertThat(TABLE.find("")).isNull();
+        assertThat(TABLE.find(null)).isNull();
+        assertThat(TABLE.find("example.test", 3, 3)).isNull();
+    }
+
+    @Test
+    void anOverlongHostIsAMiss() {
+        assertThat(TABLE.find("a".repeat(10_000) + ".example.test")).isNull();
+    }
+
+    @Test
+    void aTableWithoutWildcardsOrLiteralsStillAnswers() {
+        HostTable<String> t = HostTable.<String>builder().add("example.test", "e").build();
+        assertThat(t.find("a.example.test")).isNull();
+        assertThat(t.find("[::1]")).isNull();
+        assertThat(t.find("EXAMPLE.TEST")).isEqualTo("e");
+        assertThat(HostTable.<String>builder().build().find("example.test")).isNull();
+    }
+
+    @Test
+    void sizeAndNamesListEveryEntry() {
+        assertThat(TABLE.size()).isEqualTo(9);
+        assertThat(TABLE.names()).containsExactly("example.test", "www.example.test", "xn--bcher-kva.test", "*.w3.test",
+                "exact.w3.test", "*.localhost", "192.0.2.10", "[2001:db8::1]", "[::ffff:192.0.2.1]");
+    }
+
+    @ParameterizedTest(name = "{0} then {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            example.test       | example.test      | duplicate host name 'example.test'
+            example.test       | EXAMPLE.test      | host name 'EXAMPLE.test' is the same as 'example.test', added before (both are 'example.test')
+            example.test       | example.test.     | host name 'example.test.' is the same as 'example.test', added before (both are 'example.test')
+            bücher.test        | xn--bcher-kva.test | host name 'xn--bcher-kva.test' is the same as 'bücher.test', added before (both are 'xn--bcher-kva.test')
+            XN--BCHER-KVA.test | Bücher.test.      | host name 'Bücher.test.' is the same as 'XN--BCHER-KVA.test', added before (both are 'xn--bcher-kva.test')
+            *.w3.test          | *.W3.test         | host name '*.W3.test' is the same as '*.w3.test', added before (both are '*.w3.test')
+            [2001:db8::1]      | [2001:DB8:0::0:1] | host name '[2001:DB8:0::0:1]' is the same as '[2001:db8::1]', added before (both are '[2001:db8::1]')
+            [::ffff:192.0.2.1] | [::ffff:c000:201] | host name '[::ffff:c000:201]' is the same as '[::ffff:192.0.2.1]', added before (both are '[::ffff:192.0.2.1]')
+            """)
+    void collisionsAreRejectedNamingBothNames(String first, String second, String message) {
+        HostTable.Builder<String> b = HostTable.<String>builder().add(first, "1");
+        assertThatThrownBy(() -> b.add(second, "2")).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+        HostTable<String> t = b.build();
+        assertThat(t.size()).as("the failed add changed nothing").isOne();
+    }
+
+    @Test
+    void differentKindsOfTheSameTextDoNotCollide() {
+        HostTable<String> t = HostTable.<String>builder()
+                .add("w3.test", "exact").add("*.w3.test", "wild")
+                .add("192.0.2.1", "v4").add("[::ffff:192.0.2.1]", "mapped")
+                .build();
+        assertThat(t.find("w3.test")).isEqualTo("exact");
+        assertThat(t.find("x.w3.test")).isEqualTo("wild");
+        assertThat(t.find("192.0.2.1")).isEqualTo("v4");
+        assertThat(t.find("[::ffff:192.0.2.1]")).isEqualTo("mapped");
+    }
+
+    /** What a snapshot compiler does: add everything, catching each problem with its position. */
+    @Test
+    void everyProblemCanBeReportedInOnePass() {
+        String[] configured = {"a.test", "A.test", "b*.test", "c.test", "c.test.", "[::1]", "[0::1]", "d.test"};
+        HostTable.Builder<Integer> b = HostTable.builder();
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < configured.length; i++) {
+            try {
+                b.add(configured[i], i);
+            } catch (IllegalArgumentException e) {
+                problems.add("names[" + i + "]: " + e.getMessage());
+            }
+        }
+        assertThat(problems).hasSize(4);
+        assertThat(problems.get(0)).startsWith("names[1]: host name 'A.test' is the same as 'a.test'");
+        assertThat(problems.get(1)).startsWith("names[2]: invalid host name 'b*.test'");
+        assertThat(problems.get(2)).startsWith("names[4]: host name 'c.test.' is the same as 'c.test'");
+        assertThat(problems.get(3)).startsWith("names[6]: host name '[0::1]' is the same as '[::1]'");
+        assertThat(b.build().size()).isEqualTo(4);
+    }
+
+    @Test
+    void valuesMustNotBeNull() {
+        assertThatThrownBy(() -> HostTable.<String>builder().add("a.test", null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void findsEachOfManyNames() {
+        HostTable.Builder<Integer> b = HostTable.builder();
+        for (int i = 0; i < 5_000; i++) {
+            b.add("host-" + i + ".example", i);
+        }
+        HostTable<Integer> t = b.build();
+        for (int i = 0; i < 5_000; i++) {
+            assertThat(t.find("HOST-" + i + ".example:443")).isEqualTo(i);
+            assertThat(t.find("host-" + i + ".exampl")).isNull();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.paduraksa.ops;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import io.paduraksa.config.ConfigError;
+import io.paduraksa.config.ConfigException;
+import io.paduraksa.config.ConfigLoader;
+import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.snapshot.SnapshotCompiler;
+import io.paduraksa.snapshot.SnapshotStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Re-reads the configuration file, compiles it off the event loops and swaps the snapshot with one
+ * volatile write. A broken file is rejected with every error logged and the running snapshot keeps
+ * serving. The replaced snapshot's buffers are released after a grace period, when the requests
+ * that started on it are done with its precomputed answers.
+ */
+public final class Reloader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Reloader.class);
+
+    private final Path file;
+    private final SnapshotStore store;
+    private final Duration grace;
+    private final ScheduledExecutorService releaser = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "paduraksa-snapshot-release");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<ReloadListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile String lastError;
+    private final AtomicLong reloads = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+
+    public Reloader(Path file, SnapshotStore store, Duration grace) {
+        this.file = file;
+        this.store = store;
+        this.grace = grace;
+    }
+
+    /** Told after each successful swap (e.g. to rebuild TLS contexts, resize limits). */
+    @FunctionalInterface
+    public interface ReloadListener {
+        void reloaded(Snapshot previous, Snapshot current);
+    }
+
+    public void addListener(ReloadListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Loads and compiles a file, as start-up does. */
+    public static Snapshot compile(Path file) throws IOException, ConfigException {
+        return SnapshotCompiler.compile(ConfigLoader.load(file), PooledByteBufAllocator.DEFAULT);
+    }
+
+    /**
+     * Reloads now (the SIGHUP path calls this on its own thread). Returns true when the new
+     * snapshot is serving.
+     */
+    public synchronized boolean reload() {
+        Snapshot next;
+        try {
+            next = compile(file);
+        } catch (ConfigException e) {
+            lastError = e.getMessage();
+            failures.incrementAndGet();
+            StringBuilder sb = new StringBuilder("reload rejected, still serving generation ")
+                    .append(store.current().generation()).append(':');
+            for (ConfigError error : e.errors()) {
+                sb.append("\n  ").append(error);
+            }
+            LOG.error(sb.toString());
+            return false;
+        } catch (IOException | RuntimeException e) {
+            lastError = file + ": " + e;
+            failures.incrementAndGet();
+            LOG.error("reload rejected, still serving generation {}: cannot read {}: {}", store.current().generation(), file, e.toString());
+            return false;
+        }
+        Snapshot previous = store.publish(next);
+        lastError = null;
+        reloads.incrementAndGet();
+        LOG.info("reloaded {}: generation {} -> {} ({} hosts, sha256 {})", file, previous.generation(), next.generation(),
+                next.hostList().size(), next.sourceSha256().substring(0, 12));
+        for (ReloadListener listener : listeners) {
+            try {
+                listener.reloaded(previous, next);
+            } catch (RuntimeException e) {
+                LOG.error("after reload: {}", e.toString(), e);
+            }
+        }
+        releaser.schedule(previous::release, grace.toMillis(), TimeUnit.MILLISECONDS);
+        return true;
+    }
+
+    /** The error text of the last failed reload, or null when the last one succeeded. */
+    public String lastError() {
+        return lastError;
+    }
+
+    public long reloads() {
+        return reloads.get();
+    }
+
+    public long failures() {
+        return failures.get();
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void close() {
+        releaser.shutdownNow();
+    }
+}

@@ -1,0 +1,249 @@
+package io.paduraksa.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.paduraksa.config.ListenerSpec;
+import io.paduraksa.config.PaduraksaSpec;
+import io.paduraksa.config.TlsSpec;
+import io.paduraksa.gate.Gate;
+import io.paduraksa.ops.AdminHandler;
+import io.paduraksa.ops.Reloader;
+import io.paduraksa.ops.Signals;
+import io.paduraksa.proxy.Forwarder;
+import io.paduraksa.proxy.UnavailableForwarder;
+import io.paduraksa.respond.DateHeader;
+import io.paduraksa.server.connection.TlsContexts;
+import io.paduraksa.server.connection.TlsException;
+import io.paduraksa.server.transport.Transport;
+import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.snapshot.SnapshotStore;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Paduraksa: the event loops of the chosen transport, one server channel per listener,
+ * the snapshot store with its reloader, and the once-a-second Date. {@link #start} binds every
+ * listener or fails; {@link #stop} stops accepting, lets requests in flight finish (HTTP/2 gets
+ * GOAWAY) up to the drain timeout, and frees everything.
+ */
+public final class EdgeServer {
+    private static final Logger LOG = LoggerFactory.getLogger(EdgeServer.class);
+
+    private final PaduraksaSpec spec;
+    private final Transport transport;
+    private final EventLoopGroup group;
+    private final SnapshotStore store;
+    private final Reloader reloader;
+    private final ScheduledExecutorService clock;
+    private final ChannelGroup connections = new DefaultChannelGroup("connections", GlobalEventExecutor.INSTANCE);
+    private final List<Channel> serverChannels = new ArrayList<>();
+    private final List<ListenerInitializer> listeners = new ArrayList<>();
+    private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stopping;
+
+    private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
+        this.spec = initial.spec();
+        this.transport = Transport.choose(spec.server().transport());
+        LOG.info("transports: {}; using {}", Transport.availabilityReport(), transport.name());
+        int threads = spec.server().threads() > 0 ? spec.server().threads() : Runtime.getRuntime().availableProcessors();
+        this.group = transport.newEventLoopGroup(threads);
+        this.store = new SnapshotStore(initial);
+        this.reloader = new Reloader(configFile, store, spec.server().reloadGrace());
+        DateHeader date = new DateHeader();
+        this.clock = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "paduraksa-clock");
+            t.setDaemon(true);
+            return t;
+        });
+        clock.scheduleAtFixedRate(() -> date.refresh(System.currentTimeMillis()), 0, 200, TimeUnit.MILLISECONDS);
+        GateContext context = new GateContext(new Gate(store), forwarder, date, meter);
+        for (int i = 0; i < spec.listeners().size(); i++) {
+            ListenerSpec l = spec.listeners().get(i);
+            if (l.admin()) {
+                continue;
+            }
+            listeners.add(new ListenerInitializer(i, l, spec.limits(), context, store, tls(l, i), connections));
+        }
+        reloader.addListener((previous, current) -> afterReload(current));
+    }
+
+    /** Starts with the real (not yet forwarding) forwarder and no meter. */
+    public static EdgeServer start(Path configFile, Snapshot initial) throws Exception {
+        return start(configFile, initial, new UnavailableForwarder(), null);
+    }
+
+    /** Starts and binds every listener; on failure releases what was started and throws. */
+    public static EdgeServer start(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
+        EdgeServer server = new EdgeServer(configFile, initial, forwarder, meter);
+        try {
+            server.bind();
+        } catch (Exception e) {
+            server.stop(Duration.ZERO);
+            throw e;
+        }
+        return server;
+    }
+
+    private static TlsContexts tls(ListenerSpec l, int index) throws TlsException {
+        TlsSpec t = l.tls();
+        if (t == null) {
+            return null;
+        }
+        List<TlsContexts.CertificateFiles> certs = new ArrayList<>();
+        for (TlsSpec.CertificateSpec c : t.certificates()) {
+            certs.add(new TlsContexts.CertificateFiles(Path.of(c.cert()), Path.of(c.key())));
+        }
+        List<String> alpn = new ArrayList<>();
+        if (l.protocols().contains("h2")) {
+            alpn.add("h2");
+        }
+        if (l.protocols().contains("http1")) {
+            alpn.add("http/1.1");
+        }
+        TlsContexts.Settings defaults = TlsContexts.Settings.of(certs);
+        return TlsContexts.load(new TlsContexts.Settings(certs, alpn, t.clientCa() == null ? null : Path.of(t.clientCa()),
+                defaults.provider(), defaults.handshakeTimeoutMillis()));
+    }
+
+    private void bind() throws Exception {
+        for (ListenerInitializer l : listeners) {
+            bindOne(l.spec(), l);
+        }
+        for (ListenerSpec l : spec.listeners()) {
+            if (l.admin()) {
+                bindOne(l, new AdminHandler.Initializer(store, reloader, this::isReady));
+            }
+        }
+        LOG.info("serving {} with {} hosts on {}", store.current().sourceName(), store.current().hostList().size(), bound);
+    }
+
+    private void bindOne(ListenerSpec l, io.netty.channel.ChannelHandler initializer) throws Exception {
+        InetSocketAddress address = address(l.address());
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group)
+                .channel(transport.serverChannelClass())
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childHandler(initializer);
+        Channel ch = b.bind(address).sync().channel();
+        serverChannels.add(ch);
+        bound.put(l.name() == null ? l.address() : l.name(), (InetSocketAddress) ch.localAddress());
+    }
+
+    static InetSocketAddress address(String text) {
+        int colon = text.lastIndexOf(':');
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new InetSocketAddress(host, Integer.parseInt(text.substring(colon + 1)));
+    }
+
+    private void afterReload(Snapshot current) {
+        if (!current.spec().listeners().equals(spec.listeners()) || !current.spec().server().equals(spec.server())) {
+            LOG.warn("listener and server settings changed in the file; they take effect at the next restart");
+        }
+        for (ListenerInitializer l : listeners) {
+            TlsContexts old = l.tls();
+            if (old != null) {
+                try {
+                    l.tls(old.reload());
+                } catch (TlsException e) {
+                    LOG.error("listener {}: TLS certificates not reloaded, the previous ones stay: {}", l.spec().name(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Installs SIGHUP (reload) and SIGTERM/SIGINT (graceful stop, then exit 0). */
+    public void installSignalHandlers() {
+        Signals.onHangup(reloader::reload);
+        Signals.onTerminate(() -> {
+            stop(spec.server().drainTimeout());
+            System.exit(0);
+        });
+    }
+
+    /** The address each listener is bound to, by listener name (the address text when unnamed). */
+    public Map<String, InetSocketAddress> boundAddresses() {
+        return Map.copyOf(bound);
+    }
+
+    public Reloader reloader() {
+        return reloader;
+    }
+
+    public SnapshotStore store() {
+        return store;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    boolean isReady() {
+        return !stopping && !serverChannels.isEmpty();
+    }
+
+    /** Waits until {@link #stop} finished. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Stops accepting, asks every connection to finish (HTTP/2: GOAWAY; HTTP/1.1: closed when idle),
+     * waits up to {@code drain} for them to close, then shuts the event loops down.
+     */
+    public synchronized void stop(Duration drain) {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
+        for (Channel ch : serverChannels) {
+            ch.close().syncUninterruptibly();
+        }
+        for (Channel ch : connections) {
+            ch.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE);
+        }
+        long deadline = System.nanoTime() + drain.toNanos();
+        while (!connections.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (!connections.isEmpty()) {
+            LOG.warn("drain timeout: closing {} connections", connections.size());
+        }
+        connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        clock.shutdownNow();
+        reloader.close();
+        store.current().release();
+        stopped.countDown();
+        LOG.info("stopped");
+    }
+}

@@ -1,0 +1,166 @@
+package io.paduraksa.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.paduraksa.gate.ClientInfo;
+import io.paduraksa.gate.Gate;
+import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.gate.GateTrace;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.gate.StaticRequestView;
+import io.paduraksa.net.IpParser;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.RequestPolicy;
+import io.paduraksa.respond.DateHeader;
+import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.route.PathNormalizer;
+import io.paduraksa.snapshot.CompiledHost;
+import io.paduraksa.snapshot.CompiledRoute;
+import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.snapshot.SnapshotStore;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * {@code paduraksa explain}: runs one request through a compiled snapshot without a network and
+ * prints what the gate decides and why: the client IP, the host entry and route, each policy's
+ * verdict in order, and the answer or the cluster.
+ */
+final class Explain implements GateTrace {
+    private final PrintStream out;
+    private final Snapshot snapshot;
+
+    private Explain(PrintStream out, Snapshot snapshot) {
+        this.out = out;
+        this.snapshot = snapshot;
+    }
+
+    /**
+     * Explains {@code method url} as sent by {@code peer} with {@code headers} ("Name: value").
+     *
+     * @return the gate's outcome
+     * @throws IllegalArgumentException for an unusable URL, peer or header
+     */
+    static GateOutcome run(PrintStream out, Snapshot snapshot, String peer, List<String> headers, String method, String url) {
+        long[] ip = new long[2];
+        if (!IpParser.parse(peer, 0, peer.length(), ip)) {
+            throw new IllegalArgumentException("--peer '" + peer + "' is not an IP address");
+        }
+        boolean trusted = snapshot.trustedProxies().contains(ip[0], ip[1]);
+        StaticRequestView view = new StaticRequestView().client(new ClientInfo(ip[0], ip[1], trusted, ClientInfo.NO_COUNTRY)).method(method);
+        String authority = null;
+        String target = url;
+        if (!url.startsWith("/") && !url.equals("*")) {
+            URI uri = parseUrl(url);
+            authority = uri.getRawAuthority();
+            target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        }
+        for (String h : headers) {
+            int colon = h.indexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("-H '" + h + "' is not a header (expected 'Name: value')");
+            }
+            String name = h.substring(0, colon).trim();
+            String value = h.substring(colon + 1).trim();
+            if (name.equalsIgnoreCase("host")) {
+                authority = value;
+            } else {
+                view.header(name, value);
+            }
+        }
+        view.authority(authority).target(target);
+        Explain explain = new Explain(out, snapshot);
+        out.printf("config    %s (generation %d, sha256 %s)%n", snapshot.sourceName(), snapshot.generation(),
+                snapshot.sourceSha256().substring(0, 16));
+        out.printf("request   %s %s (Host: %s)%n", method, target, authority == null ? "none" : authority);
+        out.printf("peer      %s%s%n", IpParser.format(ip[0], ip[1]), trusted
+                ? " (a trusted proxy: " + snapshot.clientIpHeader() + " is honoured)"
+                : " (not a trusted proxy: " + snapshot.clientIpHeader() + " is ignored)");
+        return new Gate(new SnapshotStore(snapshot)).run(view, new RequestState(), explain);
+    }
+
+    private static URI parseUrl(String url) {
+        try {
+            URI uri = new URI(url);
+            if (uri.getRawAuthority() == null) {
+                throw new IllegalArgumentException("URL '" + url + "' has no host (expected http://host/path or /path)");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("URL '" + url + "' is not valid: " + e.getReason());
+        }
+    }
+
+    @Override
+    public void clientIp(long high, long low, boolean fromHeader) {
+        out.printf("client IP %s%s%n", IpParser.format(high, low), fromHeader ? " (from " + snapshot.clientIpHeader() + ")" : " (the peer)");
+    }
+
+    @Override
+    public void host(CharSequence authority, CompiledHost host) {
+        if (host == null) {
+            out.printf("host      %s: no host entry matches -> the default action%n", authority == null ? "(no Host header)" : authority);
+        } else {
+            out.printf("host      %s -> hosts[%d] %s%n", authority, host.index(), host.names());
+        }
+    }
+
+    @Override
+    public void path(byte[] normalised, int length) {
+        if (length < 0) {
+            out.printf("path      rejected: %s%n", PathNormalizer.describe(length));
+        } else {
+            out.printf("path      %s (normalised; what the upstream receives)%n", new String(normalised, 0, length, StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Override
+    public void route(CompiledRoute route) {
+        out.println(route == null ? "route     none matches -> 404" : "route     routes[" + route.index() + "] " + route.prefix() + " -> " + route.action());
+    }
+
+    @Override
+    public void policy(RequestPolicy policy, boolean hostLevel, PolicyDecision decision) {
+        out.printf("policy    %-20s %-6s %s%n", policy.name(), hostLevel ? "host" : "route", decision);
+    }
+
+    @Override
+    public void outcome(GateOutcome outcome, RequestState state) {
+        String by = state.decidingPolicy() == null ? "" : " (policy " + state.decidingPolicy().name() + ")";
+        switch (outcome) {
+            case FORWARD -> out.printf("decision  FORWARD to cluster '%s' %s%n", state.cluster().name(), destinations(state));
+            case DROP -> out.printf("decision  DROP: the connection is closed (HTTP/2: the stream is reset) without an answer%s%n", by);
+            case NEEDS_ASYNC -> out.printf("decision  NEEDS_ASYNC%s%n", by);
+            default -> {
+                out.printf("decision  %s %d%s%n", outcome, state.response().status(), by);
+                printAnswer(state.response(), state.requestId());
+            }
+        }
+    }
+
+    private static String destinations(RequestState state) {
+        StringBuilder sb = new StringBuilder("[");
+        for (var d : state.cluster().destinations()) {
+            sb.append(sb.length() == 1 ? "" : ", ").append(d.url());
+        }
+        return sb.append(']').toString();
+    }
+
+    private void printAnswer(PrecomputedResponse response, long requestId) {
+        ByteBuf buf = Unpooled.buffer();
+        try {
+            response.writeHttp1Head(buf, new DateHeader(), false);
+            response.writeBody(buf, requestId);
+            String wire = buf.toString(StandardCharsets.UTF_8);
+            for (String line : wire.split("\r?\n", -1)) {
+                out.println("          " + line);
+            }
+        } finally {
+            buf.release();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.paduraksa.server;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.paduraksa.config.LimitsSpec;
+import io.paduraksa.config.ListenerSpec;
+import io.paduraksa.server.connection.AcceptFilterHandler;
+import io.paduraksa.server.connection.AddressMatcher;
+import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.server.connection.ProxyProtocolHandler;
+import io.paduraksa.server.connection.TlsContexts;
+import io.paduraksa.server.http1.Http1Deadlines;
+import io.paduraksa.server.http1.Http1GateHandler;
+import io.paduraksa.server.http1.Http1RequestDecoder;
+import io.paduraksa.server.http2.Http2GateHandler;
+import io.paduraksa.server.http2.Http2Limits;
+import io.paduraksa.snapshot.SnapshotStore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Builds each accepted connection's pipeline for one listener: connection limit, origin lock-down,
+ * PROXY protocol, ClientInfo, TLS with ALPN, then HTTP/1.1, h2c or h2 with the gate. Runs once per
+ * connection; the per-request handlers it installs are the protocol handlers.
+ */
+final class ListenerInitializer extends ChannelInitializer<Channel> {
+    private final int index;
+    private final ListenerSpec spec;
+    private final LimitsSpec limits;
+    private final GateContext context;
+    private final AddressMatcher trustedProxies;
+    private final AddressMatcher proxySenders;
+    private final AcceptFilterHandler lockDown;
+    private final AtomicReference<TlsContexts> tls;
+    private final ChannelGroup channels;
+    private final AtomicInteger open = new AtomicInteger();
+    private final boolean http1;
+    private final boolean h2c;
+
+    ListenerInitializer(int index, ListenerSpec spec, LimitsSpec limits, GateContext context, SnapshotStore store,
+                        TlsContexts tls, ChannelGroup channels) {
+        this.index = index;
+        this.spec = spec;
+        this.limits = limits;
+        this.context = context;
+        // Matchers read the current snapshot, so a reload of client_ip.trusted_proxies applies to new connections.
+        this.trustedProxies = (high, low) -> store.current().trustedProxies().contains(high, low);
+        this.proxySenders = (high, low) -> store.current().proxyProtocolSenders(index).contains(high, low);
+        this.lockDown = spec.trustedOnly() ? new AcceptFilterHandler(trustedProxies) : null;
+        this.tls = new AtomicReference<>(tls);
+        this.channels = channels;
+        this.http1 = spec.protocols().contains("http1");
+        this.h2c = spec.protocols().contains("h2c");
+    }
+
+    ListenerSpec spec() {
+        return spec;
+    }
+
+    int index() {
+        return index;
+    }
+
+    int openConnections() {
+        return open.get();
+    }
+
+    TlsContexts tls() {
+        return tls.get();
+    }
+
+    /** Swaps the TLS contexts after a reload re-read the certificate files (new connections use them). */
+    void tls(TlsContexts next) {
+        tls.set(next);
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        if (open.incrementAndGet() > limits.maxConnections()) {
+            open.decrementAndGet();
+            ch.close();
+            return;
+        }
+        ch.closeFuture().addListener(f -> open.decrementAndGet());
+        channels.add(ch);
+        ChannelPipeline p = ch.pipeline();
+        if (lockDown != null) {
+            p.addLast(lockDown);
+        }
+        if (!spec.proxyProtocol().isEmpty()) {
+            p.addLast(new ProxyProtocolHandler(proxySenders));
+        }
+        p.addLast(new ClientInfoHandler(trustedProxies));
+        TlsContexts contexts = tls.get();
+        if (contexts != null) {
+            p.addLast(contexts.newHandler());
+            p.addLast(new AlpnHandler());
+        } else if (http1 && h2c) {
+            p.addLast(new ProtocolDetector(this));
+        } else if (h2c) {
+            installHttp2(p);
+        } else {
+            installHttp1(p);
+        }
+    }
+
+    void installHttp1(ChannelPipeline p) {
+        Http1Deadlines deadlines = new Http1Deadlines(limits.headerTimeout().toMillis(), limits.idleTimeout().toMillis(),
+                limits.bodyMinRate().bytes());
+        Http1RequestDecoder decoder = new Http1RequestDecoder((int) limits.maxRequestLine().bytes(),
+                (int) limits.maxHeaderSize().bytes(), limits.maxHeaders(), limits.maxBodySize().bytes());
+        p.addLast("deadlines", deadlines);
+        p.addLast("http1-decoder", decoder);
+        p.addLast("http1-gate", new Http1GateHandler(context, decoder, deadlines, (int) limits.maxRequestLine().bytes()));
+    }
+
+    void installHttp2(ChannelPipeline p) {
+        Http2Limits h2 = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
+                Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
+                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis());
+        p.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        p.addLast("http2-gate", Http2GateHandler.create(context, h2));
+    }
+
+    /** After the TLS handshake: h2 when ALPN chose it (and the listener offers it), else HTTP/1.1. */
+    private final class AlpnHandler extends ApplicationProtocolNegotiationHandler {
+        AlpnHandler() {
+            super(ApplicationProtocolNames.HTTP_1_1);
+        }
+
+        @Override
+        protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+            if (ApplicationProtocolNames.HTTP_2.equals(protocol) && spec.protocols().contains("h2")) {
+                installHttp2(ctx.pipeline());
+            } else {
+                installHttp1(ctx.pipeline());
+            }
+        }
+    }
+}

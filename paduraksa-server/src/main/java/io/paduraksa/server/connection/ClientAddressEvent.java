@@ -1,0 +1,37 @@
+package io.paduraksa.server.connection;
+
+/**
+ * The connection's client address as PROXY protocol settled it, fired as a user event by
+ * {@link ProxyProtocolHandler} before any request byte travels on, and consumed by
+ * {@link ClientInfoHandler}. One per connection.
+ */
+public final class ClientAddressEvent {
+    private final long high;
+    private final long low;
+    private final boolean fromProxyHeader;
+
+    public ClientAddressEvent(long high, long low, boolean fromProxyHeader) {
+        this.high = high;
+        this.low = low;
+        this.fromProxyHeader = fromProxyHeader;
+    }
+
+    public long high() {
+        return high;
+    }
+
+    public long low() {
+        return low;
+    }
+
+    /** True when the address came from a PROXY header; false when it is the direct peer's. */
+    public boolean isFromProxyHeader() {
+        return fromProxyHeader;
+    }
+
+    @Override
+    public String toString() {
+        return "ClientAddressEvent(" + ClientAddresses.toString(high, low)
+                + (fromProxyHeader ? ", from PROXY header)" : ", direct peer)");
+    }
+}

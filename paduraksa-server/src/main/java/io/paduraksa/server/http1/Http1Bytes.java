@@ -1,0 +1,131 @@
+package io.paduraksa.server.http1;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
+
+/** Byte classes of RFC 9110/9112 and in-place comparisons; tables are built once at class load. */
+final class Http1Bytes {
+    static final byte CR = '\r';
+    static final byte LF = '\n';
+    static final byte SP = ' ';
+    static final byte HTAB = '\t';
+
+    /** {@code "HTTP/1.1"} read as a big-endian long ({@link ByteBuf#getLong}). */
+    static final long HTTP_1_1_AS_LONG = 0x485454502F312E31L;
+    /** {@code "HTTP/1.0"} read as a big-endian long. */
+    static final long HTTP_1_0_AS_LONG = 0x485454502F312E30L;
+
+    /** tchar (RFC 9110 section 5.6.2): the bytes of methods and field names. */
+    private static final boolean[] TOKEN = new boolean[256];
+    /** field-vchar, SP and HTAB (RFC 9110 section 5.5), obs-text included; no other CTL. */
+    private static final boolean[] FIELD_VALUE = new boolean[256];
+    /** Bytes of a request-target: visible US-ASCII only (RFC 3986 characters; no obs-text, SP or CTL). */
+    private static final boolean[] TARGET = new boolean[256];
+    /** scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) (RFC 3986 section 3.1), after the first byte. */
+    private static final boolean[] SCHEME = new boolean[256];
+
+    static {
+        for (int c = '0'; c <= '9'; c++) {
+            TOKEN[c] = true;
+            SCHEME[c] = true;
+        }
+        for (int c = 'a'; c <= 'z'; c++) {
+            TOKEN[c] = true;
+            TOKEN[c - 32] = true;
+            SCHEME[c] = true;
+            SCHEME[c - 32] = true;
+        }
+        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
+            TOKEN[c] = true;
+        }
+        SCHEME['+'] = true;
+        SCHEME['-'] = true;
+        SCHEME['.'] = true;
+        for (int c = 0x21; c <= 0x7E; c++) {
+            FIELD_VALUE[c] = true;
+            TARGET[c] = true;
+        }
+        for (int c = 0x80; c <= 0xFF; c++) {
+            FIELD_VALUE[c] = true;
+        }
+        FIELD_VALUE[SP] = true;
+        FIELD_VALUE[HTAB] = true;
+    }
+
+    private Http1Bytes() {
+    }
+
+    static boolean isToken(int b) {
+        return TOKEN[b & 0xFF];
+    }
+
+    static boolean isFieldValue(int b) {
+        return FIELD_VALUE[b & 0xFF];
+    }
+
+    static boolean isTarget(int b) {
+        return TARGET[b & 0xFF];
+    }
+
+    static boolean isScheme(int b) {
+        return SCHEME[b & 0xFF];
+    }
+
+    static boolean isAlpha(int b) {
+        int lower = b | 0x20;
+        return lower >= 'a' && lower <= 'z';
+    }
+
+    static boolean isDigit(int b) {
+        return b >= '0' && b <= '9';
+    }
+
+    /** Value of a HEXDIG (either case), or -1. */
+    static int hexValue(int b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        int lower = b | 0x20;
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
+    static boolean isOws(int b) {
+        return b == SP || b == HTAB;
+    }
+
+    /** ASCII lower case of one byte; letters only, every other byte unchanged. */
+    static int toLower(int b) {
+        return b >= 'A' && b <= 'Z' ? b | 0x20 : b;
+    }
+
+    /** {@code buf[from, from + lowerCase.length())} equals {@code lowerCase}, folding ASCII letters of the buffer. */
+    static boolean equalsLowerCase(ByteBuf buf, int from, AsciiString lowerCase) {
+        int n = lowerCase.length();
+        byte[] expected = lowerCase.array();
+        int offset = lowerCase.arrayOffset();
+        for (int i = 0; i < n; i++) {
+            if (toLower(buf.getByte(from + i) & 0xFF) != expected[offset + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code buf[from, to)} equals {@code lowerCase} ignoring ASCII case. */
+    static boolean rangeEqualsLowerCase(ByteBuf buf, int from, int to, AsciiString lowerCase) {
+        return to - from == lowerCase.length() && equalsLowerCase(buf, from, lowerCase);
+    }
+
+    /** {@code buf[from, from + other.length())} equals {@code other} byte for byte. */
+    static boolean equalsExact(ByteBuf buf, int from, AsciiString other) {
+        int n = other.length();
+        byte[] expected = other.array();
+        int offset = other.arrayOffset();
+        for (int i = 0; i < n; i++) {
+            if (buf.getByte(from + i) != expected[offset + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

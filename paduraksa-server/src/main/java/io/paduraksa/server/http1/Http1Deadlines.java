@@ -1,0 +1,151 @@
+package io.paduraksa.server.http1;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Time limits of an HTTP/1.1 connection, checked by one self re-arming timer per connection (no
+ * task per request): a request head must arrive completely within {@code headerTimeout} of its
+ * first byte (slowloris: the connection gets 408 and closes), an idle keep-alive connection closes
+ * after {@code idleTimeout}, and a request body must keep up at least {@code minBodyBytesPerSecond}
+ * averaged from its head (slow POST: the connection closes). Sits before the decoder so it sees
+ * raw reads; the gate handler reports request progress to it.
+ */
+public final class Http1Deadlines extends ChannelDuplexHandler implements Runnable {
+    /** Grace before the body-rate rule applies, so a short pause at the start is no offence. */
+    private static final long BODY_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private enum Phase { IDLE, HEAD, REQUEST, BODY }
+
+    private final long headerTimeoutNanos;
+    private final long idleTimeoutNanos;
+    private final long minBodyBytesPerSecond;
+    private final long checkNanos;
+    private ChannelHandlerContext ctx;
+    private ScheduledFuture<?> timer;
+    private Phase phase = Phase.IDLE;
+    private long phaseStart;
+    private long bodyBytes;
+    private Expired listener;
+
+    /** What the gate handler does when a limit is passed. */
+    public interface Expired {
+        /** The head did not complete in time: answer 408 and close. */
+        void headerTimeout(ChannelHandlerContext ctx);
+    }
+
+    public Http1Deadlines(long headerTimeoutMillis, long idleTimeoutMillis, long minBodyBytesPerSecond) {
+        this.headerTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(headerTimeoutMillis);
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
+        this.minBodyBytesPerSecond = minBodyBytesPerSecond;
+        long shortest = Math.min(headerTimeoutNanos, idleTimeoutNanos);
+        this.checkNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), Math.min(shortest / 4, TimeUnit.SECONDS.toNanos(1)));
+    }
+
+    void listener(Expired listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        if (ctx.channel().isActive()) {
+            start();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        start();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        stop();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        stop();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (phase == Phase.IDLE) {
+            enter(Phase.HEAD);
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    /** A complete head arrived: the head clock stops; a body, if any, is now timed by its rate. */
+    void headReceived(boolean hasBody) {
+        enter(hasBody ? Phase.BODY : Phase.REQUEST);
+        bodyBytes = 0;
+    }
+
+    void bodyRead(int bytes) {
+        bodyBytes += bytes;
+    }
+
+    /** The request is done (answered and its body read): idle again until the next byte. */
+    void requestDone() {
+        enter(Phase.IDLE);
+    }
+
+    private void enter(Phase next) {
+        phase = next;
+        phaseStart = System.nanoTime();
+    }
+
+    private void start() {
+        if (timer == null) {
+            enter(Phase.IDLE);
+            timer = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void stop() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+
+    /** The periodic check; re-arms itself while the connection is open. */
+    @Override
+    public void run() {
+        if (timer == null || !ctx.channel().isActive()) {
+            return;
+        }
+        long elapsed = System.nanoTime() - phaseStart;
+        switch (phase) {
+            case IDLE -> {
+                if (elapsed > idleTimeoutNanos) {
+                    ctx.close();
+                    return;
+                }
+            }
+            case HEAD -> {
+                if (elapsed > headerTimeoutNanos) {
+                    timer = null;
+                    listener.headerTimeout(ctx);
+                    return;
+                }
+            }
+            case BODY -> {
+                if (elapsed > BODY_GRACE_NANOS && bodyBytes * 1_000_000_000L / elapsed < minBodyBytesPerSecond) {
+                    ctx.close();
+                    return;
+                }
+            }
+            default -> {
+                // A request being answered or forwarded: the forwarder's own timeouts apply.
+            }
+        }
+        timer = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
+    }
+}

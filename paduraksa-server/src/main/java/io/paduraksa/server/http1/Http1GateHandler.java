@@ -1,0 +1,324 @@
+package io.paduraksa.server.http1;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
+import io.paduraksa.gate.ClientInfo;
+import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.gate.RequestView;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.server.DrainEvent;
+import io.paduraksa.server.GateContext;
+import io.paduraksa.server.GateMeter;
+import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.snapshot.Snapshot;
+
+/**
+ * HTTP/1.1 with the gate in front, one instance per connection. It receives
+ * {@link Http1RequestHead}s from {@link Http1RequestDecoder}, shows each to the gate through itself
+ * (it is the {@link RequestView} over the head's positions: no Strings, no header objects), and
+ * answers, drops or hands the request to the forwarder. The connection's one {@link RequestState}
+ * is reset by every request. Answers are copied from precomputed parts into one pooled buffer and
+ * flushed once per read, so pipelined requests are answered in order with one write.
+ *
+ * <p>A request that carries a body and is answered by the gate gets {@code Connection: close}:
+ * the gate never reads an unwanted body to keep a connection alive.
+ */
+public final class Http1GateHandler extends ChannelInboundHandlerAdapter implements RequestView, ForwardExchange, Http1Deadlines.Expired {
+    /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
+    private static final int COPY_BODY_LIMIT = 16 * 1024;
+    private static final AsciiString ROOT = AsciiString.cached("/");
+
+    private final GateContext context;
+    private final Http1RequestDecoder decoder;
+    private final Http1Deadlines deadlines;
+    private final RequestState state;
+    private final AsciiView absoluteAuthority = new AsciiView();
+    private final AsciiView absoluteTarget = new AsciiView();
+    private ChannelHandlerContext ctx;
+    private ClientInfo client;
+    private Http1RequestHead head;
+    private CharSequence authority;
+    private CharSequence target;
+    private boolean closeAfterAnswer;
+    private boolean headRequest;
+    private boolean inRequest;
+    private boolean discardingBody;
+    private boolean closing;
+    private boolean draining;
+
+    public Http1GateHandler(GateContext context, Http1RequestDecoder decoder, Http1Deadlines deadlines, int maxPathBytes) {
+        this.context = context;
+        this.decoder = decoder;
+        this.deadlines = deadlines;
+        this.state = new RequestState(maxPathBytes);
+        deadlines.listener(this);
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof Http1RequestHead h) {
+            onHead(ctx, h);
+        } else if (msg instanceof ByteBuf body) {
+            deadlines.bodyRead(body.readableBytes());
+            body.release(); // bodies of answered requests are read and dropped; forwarding streams them
+        } else if (msg == Http1RequestEnd.INSTANCE) {
+            endOfRequest(ctx);
+        } else if (msg instanceof Http1DecodeError error) {
+            onDecodeError(ctx, error);
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.flush();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseHead();
+        state.clear();
+        super.channelInactive(ctx);
+    }
+
+    /** Server stop: close now when idle, else answer the current request with Connection: close. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof DrainEvent) {
+            draining = true;
+            if (!inRequest) {
+                closing = true;
+                ctx.close();
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // I/O errors (resets by the peer) end the connection; nothing to answer.
+        ctx.close();
+    }
+
+    private void onHead(ChannelHandlerContext ctx, Http1RequestHead h) {
+        if (closing) {
+            h.release();
+            return;
+        }
+        head = h;
+        inRequest = true;
+        discardingBody = h.hasBody();
+        deadlines.headReceived(h.hasBody());
+        if (client == null) {
+            client = ClientInfoHandler.clientInfo(ctx.channel());
+        }
+        headRequest = h.isMethod(HttpMethod.HEAD.asciiName());
+        closeAfterAnswer = draining || !h.isKeepAlive() || h.hasBody();
+        Snapshot current = context.gate().store().current();
+        int refusal = refusal(h);
+        if (refusal != 0) {
+            writeAnswer(current.statusAnswer(refusal));
+            return;
+        }
+        GateMeter meter = context.meter();
+        long before = meter == null ? 0 : meter.before();
+        GateOutcome outcome = context.gate().run(this, state);
+        if (meter != null) {
+            meter.after(before);
+        }
+        switch (outcome) {
+            case RESPOND, CHALLENGE -> writeAnswer(state.response());
+            case FORWARD -> context.forwarder().forward(state, this);
+            case DROP -> drop(ctx);
+            default -> writeAnswer(state.snapshot().statusAnswer(500));
+        }
+    }
+
+    /**
+     * Requests refused before the gate: CONNECT (no tunnels, RFC 9110 9.3.6: we are not a forward
+     * proxy) and absolute-form targets we cannot map. Sets the view's authority and target.
+     */
+    private int refusal(Http1RequestHead h) {
+        int form = h.targetForm();
+        if (form == Http1RequestHead.AUTHORITY_FORM || h.isMethod(HttpMethod.CONNECT.asciiName())) {
+            return 501;
+        }
+        if (form == Http1RequestHead.ABSOLUTE_FORM) {
+            return absoluteForm(h) ? 0 : 400;
+        }
+        authority = h.hostIndex() < 0 ? null : h.host();
+        target = h.target();
+        return 0;
+    }
+
+    /**
+     * RFC 9112 3.2.2: with an absolute-form target the authority in it wins over Host. Splits
+     * {@code scheme://authority[/path][?query]} by position.
+     */
+    private boolean absoluteForm(Http1RequestHead h) {
+        ByteBuf buf = h.buffer();
+        int start = h.targetStart();
+        int end = h.targetEnd();
+        int i = start;
+        while (i < end - 2 && buf.getByte(i) != ':') {
+            i++;
+        }
+        int authorityStart = i + 3;
+        int authorityEnd = authorityStart;
+        while (authorityEnd < end) {
+            byte b = buf.getByte(authorityEnd);
+            if (b == '/' || b == '?') {
+                break;
+            }
+            authorityEnd++;
+        }
+        if (authorityEnd == authorityStart) {
+            return false;
+        }
+        authority = absoluteAuthority.point(buf, authorityStart, authorityEnd);
+        if (authorityEnd == end) {
+            target = ROOT;
+            return true;
+        }
+        if (buf.getByte(authorityEnd) == '?') {
+            return false; // "http://a.test?q": legal but odd; refusing beats guessing what the upstream expects
+        }
+        target = absoluteTarget.point(buf, authorityEnd, end);
+        return true;
+    }
+
+    /** Writes a precomputed answer; closes after it when the request asked for that or had a body. */
+    private void writeAnswer(PrecomputedResponse response) {
+        ChannelHandlerContext c = ctx;
+        boolean close = closeAfterAnswer;
+        int bodyLength = headRequest ? 0 : response.contentLength();
+        boolean copyBody = bodyLength > 0 && (bodyLength <= COPY_BODY_LIMIT || response.isTemplate());
+        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (copyBody ? bodyLength : 0));
+        response.writeHttp1Head(out, context.date(), close);
+        if (copyBody) {
+            response.writeBody(out, state.requestId());
+            c.write(out, c.voidPromise());
+        } else if (bodyLength > 0) {
+            c.write(out, c.voidPromise());
+            c.write(response.retainedBody(), c.voidPromise());
+        } else {
+            c.write(out, c.voidPromise());
+        }
+        finishAnswer(c, close);
+    }
+
+    private void finishAnswer(ChannelHandlerContext c, boolean close) {
+        releaseHead();
+        if (close) {
+            closing = true;
+            c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        if (!discardingBody) {
+            endOfRequest(c);
+        }
+    }
+
+    private void drop(ChannelHandlerContext c) {
+        releaseHead();
+        closing = true;
+        c.close();
+    }
+
+    private void endOfRequest(ChannelHandlerContext c) {
+        discardingBody = false;
+        if (inRequest && head == null) {
+            inRequest = false;
+            state.clear();
+            deadlines.requestDone();
+        }
+    }
+
+    private void onDecodeError(ChannelHandlerContext c, Http1DecodeError error) {
+        releaseHead();
+        if (closing) {
+            return;
+        }
+        closeAfterAnswer = true;
+        headRequest = false;
+        writeAnswer(context.gate().store().current().statusAnswer(error.status()));
+    }
+
+    /** Slowloris: the head did not complete within the header timeout. */
+    @Override
+    public void headerTimeout(ChannelHandlerContext c) {
+        if (closing || !c.channel().isActive()) {
+            return;
+        }
+        closeAfterAnswer = true;
+        headRequest = false;
+        writeAnswer(context.gate().store().current().statusAnswer(408));
+    }
+
+    private void releaseHead() {
+        if (head != null) {
+            head.release();
+            head = null;
+        }
+    }
+
+    // ---- ForwardExchange: the forwarder answers failures through these ----
+
+    /** For the forwarder (upstream failures); may run after the read that brought the request, so it flushes. */
+    @Override
+    public void answer(PrecomputedResponse response) {
+        if (isOpen()) {
+            writeAnswer(response);
+            ctx.flush();
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return inRequest && !closing && ctx.channel().isActive();
+    }
+
+    // ---- RequestView over the current head ----
+
+    @Override
+    public ClientInfo client() {
+        return client;
+    }
+
+    @Override
+    public CharSequence method() {
+        return head.method();
+    }
+
+    @Override
+    public CharSequence target() {
+        return target;
+    }
+
+    @Override
+    public CharSequence authority() {
+        return authority;
+    }
+
+    @Override
+    public CharSequence header(AsciiString lowerCaseName) {
+        int i = head.findHeader(lowerCaseName);
+        return i < 0 ? null : head.headerValue(i);
+    }
+}

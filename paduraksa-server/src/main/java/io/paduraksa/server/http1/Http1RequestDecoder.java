@@ -1,0 +1,473 @@
+package io.paduraksa.server.http1;
+
+import static io.paduraksa.server.http1.Http1Bytes.CR;
+import static io.paduraksa.server.http1.Http1Bytes.LF;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * Strict HTTP/1.1 request decoder (RFC 9112) that records positions instead of building objects.
+ *
+ * <p><b>Output</b>, in order, per request:
+ * <ol>
+ *   <li>the connection's one {@link Http1RequestHead}, reset for this request (its bytes are a
+ *       retained slice the consumer must {@link Http1RequestHead#release() release});</li>
+ *   <li>if {@link Http1RequestHead#hasBody()}: the body as retained {@link ByteBuf} slices of the
+ *       inbound bytes (chunk framing removed; the consumer releases each), then
+ *       {@link Http1RequestEnd#INSTANCE}. Chunk extensions are validated, bounded by
+ *       {@link #MAX_CHUNK_LINE_LENGTH} and skipped; trailer fields are validated, bounded by the
+ *       head limits and dropped (RFC 9112 section 7.1.2 lets a recipient that removes the chunked
+ *       coding discard them).</li>
+ * </ol>
+ * Pipelined requests are decoded in order. The next head is parsed only once the previous head has
+ * been released: a consumer that releases it while handling it (the gate answering at once) sees
+ * no difference; one that holds it (forwarding) calls {@link #resume()} after releasing, and turns
+ * auto-read off meanwhile if it wants back-pressure.
+ *
+ * <p><b>Errors</b>: on the first violation the decoder emits one {@link Http1DecodeError} (the status
+ * to answer) and from then on discards every inbound byte; the consumer answers and closes. After a
+ * request that is not {@link Http1RequestHead#isKeepAlive() keep-alive}, later bytes are discarded
+ * too (RFC 9112 section 9.6). A body cut short by the connection closing produces no end marker.
+ *
+ * <p><b>Cost</b>: runs on the connection's event loop for every read. With a pooled inbound buffer
+ * it allocates nothing per request: positions go into the recycled head, slices come from Netty's
+ * recycler, outputs are singletons or the head itself. Scanning for the end of the head resumes
+ * where the previous read stopped, so a head trickling in byte by byte costs linear time.
+ */
+public final class Http1RequestDecoder extends ByteToMessageDecoder {
+    public static final int DEFAULT_MAX_REQUEST_LINE_LENGTH = 8 * 1024;
+    public static final int DEFAULT_MAX_HEAD_SIZE = 32 * 1024;
+    public static final int DEFAULT_MAX_HEADER_COUNT = 100;
+    public static final long DEFAULT_MAX_BODY_SIZE = 10L * 1024 * 1024;
+    /** Longest chunk-size line, extensions included, CRLF excluded. */
+    public static final int MAX_CHUNK_LINE_LENGTH = 1024;
+    /** Empty lines tolerated before a request line (RFC 9112 section 2.2: SHOULD ignore at least one). */
+    static final int MAX_EMPTY_LINES = 4;
+
+    private static final int HEAD = 0;
+    private static final int CONTENT = 1;
+    private static final int CHUNK_SIZE = 2;
+    private static final int CHUNK_DATA = 3;
+    private static final int CHUNK_DATA_END = 4;
+    private static final int TRAILERS = 5;
+    private static final int DISCARD = 6;
+
+    /** findLineEnd results other than an index. */
+    private static final int NEED_MORE = -1;
+    private static final int TOO_LONG = -2;
+    private static final int BARE_LF_FOUND = -3;
+
+    private final int maxRequestLineLength;
+    private final int maxHeadSize;
+    private final int maxHeaderCount;
+    private final long maxBodySize;
+    private final Http1HeadParser parser;
+    private final Http1RequestHead head;
+
+    private int state = HEAD;
+    /** Bytes after the reader index already searched for LF in the current line or head. */
+    private int scanned;
+    /** Offset of the request line's LF from the reader index, or -1 while not found. */
+    private int requestLineLf = -1;
+    private int emptyLines;
+    private boolean keepAlive;
+    /** Bytes left in the Content-Length body or the current chunk. */
+    private long remaining;
+    /** Sum of chunk sizes so far. */
+    private long chunkedTotal;
+    /** Where {@link #parseChunkSize} stopped. */
+    private int chunkSizeEnd;
+    private int trailerBytes;
+    private int trailerCount;
+
+    private ChannelHandlerContext ctx;
+    private boolean reading;
+
+    /** Default limits: 8 KiB request line, 32 KiB head, 100 header fields, 10 MiB body. */
+    public Http1RequestDecoder() {
+        this(DEFAULT_MAX_REQUEST_LINE_LENGTH, DEFAULT_MAX_HEAD_SIZE, DEFAULT_MAX_HEADER_COUNT, DEFAULT_MAX_BODY_SIZE);
+    }
+
+    /**
+     * @param maxRequestLineLength longest request line without CRLF; longer gets 414
+     * @param maxHeadSize largest head, request line to final CRLF; larger gets 431
+     * @param maxHeaderCount most header fields; more gets 431
+     * @param maxBodySize largest declared Content-Length or sum of chunk sizes; larger gets 413
+     */
+    public Http1RequestDecoder(int maxRequestLineLength, int maxHeadSize, int maxHeaderCount, long maxBodySize) {
+        if (maxRequestLineLength < 16 || maxHeadSize < maxRequestLineLength + 4 || maxHeaderCount < 1 || maxBodySize < 0) {
+            throw new IllegalArgumentException("invalid limits: request line " + maxRequestLineLength + ", head " + maxHeadSize
+                    + ", headers " + maxHeaderCount + ", body " + maxBodySize
+                    + " (expected: request line >= 16, head >= request line + 4, headers >= 1, body >= 0)");
+        }
+        this.maxRequestLineLength = maxRequestLineLength;
+        this.maxHeadSize = maxHeadSize;
+        this.maxHeaderCount = maxHeaderCount;
+        this.maxBodySize = maxBodySize;
+        this.parser = new Http1HeadParser(maxBodySize);
+        this.head = new Http1RequestHead(maxHeaderCount);
+    }
+
+    /**
+     * Decodes buffered bytes again after the consumer released a head it held past its
+     * {@code channelRead} (a pipelined request may be waiting). Call on the event loop; does
+     * nothing while the decoder is already running or when nothing is buffered.
+     */
+    public void resume() throws Exception {
+        ChannelHandlerContext c = ctx;
+        if (c != null && !reading && !c.isRemoved() && actualReadableBytes() > 0) {
+            channelRead(c, Unpooled.EMPTY_BUFFER);
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        reading = true;
+        try {
+            super.channelRead(ctx, msg);
+        } finally {
+            reading = false;
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        reading = true; // decodeLast runs in here; resume() must not re-enter it
+        try {
+            super.channelInactive(ctx);
+        } finally {
+            reading = false;
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        reading = true; // input shutdown decodes what is left
+        try {
+            super.userEventTriggered(ctx, evt);
+        } finally {
+            reading = false;
+        }
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        decodeOnce(in, out);
+    }
+
+    /**
+     * One decoding step, free of channel types so that tests can drive it directly: consumes bytes
+     * from {@code in} and adds at most a few messages to {@code out}. Returning with nothing consumed
+     * means more bytes are needed (or a held head must be released first).
+     */
+    void decodeOnce(ByteBuf in, List<Object> out) {
+        switch (state) {
+            case HEAD -> decodeHead(in, out);
+            case CONTENT -> decodeContent(in, out);
+            case CHUNK_SIZE -> decodeChunkSize(in, out);
+            case CHUNK_DATA -> decodeChunkData(in, out);
+            case CHUNK_DATA_END -> decodeChunkDataEnd(in, out);
+            case TRAILERS -> decodeTrailer(in, out);
+            default -> in.skipBytes(in.readableBytes());
+        }
+    }
+
+    // ---- head
+
+    private void decodeHead(ByteBuf in, List<Object> out) {
+        if (head.isHeld()) {
+            return;
+        }
+        if (requestLineLf < 0 && scanned == 0 && !skipEmptyLines(in, out)) {
+            return;
+        }
+        int start = in.readerIndex();
+        int end = findHeadEnd(in, start);
+        if (end > 0) {
+            emitHead(in, out, start, end);
+        } else if (end == BARE_LF_FOUND) {
+            fail(in, out, Http1DecodeError.BARE_LF);
+        } else if (end == TOO_LONG || requestLineLf < 0 && requestLineTooLong(in, start)) {
+            fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
+        } else if (scanned >= maxHeadSize) {
+            fail(in, out, Http1DecodeError.HEAD_TOO_LARGE);
+        }
+    }
+
+    /**
+     * Scans for the empty line ending the head, from where the last call stopped and at most
+     * {@code maxHeadSize} bytes from {@code start}. Returns the index just after it, or
+     * {@link #NEED_MORE}, {@link #BARE_LF_FOUND}, {@link #TOO_LONG} (request line over its limit).
+     * Every LF is checked to follow a CR here, so the parser can walk lines by LF alone.
+     */
+    private int findHeadEnd(ByteBuf in, int start) {
+        int limit = (int) Math.min(in.writerIndex(), (long) start + maxHeadSize);
+        int from = start + scanned;
+        while (from < limit) {
+            int lf = in.indexOf(from, limit, LF);
+            if (lf < 0) {
+                break;
+            }
+            if (lf == start || in.getByte(lf - 1) != CR) {
+                return BARE_LF_FOUND;
+            }
+            if (requestLineLf < 0) {
+                if (lf - 1 - start > maxRequestLineLength) {
+                    return TOO_LONG;
+                }
+                requestLineLf = lf - start;
+            } else if (in.getByte(lf - 2) == LF) {
+                return lf + 1;
+            }
+            from = lf + 1;
+        }
+        scanned = limit - start;
+        return NEED_MORE;
+    }
+
+    /** The request line, still without its LF, already has more bytes than allowed (a final CR may still be its terminator). */
+    private boolean requestLineTooLong(ByteBuf in, int start) {
+        int length = scanned;
+        if (length > 0 && in.getByte(start + length - 1) == CR) {
+            length--;
+        }
+        return length > maxRequestLineLength;
+    }
+
+    /** Skips CRLFs before a request line; false when the caller should wait or stop. */
+    private boolean skipEmptyLines(ByteBuf in, List<Object> out) {
+        while (true) {
+            int n = in.readableBytes();
+            int r = in.readerIndex();
+            if (n == 0) {
+                return false;
+            }
+            if (in.getByte(r) != CR) {
+                return true;
+            }
+            if (n == 1) {
+                return false; // wait for the byte after CR: CRLF is skipped, anything else is parsed
+            }
+            if (in.getByte(r + 1) != LF) {
+                return true;
+            }
+            if (++emptyLines > MAX_EMPTY_LINES) {
+                fail(in, out, Http1DecodeError.TOO_MANY_EMPTY_LINES);
+                return false;
+            }
+            in.skipBytes(2);
+        }
+    }
+
+    private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
+        Http1DecodeError error = parser.parse(in, start, start + requestLineLf, end, head);
+        if (error != null) {
+            fail(in, out, error);
+            return;
+        }
+        head.buffer(in.retainedSlice(start, end - start));
+        in.readerIndex(end);
+        scanned = 0;
+        requestLineLf = -1;
+        emptyLines = 0;
+        keepAlive = head.isKeepAlive();
+        out.add(head);
+        if (head.isChunked()) {
+            chunkedTotal = 0;
+            state = CHUNK_SIZE;
+        } else if (head.contentLength() > 0) {
+            remaining = head.contentLength();
+            state = CONTENT;
+        } else {
+            state = keepAlive ? HEAD : DISCARD;
+        }
+    }
+
+    // ---- Content-Length body
+
+    private void decodeContent(ByteBuf in, List<Object> out) {
+        int n = (int) Math.min(remaining, in.readableBytes());
+        if (n == 0) {
+            return;
+        }
+        out.add(in.readRetainedSlice(n));
+        remaining -= n;
+        if (remaining == 0) {
+            endRequest(out);
+        }
+    }
+
+    private void endRequest(List<Object> out) {
+        out.add(Http1RequestEnd.INSTANCE);
+        state = keepAlive ? HEAD : DISCARD;
+    }
+
+    // ---- chunked body (RFC 9112 section 7.1)
+
+    /** chunk-size [ chunk-ext ] CRLF, or last-chunk when the size is 0. */
+    private void decodeChunkSize(ByteBuf in, List<Object> out) {
+        int lf = findLineEnd(in, MAX_CHUNK_LINE_LENGTH + 2);
+        if (lf < 0) {
+            lineError(in, out, lf, Http1DecodeError.CHUNK_LINE_TOO_LONG);
+            return;
+        }
+        int cr = lf - 1;
+        long size = parseChunkSize(in, in.readerIndex(), cr);
+        Http1DecodeError error = size < 0 ? Http1DecodeError.INVALID_CHUNK_SIZE
+                : chunkSizeEnd < cr ? chunkExtension(in, chunkSizeEnd, cr) : null;
+        if (error != null) {
+            fail(in, out, error);
+            return;
+        }
+        in.readerIndex(lf + 1);
+        scanned = 0;
+        if (size == 0) {
+            trailerBytes = 0;
+            trailerCount = 0;
+            state = TRAILERS;
+        } else if (size > maxBodySize - chunkedTotal) {
+            fail(in, out, Http1DecodeError.BODY_TOO_LARGE);
+        } else {
+            chunkedTotal += size;
+            remaining = size;
+            state = CHUNK_DATA;
+        }
+    }
+
+    /**
+     * 1 to 16 HEXDIG from {@code from}; sets {@link #chunkSizeEnd}. Returns -1 when there is no digit
+     * or more than 16, and saturates at {@code Long.MAX_VALUE} (16 digits can exceed a long).
+     */
+    private long parseChunkSize(ByteBuf in, int from, int cr) {
+        int p = from;
+        long size = 0;
+        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
+            if (p - from == 16) {
+                return -1;
+            }
+            size = size << 4 | digit;
+        }
+        chunkSizeEnd = p;
+        if (p == from) {
+            return -1;
+        }
+        return size < 0 ? Long.MAX_VALUE : size;
+    }
+
+    /**
+     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): after optional whitespace it must start
+     * with ';', and its bytes must be field bytes (no CTL but HTAB). The content is skipped.
+     */
+    private static Http1DecodeError chunkExtension(ByteBuf in, int p, int cr) {
+        while (p < cr && Http1Bytes.isOws(in.getByte(p))) {
+            p++;
+        }
+        if (p == cr || in.getByte(p) != ';') {
+            return Http1DecodeError.INVALID_CHUNK_EXTENSION;
+        }
+        for (; p < cr; p++) {
+            int b = in.getByte(p);
+            if (!Http1Bytes.isFieldValue(b)) {
+                return b == CR ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_CHUNK_EXTENSION;
+            }
+        }
+        return null;
+    }
+
+    private void decodeChunkData(ByteBuf in, List<Object> out) {
+        int n = (int) Math.min(remaining, in.readableBytes());
+        if (n == 0) {
+            return;
+        }
+        out.add(in.readRetainedSlice(n));
+        remaining -= n;
+        if (remaining == 0) {
+            state = CHUNK_DATA_END;
+        }
+    }
+
+    private void decodeChunkDataEnd(ByteBuf in, List<Object> out) {
+        int n = in.readableBytes();
+        int r = in.readerIndex();
+        if (n == 0 || n == 1 && in.getByte(r) == CR) {
+            return;
+        }
+        if (in.getByte(r) != CR || in.getByte(r + 1) != LF) {
+            fail(in, out, Http1DecodeError.MISSING_CHUNK_CRLF);
+            return;
+        }
+        in.skipBytes(2);
+        state = CHUNK_SIZE;
+    }
+
+    /** One trailer field line, validated like a header and dropped, or the empty line ending the request. */
+    private void decodeTrailer(ByteBuf in, List<Object> out) {
+        int lf = findLineEnd(in, maxHeadSize - trailerBytes);
+        if (lf < 0) {
+            lineError(in, out, lf, Http1DecodeError.TRAILERS_TOO_LARGE);
+            return;
+        }
+        int r = in.readerIndex();
+        int cr = lf - 1;
+        if (cr > r) {
+            Http1DecodeError error = parser.parseField(in, r, cr);
+            if (error == null && ++trailerCount > maxHeaderCount) {
+                error = Http1DecodeError.TRAILERS_TOO_LARGE;
+            }
+            if (error != null) {
+                fail(in, out, error);
+                return;
+            }
+        }
+        trailerBytes += lf + 1 - r;
+        in.readerIndex(lf + 1);
+        scanned = 0;
+        if (cr == r) {
+            endRequest(out);
+        }
+    }
+
+    // ---- shared
+
+    /**
+     * Index of the LF ending the line at the reader index, searching at most {@code maxLength}
+     * bytes and resuming where the last call stopped; or {@link #NEED_MORE}, {@link #TOO_LONG},
+     * {@link #BARE_LF_FOUND}.
+     */
+    private int findLineEnd(ByteBuf in, int maxLength) {
+        int r = in.readerIndex();
+        int limit = (int) Math.min(in.writerIndex(), (long) r + maxLength);
+        int from = r + scanned;
+        if (from < limit) {
+            int lf = in.indexOf(from, limit, LF);
+            if (lf >= 0) {
+                return lf == r || in.getByte(lf - 1) != CR ? BARE_LF_FOUND : lf;
+            }
+            scanned = limit - r;
+        }
+        return scanned >= maxLength ? TOO_LONG : NEED_MORE;
+    }
+
+    private void lineError(ByteBuf in, List<Object> out, int result, Http1DecodeError tooLong) {
+        if (result == TOO_LONG) {
+            fail(in, out, tooLong);
+        } else if (result == BARE_LF_FOUND) {
+            fail(in, out, Http1DecodeError.BARE_LF);
+        }
+    }
+
+    private void fail(ByteBuf in, List<Object> out, Http1DecodeError error) {
+        in.skipBytes(in.readableBytes());
+        state = DISCARD;
+        out.add(error);
+    }
+}

@@ -1,0 +1,183 @@
+package io.paduraksa.server.transport;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The socket transport, chosen once at start: io_uring, else epoll, else NIO (DESIGN.md measured about
+ * 4 B, 0.3 B and 224 B per request for the transport alone; all three serve connections on the build
+ * kernel). One value gives the event loop group, the server channel class for listeners and the client
+ * channel class for the forwarder, so that both sides of a proxied request share one transport.
+ *
+ * <p>Runs at start (and in tests); nothing here is on the request path.
+ */
+public final class Transport {
+    /** Linux io_uring ({@code netty-transport-native-io_uring}); needs a 5.9+ kernel that allows it. */
+    public static final Transport IO_URING = new Transport("io_uring",
+            IoUringServerSocketChannel.class, IoUringSocketChannel.class);
+    /** Linux epoll ({@code netty-transport-native-epoll}). */
+    public static final Transport EPOLL = new Transport("epoll",
+            EpollServerSocketChannel.class, EpollSocketChannel.class);
+    /** The JDK's selector; always available, the slowest and the one that allocates per request. */
+    public static final Transport NIO = new Transport("nio",
+            NioServerSocketChannel.class, NioSocketChannel.class);
+
+    /** Preference order for {@code auto}. */
+    private static final List<Transport> BY_PREFERENCE = List.of(IO_URING, EPOLL, NIO);
+
+    private final String name;
+    private final Class<? extends ServerSocketChannel> serverChannelClass;
+    private final Class<? extends SocketChannel> socketChannelClass;
+
+    private Transport(String name, Class<? extends ServerSocketChannel> serverChannelClass,
+                      Class<? extends SocketChannel> socketChannelClass) {
+        this.name = name;
+        this.serverChannelClass = serverChannelClass;
+        this.socketChannelClass = socketChannelClass;
+    }
+
+    /**
+     * The transport to run on. {@code auto} (or {@code null}) takes the first available of io_uring,
+     * epoll, NIO; a named transport must be available.
+     *
+     * @param forced {@code auto}, {@code io_uring}, {@code epoll} or {@code nio} (case-insensitive)
+     * @throws IllegalArgumentException for an unknown name
+     * @throws IllegalStateException when the named transport cannot run here; its cause is Netty's reason
+     */
+    public static Transport choose(String forced) {
+        String wanted = forced == null ? "auto" : forced.trim().toLowerCase(Locale.ROOT);
+        if (wanted.equals("auto")) {
+            return firstAvailable();
+        }
+        Transport transport = byName(wanted);
+        Throwable cause = transport.unavailabilityCause();
+        if (cause != null) {
+            throw new IllegalStateException("transport '" + wanted + "' is not available here: " + cause, cause);
+        }
+        return transport;
+    }
+
+    /** All transports in preference order (io_uring, epoll, NIO). */
+    public static List<Transport> all() {
+        return BY_PREFERENCE;
+    }
+
+    /**
+     * One line for the start-up log: each transport and whether it can run, with Netty's reason when not,
+     * e.g. {@code io_uring: unavailable (...); epoll: available; nio: available}.
+     */
+    public static String availabilityReport() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < BY_PREFERENCE.size(); i++) {
+            Transport t = BY_PREFERENCE.get(i);
+            if (i > 0) {
+                sb.append("; ");
+            }
+            Throwable cause = t.unavailabilityCause();
+            sb.append(t.name).append(cause == null ? ": available" : ": unavailable (" + cause + ')');
+        }
+        return sb.toString();
+    }
+
+    /** {@code io_uring}, {@code epoll} or {@code nio}: the name the configuration and the log use. */
+    public String name() {
+        return name;
+    }
+
+    public boolean isAvailable() {
+        return unavailabilityCause() == null;
+    }
+
+    /** Why this transport cannot run here (Netty's native-library or kernel error), or null when it can. */
+    public Throwable unavailabilityCause() {
+        if (this == IO_URING) {
+            return IoUring.unavailabilityCause();
+        }
+        if (this == EPOLL) {
+            return Epoll.unavailabilityCause();
+        }
+        return null;
+    }
+
+    /** A new event loop group of this transport with {@code threads} loops (0: Netty's default, 2 x cores). */
+    public EventLoopGroup newEventLoopGroup(int threads) {
+        return new MultiThreadIoEventLoopGroup(threads, ioHandlerFactory());
+    }
+
+    /** As {@link #newEventLoopGroup(int)}, naming threads through {@code threadFactory}. */
+    public EventLoopGroup newEventLoopGroup(int threads, ThreadFactory threadFactory) {
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
+    }
+
+    /** The factory Netty 4.2 builds an event loop's I/O handler from. */
+    public IoHandlerFactory ioHandlerFactory() {
+        requireAvailable();
+        if (this == IO_URING) {
+            return IoUringIoHandler.newFactory();
+        }
+        if (this == EPOLL) {
+            return EpollIoHandler.newFactory();
+        }
+        return NioIoHandler.newFactory();
+    }
+
+    /** For {@code ServerBootstrap.channel(...)}: listeners. */
+    public Class<? extends ServerSocketChannel> serverChannelClass() {
+        return serverChannelClass;
+    }
+
+    /** For {@code Bootstrap.channel(...)}: upstream connections made by the forwarder. */
+    public Class<? extends SocketChannel> socketChannelClass() {
+        return socketChannelClass;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    private void requireAvailable() {
+        Throwable cause = unavailabilityCause();
+        if (cause != null) {
+            throw new IllegalStateException("transport '" + name + "' is not available here: " + cause, cause);
+        }
+    }
+
+    private static Transport firstAvailable() {
+        for (int i = 0; i < BY_PREFERENCE.size(); i++) {
+            Transport t = BY_PREFERENCE.get(i);
+            if (t.isAvailable()) {
+                return t;
+            }
+        }
+        return NIO; // unreachable: NIO is always available
+    }
+
+    private static Transport byName(String name) {
+        for (int i = 0; i < BY_PREFERENCE.size(); i++) {
+            Transport t = BY_PREFERENCE.get(i);
+            if (t.name.equals(name)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException(
+                "unknown transport '" + name + "' (expected one of: auto, io_uring, epoll, nio)");
+    }
+}

@@ -1,0 +1,105 @@
+package io.paduraksa.server.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TransportTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"io_uring", "epoll", "nio"})
+    void echoServerAndClientWorkOnEachAvailableTransport(String name) throws Exception {
+        Transport transport = Transport.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        if (!transport.isAvailable()) {
+            System.out.println("skipping " + name + ": " + transport.unavailabilityCause());
+        }
+        assumeTrue(transport.isAvailable(), () -> name + " unavailable: " + transport.unavailabilityCause());
+        assertThat(Transport.choose(name)).isSameAs(transport);
+
+        EventLoopGroup group = transport.newEventLoopGroup(1);
+        try {
+            Channel server = new ServerBootstrap().group(group).channel(transport.serverChannelClass())
+                    .childHandler(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                            ctx.writeAndFlush(msg);
+                        }
+                    })
+                    .bind("127.0.0.1", 0).sync().channel();
+            CompletableFuture<String> echoed = new CompletableFuture<>();
+            Channel client = new Bootstrap().group(group).channel(transport.socketChannelClass())
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
+                                private final StringBuilder got = new StringBuilder();
+
+                                @Override
+                                protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
+                                    got.append(msg.toString(StandardCharsets.US_ASCII));
+                                    if (got.length() >= 5) {
+                                        echoed.complete(got.toString());
+                                    }
+                                }
+                            });
+                        }
+                    })
+                    .connect(server.localAddress()).sync().channel();
+            client.writeAndFlush(Unpooled.copiedBuffer("hello", StandardCharsets.US_ASCII)).sync();
+
+            assertThat(echoed.get(5, TimeUnit.SECONDS)).isEqualTo("hello");
+            assertThat(((InetSocketAddress) server.localAddress()).getPort()).isPositive();
+            client.close().sync();
+            server.close().sync();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    @Test
+    void autoPrefersIoUringThenEpollThenNio() {
+        Transport expected = Transport.IO_URING.isAvailable() ? Transport.IO_URING
+                : Transport.EPOLL.isAvailable() ? Transport.EPOLL : Transport.NIO;
+        assertThat(Transport.choose("auto")).isSameAs(expected);
+        assertThat(Transport.choose(null)).isSameAs(expected);
+        assertThat(Transport.choose(" NIO ")).isSameAs(Transport.NIO);
+    }
+
+    @Test
+    void unknownNameIsRejectedWithTheChoices() {
+        assertThatThrownBy(() -> Transport.choose("kqueue"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown transport 'kqueue' (expected one of: auto, io_uring, epoll, nio)");
+    }
+
+    @Test
+    void availabilityReportNamesEveryTransport() {
+        assertThat(Transport.availabilityReport())
+                .startsWith("io_uring: ").contains("; epoll: ").endsWith("nio: available");
+    }
+
+    @Test
+    void nioIsAlwaysAvailable() {
+        assertThat(Transport.NIO.isAvailable()).isTrue();
+        assertThat(Transport.NIO.unavailabilityCause()).isNull();
+        assertThat(Transport.NIO.name()).isEqualTo("nio");
+    }
+}
