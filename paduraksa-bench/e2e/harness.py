@@ -51,8 +51,9 @@ class Procs:
 
     def start(self, name, argv, logpath, cwd=None, env=None):
         out = open(logpath, "ab")
+        # own session: a Ctrl-C on the terminal reaches the harness, which stops these in order
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             cwd=cwd, env=env)
+                             cwd=cwd, env=env, start_new_session=True)
         self.started[name] = p
         self.record()
         return p
@@ -425,7 +426,8 @@ def main():
 
     def on_signal(signum, frame):
         raise KeyboardInterrupt("signal %d" % signum)
-    signal.signal(signal.SIGTERM, on_signal)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
 
     started = time.time()
     try:
@@ -476,7 +478,17 @@ def main():
                     for pos, s in enumerate(order):
                         if not applies(s, sc):
                             continue
-                        rec = measure(load, s, upstream, sc, sh, pr, a, procs)
+                        try:
+                            rec = measure(load, s, upstream, sc, sh, pr, a, procs)
+                        except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+                            log("%s %s %s %s: window failed: %s" % (s.name, sc, sh, pr, str(e).strip()[-300:]))
+                            out.write(json.dumps({"round": rnd, "subject": s.name, "scenario": sc, "shape": sh,
+                                                  "proto": pr, "failed": str(e)[-1000:]}) + "\n")
+                            for who in (s, upstream):
+                                if who.proc.poll() is not None:
+                                    raise SystemExit("%s exited (code %s); see %s" % (who.name, who.proc.returncode, raw))
+                            done += 1
+                            continue
                         if s.name == "paduraksa" and sc == "proxy" and rec.get("bad_status"):
                             rec["unavailable"] = NOT_BUILT + " (5xx seen in the window)"
                         rec.update({"round": rnd, "position": pos, "subject": s.name, "scenario": sc,

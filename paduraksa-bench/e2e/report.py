@@ -33,7 +33,7 @@ def spread(vals):
 
 
 def summarise(rows):
-    measured = [r for r in rows if "skipped" not in r and "unavailable" not in r]
+    measured = [r for r in rows if "skipped" not in r and "unavailable" not in r and "failed" not in r]
     by_cell_round = {}
     for r in measured:
         by_cell_round[(r["scenario"], r["shape"], r["proto"], r["round"], r["subject"])] = r
@@ -71,6 +71,10 @@ def summarise(rows):
     for r in rows:
         if "skipped" in r:
             notes.append("%s, %s: %s" % (r["subject"], r["scenario"], r["skipped"]))
+    for r in rows:
+        if "failed" in r:
+            notes.append("%s, %s %s %s round %d: window failed: %s" % (r["subject"], r["scenario"], r["shape"],
+                                                                     r["proto"], r["round"], r["failed"].strip()[-200:]))
     for r in rows:
         if "unavailable" in r:
             notes.append("%s, %s %s %s round %d: %s" % (r["subject"], r["scenario"], r["shape"], r["proto"],
@@ -241,7 +245,18 @@ def write(run):
         f.write(chart(summary))
 
 
+def print_markdown(run, chart_link):
+    """The summary with the chart linked from elsewhere (for docs/benchmarks-e2e.md)."""
+    rows, env = load(run)
+    summary, notes = summarise(rows)
+    skipped = [(r["subject"], r["scenario"], r["skipped"]) for r in rows if "skipped" in r]
+    sys.stdout.write(markdown(summary, notes, env, chart_name=chart_link, skipped=skipped))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    write(sys.argv[1])
+    if len(sys.argv) == 4 and sys.argv[2] == "--markdown-with-chart":
+        print_markdown(sys.argv[1], sys.argv[3])
+    elif len(sys.argv) == 2:
+        write(sys.argv[1])
+    else:
+        sys.exit(__doc__ + "\n       report.py RUN_DIR --markdown-with-chart LINK   (print the summary only)")
