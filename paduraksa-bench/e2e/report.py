@@ -167,7 +167,7 @@ def nice_max(v):
     return 10 * e
 
 
-def panel(summary, key, title, unit, y0, width, height, cells, subjects, fmt_tick):
+def panel(summary, key, title, unit, y0, width, height, cells, subjects, fmt_tick, skipped=()):
     left, right, top, bottom = 70, 20, 30, 60
     ph = height - top - bottom
     pw = width - left - right
@@ -190,6 +190,11 @@ def panel(summary, key, title, unit, y0, width, height, cells, subjects, fmt_tic
             out.append('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#a0aec0"/>' % (gx, gx, y0 + top, y0 + top + ph + 45))
         for si, su in enumerate(subjects):
             r = idx.get(cell + (su,))
+            if (su, cell[0]) in skipped:
+                cx = gx + (gw - len(subjects) * bw) / 2 + si * bw + (bw - 1) / 2
+                out.append('<text x="%.1f" y="%d" font-size="9" fill="%s" text-anchor="end" '
+                           'transform="rotate(-90 %.1f %d)">n/a</text>' % (cx + 3, y0 + top + ph - 3, COLORS[su], cx + 3, y0 + top + ph - 3))
+                continue
             if not r or not r[key]:
                 continue
             s = r[key]
@@ -211,22 +216,26 @@ def panel(summary, key, title, unit, y0, width, height, cells, subjects, fmt_tic
     return out
 
 
-def chart(summary):
+def chart(summary, skipped=()):
     cells = [(sc, sh, pr) for sc in SCENARIOS for sh in SHAPES for pr in PROTOS
              if any((r["scenario"], r["shape"], r["proto"]) == (sc, sh, pr) for r in summary)]
     subjects = [s for s in SUBJECTS if any(r["subject"] == s for r in summary)]
+    reasons = {su: why for su, _, why in skipped}
+    skipped = {(su, sc) for su, sc, _ in skipped}
     width, ph = max(700, 90 + 60 * len(cells)), 300
     height = 2 * ph + 60
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>']
     out += panel(summary, "cpu_us_per_req", "CPU per request (subject process, median; whisker = min-max)", "µs per request",
-                 0, width, ph, cells, subjects, lambda v: "%g" % round(v, 1))
+                 0, width, ph, cells, subjects, lambda v: "%g" % round(v, 1), skipped)
     out += panel(summary, "rps", "Requests per second (whole rig: 2 shared cores)", "requests/s",
-                 ph, width, ph, cells, subjects, lambda v: "%dk" % round(v / 1000) if v >= 1000 else "%d" % v)
+                 ph, width, ph, cells, subjects, lambda v: "%dk" % round(v / 1000) if v >= 1000 else "%d" % v, skipped)
     x = 80
     for su in subjects:
         out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (x, height - 40, COLORS[su]))
         label = su + (" (upstream itself)" if su == "direct" else "")
+        if su in reasons:
+            label += " (n/a: %s)" % reasons[su]
         out.append('<text x="%d" y="%d" font-size="12">%s</text>' % (x + 16, height - 30, esc(label)))
         x += 40 + 8 * len(label)
     out.append('</svg>')
@@ -238,11 +247,11 @@ def write(run):
     summary, notes = summarise(rows)
     with open(os.path.join(run, "summary.json"), "w") as f:
         json.dump({"env": env, "summary": summary, "notes": notes}, f, indent=1)
+    skipped = [(r["subject"], r["scenario"], r["skipped"]) for r in rows if "skipped" in r]
     with open(os.path.join(run, "summary.md"), "w") as f:
-        skipped = [(r["subject"], r["scenario"], r["skipped"]) for r in rows if "skipped" in r]
         f.write(markdown(summary, notes, env, skipped=skipped))
     with open(os.path.join(run, "chart.svg"), "w") as f:
-        f.write(chart(summary))
+        f.write(chart(summary, skipped))
 
 
 def print_markdown(run, chart_link):
