@@ -1,0 +1,115 @@
+package io.paduraksa.snapshot;
+
+import io.paduraksa.config.PolicySpec;
+import io.paduraksa.net.IpRangeSet;
+import io.paduraksa.policy.IpPolicy;
+import io.paduraksa.policy.MethodPolicy;
+import io.paduraksa.policy.PathPolicy;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.RequestPolicy;
+import io.paduraksa.policy.UserAgentPolicy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Compiles the named policies of {@code policies:}, with their denial actions. Compile time only. */
+final class PolicyCompiler {
+    private final CompileContext context;
+    private final ActionCompiler actions;
+
+    PolicyCompiler(CompileContext context, ActionCompiler actions) {
+        this.context = context;
+        this.actions = actions;
+    }
+
+
+    /** Compiles every named policy; the ones with errors are left out (and reported). */
+    Map<String, RequestPolicy> compile(Map<String, PolicySpec> specs) {
+        Map<String, RequestPolicy> policies = new LinkedHashMap<>();
+        for (Map.Entry<String, PolicySpec> e : specs.entrySet()) {
+            String path = "policies." + e.getKey();
+            RequestPolicy p = policy(e.getKey(), e.getValue(), path);
+            if (p != null) {
+                policies.put(e.getKey(), p);
+            }
+        }
+        return policies;
+    }
+
+    private RequestPolicy policy(String name, PolicySpec spec, String path) {
+        CompiledAction denial = actions.action(spec.action(), path + ".action", false);
+        PolicyDecision denied = denial == null ? PolicyDecision.DROP : decision(denial);
+        try {
+            return switch (spec) {
+                case PolicySpec.Ip ip -> ipPolicy(name, ip, path, denied);
+                case PolicySpec.UserAgent ua -> userAgentPolicy(name, ua, path, denied);
+                case PolicySpec.PathPrefix pp -> pathPolicy(name, pp, path, denied);
+                case PolicySpec.Method m -> methodPolicy(name, m, path, denied);
+            };
+        } catch (IllegalArgumentException e) {
+            context.error(path, e.getMessage());
+            return null;
+        }
+    }
+
+    private RequestPolicy ipPolicy(String name, PolicySpec.Ip ip, String path, PolicyDecision denied) {
+        if (ip.allow().isEmpty() && ip.deny().isEmpty()) {
+            context.error(path, "an ip policy needs allow or deny (expected a list of CIDRs in at least one)");
+            return null;
+        }
+        IpRangeSet allow = ip.allow().isEmpty() ? null : context.ranges(ip.allow(), path + ".allow");
+        IpRangeSet deny = ip.deny().isEmpty() ? null : context.ranges(ip.deny(), path + ".deny");
+        return new IpPolicy(name, allow, deny, denied);
+    }
+
+    private RequestPolicy userAgentPolicy(String name, PolicySpec.UserAgent ua, String path, PolicyDecision denied) {
+        if (ua.deny().isEmpty() && !ua.denyEmpty()) {
+            context.error(path + ".deny", "a user_agent policy needs needles (expected a non-empty list, or deny_empty: true)");
+            return null;
+        }
+        for (int i = 0; i < ua.deny().size(); i++) {
+            if (ua.deny().get(i) == null || ua.deny().get(i).isEmpty()) {
+                context.error(path + ".deny[" + i + "]", "empty needle would match every user agent (expected a non-empty substring)");
+                return null;
+            }
+        }
+        return new UserAgentPolicy(name, ua.deny(), ua.denyEmpty(), denied);
+    }
+
+    private RequestPolicy pathPolicy(String name, PolicySpec.PathPrefix pp, String path, PolicyDecision denied) {
+        if (pp.allow().isEmpty() && pp.deny().isEmpty()) {
+            context.error(path, "a path policy needs allow or deny (expected a list of path prefixes in at least one)");
+            return null;
+        }
+        boolean ok = checkPrefixes(pp.allow(), path + ".allow") & checkPrefixes(pp.deny(), path + ".deny");
+        return ok ? new PathPolicy(name, pp.allow(), pp.deny(), denied) : null;
+    }
+
+    private boolean checkPrefixes(List<String> prefixes, String path) {
+        boolean ok = true;
+        for (int i = 0; i < prefixes.size(); i++) {
+            String problem = CompileContext.prefixProblem(prefixes.get(i));
+            if (problem != null) {
+                context.error(path + "[" + i + "]", problem);
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    private RequestPolicy methodPolicy(String name, PolicySpec.Method m, String path, PolicyDecision denied) {
+        if (m.allow().isEmpty()) {
+            context.error(path + ".allow", "a method policy needs allowed methods (expected a list such as [GET, HEAD])");
+            return null;
+        }
+        return new MethodPolicy(name, m.allow(), denied);
+    }
+
+    private static PolicyDecision decision(CompiledAction a) {
+        return switch (a.kind()) {
+            case RESPOND -> PolicyDecision.respond(a.response());
+            case DROP -> PolicyDecision.DROP;
+            case FORWARD -> throw new IllegalStateException("policy actions never forward");
+        };
+    }
+}
