@@ -79,7 +79,10 @@ public final class UserAgentPolicy implements RequestPolicy {
      * Every occurrence of a needle therefore covers a pair starting at a multiple of {@code stride},
      * so the scan looks only at those positions: one pair of loads and one bit test each, and no
      * iteration depends on the one before (the Aho-Corasick DFA this replaced chained one dependent
-     * table load per byte, and was 1.8-3x slower on browser user agents in {@code UserAgentBenchmark}).
+     * table load per byte: 145-150 ns against 95-115 ns on a 111-byte Chrome user agent, 378 against
+     * 150-285 ns on a 267-byte mobile one, in one {@code UserAgentBenchmark} run with 30 needles).
+     * Of about 60 ns for the Chrome agent, the filter loop is 25; the rest is the five candidates
+     * ("Mo"zilla, "li"ke, ...) that it sends to the compare, mostly mispredicted branches.
      * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
      * (needle, offset) entries for that pair, and each entry is compared in place.
      * One-byte needles cannot be found through pairs; they have their own 256-bit set, tested on
