@@ -3,20 +3,19 @@ package io.paduraksa.policy;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Denies requests whose {@code User-Agent} contains one of many needles, ASCII case-insensitively,
  * and optionally those without a User-Agent. Per request {@link #evaluate} reads the header once
- * and walks it byte by byte through an Aho-Corasick automaton: one table load per byte whatever
- * the number of needles, 0 B allocated.
+ * and runs a byte-pair prefilter over it (see {@link Needles}); only positions whose two bytes
+ * start or continue some needle are compared in place. 0 B allocated.
  *
- * <p>The automaton is compiled in the constructor (once per snapshot): needles are encoded as
- * UTF-8 (a header carries one char per byte, so a non-ASCII needle matches its UTF-8 bytes), ASCII
- * letters are folded to lower case on both sides, other bytes match only themselves. Bytes that
- * occur in no needle share one input class, so the dense transition table is
- * {@code states x (distinct needle bytes + 1)} ints rather than {@code states x 256}.
+ * <p>Needles are encoded as UTF-8 (a header carries one char per byte, so a non-ASCII needle
+ * matches its UTF-8 bytes); ASCII letters are folded to lower case on both sides, other bytes match
+ * only themselves.
  */
 public final class UserAgentPolicy implements RequestPolicy {
 
@@ -25,7 +24,7 @@ public final class UserAgentPolicy implements RequestPolicy {
     private final String name;
     private final boolean denyEmpty;
     private final PolicyDecision denied;
-    private final Automaton automaton;
+    private final Needles needles;
 
     /**
      * @param denyNeedles substrings that deny (non-empty, case-insensitive for ASCII letters)
@@ -37,7 +36,7 @@ public final class UserAgentPolicy implements RequestPolicy {
         this.name = requireNonNull(name, "name");
         this.denied = requireNonNull(denied, "denied decision");
         this.denyEmpty = denyEmpty;
-        this.automaton = Automaton.compile(name, denyNeedles);
+        this.needles = Needles.compile(name, denyNeedles);
     }
 
     @Override
@@ -52,18 +51,18 @@ public final class UserAgentPolicy implements RequestPolicy {
         if (userAgent == null || userAgent.length() == 0) {
             return denyEmpty ? denied : PolicyDecision.CONTINUE;
         }
-        return automaton.occursIn(userAgent) ? denied : PolicyDecision.CONTINUE;
+        return needles.occurIn(userAgent) ? denied : PolicyDecision.CONTINUE;
     }
 
     /** Some needle occurs in {@code userAgent} (ASCII case-insensitive). 0 B; also for explain output. */
     public boolean matches(CharSequence userAgent) {
-        return automaton.occursIn(userAgent);
+        return needles.occurIn(userAgent);
     }
 
     @Override
     public String toString() {
-        return "UserAgentPolicy[" + name + ", " + automaton.needles + " needles, " + automaton.states() + " states"
-                + (denyEmpty ? ", deny empty" : "") + " -> " + denied + ']';
+        return "UserAgentPolicy[" + name + ", " + needles.folded.length + " needles, stride " + needles.stride
+                + ", " + needles.entries.length + " pair entries" + (denyEmpty ? ", deny empty" : "") + " -> " + denied + ']';
     }
 
     private static <T> T requireNonNull(T value, String what) {
@@ -74,61 +73,228 @@ public final class UserAgentPolicy implements RequestPolicy {
     }
 
     /**
-     * A dense Aho-Corasick automaton that only answers "does any needle occur". A transition into
-     * a state that completes a needle (directly or through its failure chain) is stored as -1, so
-     * the scan stops at the first hit with a single sign test. Other transitions hold the target
-     * state's row offset ({@code state * width}), so the scan does no multiplication.
+     * The needles and a byte-pair prefilter over them. The filter is a 65,536-bit set of the raw
+     * (unfolded, both letter cases) pairs that occur at offsets {@code 0 .. stride-1} of some needle,
+     * where {@code stride} is the shortest needle's length minus one (at most {@value #MAX_STRIDE}).
+     * Every occurrence of a needle therefore covers a pair starting at a multiple of {@code stride},
+     * so the scan looks only at those positions: one pair of loads and one bit test each, and no
+     * iteration depends on the one before (the Aho-Corasick DFA this replaced chained one dependent
+     * table load per byte: 145-150 ns against 95-115 ns on a 111-byte Chrome user agent, 378 against
+     * 150-285 ns on a 267-byte mobile one, in one {@code UserAgentBenchmark} run with 30 needles).
+     * Of about 60 ns for the Chrome agent, the filter loop is 25; the rest is the five candidates
+     * ("Mo"zilla, "li"ke, ...) that it sends to the compare, mostly mispredicted branches.
+     * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
+     * (needle, offset) entries for that pair, and each entry is compared in place.
+     * One-byte needles cannot be found through pairs; they have their own 256-bit set, tested on
+     * every byte, only when such needles exist.
+     *
+     * <p>{@link AsciiString} (HTTP/2 header values) is read from its backing array; other
+     * {@code CharSequence}s (the HTTP/1.1 view over the inbound buffer) through {@code charAt}. A char
+     * above 255 (only from a decoded String, never from a header) matches no needle byte.
      */
-    static final class Automaton {
-        private static final int MATCH = -1;
+    static final class Needles {
+        /** Longer strides set more bits and gain little: user agents are short. */
+        static final int MAX_STRIDE = 8;
+        private static final int OFFSET_BITS = 3;
+        private static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
 
-        /** Input class of each byte value after case folding; 0 for bytes in no needle. */
-        private final int[] classOf;
-        private final int[] next;
-        private final int width;
-        private final int needles;
+        private final byte[][] folded;
+        /** 1,024 words: bit {@code b0 << 8 | b1} is set when bytes b0 b1 may start a sampled pair of a needle. */
+        private final long[] pairs;
+        /** Number of set bits in {@code pairs} words before each word. */
+        private final int[] rank;
+        /** Per set bit (in bit order) the first index into {@code entries}; one more element at the end. */
+        private final int[] bucketStart;
+        /** {@code needle << OFFSET_BITS | offset of the pair in that needle}. */
+        private final int[] entries;
+        /** Distance between the scanned positions; 0 when no needle has two or more bytes. */
+        private final int stride;
+        /** 4 words over byte values (both letter cases) of one-byte needles, or null when there are none. */
+        private final long[] singles;
 
-        private Automaton(int[] classOf, int[] next, int width, int needles) {
-            this.classOf = classOf;
-            this.next = next;
-            this.width = width;
-            this.needles = needles;
+        private Needles(byte[][] folded, long[] pairs, int[] bucketStart, int[] entries, int stride, long[] singles) {
+            this.folded = folded;
+            this.pairs = pairs;
+            this.rank = ranks(pairs);
+            this.bucketStart = bucketStart;
+            this.entries = entries;
+            this.stride = stride;
+            this.singles = singles;
         }
 
-        boolean occursIn(CharSequence s) {
-            int[] table = next;
-            int[] classes = classOf;
-            int state = 0;
-            for (int i = 0, n = s.length(); i < n; i++) {
-                char c = s.charAt(i);
-                state = table[state + (c < 256 ? classes[c] : 0)];
-                if (state < 0) {
+        boolean occurIn(CharSequence s) {
+            if (s instanceof AsciiString a) {
+                return occurIn(a.array(), a.arrayOffset(), a.length());
+            }
+            return (singles != null && anySingle(s)) || (stride != 0 && anyPair(s));
+        }
+
+        private boolean occurIn(byte[] a, int offset, int length) {
+            return (singles != null && anySingle(a, offset, length)) || (stride != 0 && anyPair(a, offset, length));
+        }
+
+        private boolean anyPair(CharSequence s) {
+            long[] bits = pairs;
+            int step = stride;
+            int n = s.length();
+            for (int i = 0, last = n - 1; i < last; i += step) {
+                // A char above 255 garbles the key; the compare rejects it, and a true match has none.
+                int key = (s.charAt(i) << 8 | s.charAt(i + 1)) & 0xFFFF;
+                if ((bits[key >>> 6] & 1L << key) != 0 && verify(s, n, i, key)) {
                     return true;
                 }
             }
             return false;
         }
 
-        int states() {
-            return next.length / width;
+        private boolean anyPair(byte[] a, int offset, int length) {
+            long[] bits = pairs;
+            int step = stride;
+            for (int i = offset, last = offset + length - 1; i < last; i += step) {
+                int key = (a[i] & 0xFF) << 8 | a[i + 1] & 0xFF;
+                if ((bits[key >>> 6] & 1L << key) != 0 && verify(a, offset, length, i - offset, key)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
-        static Automaton compile(String policy, List<String> needles) {
+        private boolean verify(CharSequence s, int n, int at, int key) {
+            int slot = slotOf(key);
+            for (int e = bucketStart[slot], end = bucketStart[slot + 1]; e < end; e++) {
+                byte[] needle = folded[entries[e] >>> OFFSET_BITS];
+                int from = at - (entries[e] & OFFSET_MASK);
+                if (from >= 0 && n - from >= needle.length && equalsFolded(s, from, needle)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean verify(byte[] a, int offset, int length, int at, int key) {
+            int slot = slotOf(key);
+            for (int e = bucketStart[slot], end = bucketStart[slot + 1]; e < end; e++) {
+                byte[] needle = folded[entries[e] >>> OFFSET_BITS];
+                int from = at - (entries[e] & OFFSET_MASK);
+                if (from >= 0 && length - from >= needle.length && equalsFolded(a, offset + from, needle)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private int slotOf(int key) {
+            int word = key >>> 6;
+            return rank[word] + Long.bitCount(pairs[word] & (1L << key) - 1);
+        }
+
+        private boolean anySingle(CharSequence s) {
+            long[] bits = singles;
+            for (int i = 0, n = s.length(); i < n; i++) {
+                char c = s.charAt(i);
+                if (c < 256 && (bits[c >>> 6] & 1L << c) != 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean anySingle(byte[] a, int offset, int length) {
+            long[] bits = singles;
+            for (int i = offset, end = offset + length; i < end; i++) {
+                int b = a[i] & 0xFF;
+                if ((bits[b >>> 6] & 1L << b) != 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean equalsFolded(CharSequence s, int from, byte[] needle) {
+            for (int j = 0; j < needle.length; j++) {
+                if (fold(s.charAt(from + j)) != (needle[j] & 0xFF)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean equalsFolded(byte[] a, int from, byte[] needle) {
+            for (int j = 0; j < needle.length; j++) {
+                if (fold(a[from + j] & 0xFF) != (needle[j] & 0xFF)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static int fold(int c) {
+            return c >= 'A' && c <= 'Z' ? c | 0x20 : c;
+        }
+
+        // ---- compile time (once per snapshot) ----
+
+        static Needles compile(String policy, List<String> needles) {
             if (needles == null) {
                 throw new IllegalArgumentException("user_agent policy '" + policy + "': deny list is null");
             }
             byte[][] folded = foldedNeedles(policy, needles);
-            int[] classOf = new int[256];
-            int width = assignClasses(folded, classOf);
-            Trie trie = new Trie(width);
+            int shortestPair = Integer.MAX_VALUE;
+            long[] singles = null;
             for (byte[] needle : folded) {
-                trie.add(needle, classOf);
+                if (needle.length == 1) {
+                    singles = singles == null ? new long[4] : singles;
+                    for (int b : cases(needle[0])) {
+                        singles[b >>> 6] |= 1L << b;
+                    }
+                } else {
+                    shortestPair = Math.min(shortestPair, needle.length);
+                }
             }
-            int[] next = trie.toDfa();
-            for (int b = 'A'; b <= 'Z'; b++) {
-                classOf[b] = classOf[b | 0x20];
+            int stride = shortestPair == Integer.MAX_VALUE ? 0 : Math.min(shortestPair - 1, MAX_STRIDE);
+            Map<Integer, List<Integer>> byKey = pairEntries(folded, stride);
+            long[] pairs = new long[1024];
+            int[] bucketStart = new int[byKey.size() + 1];
+            List<Integer> entries = new ArrayList<>();
+            int slot = 0;
+            for (Map.Entry<Integer, List<Integer>> e : byKey.entrySet()) {
+                pairs[e.getKey() >>> 6] |= 1L << e.getKey();
+                bucketStart[slot++] = entries.size();
+                entries.addAll(e.getValue());
             }
-            return new Automaton(classOf, next, width, folded.length);
+            bucketStart[slot] = entries.size();
+            return new Needles(folded, pairs, bucketStart, entries.stream().mapToInt(Integer::intValue).toArray(),
+                    stride, singles);
+        }
+
+        /** Raw pair key (ascending, the order of the bits) -> entries of the needles it may belong to. */
+        private static Map<Integer, List<Integer>> pairEntries(byte[][] folded, int stride) {
+            Map<Integer, List<Integer>> byKey = new TreeMap<>();
+            for (int n = 0; n < folded.length; n++) {
+                byte[] needle = folded[n];
+                for (int offset = 0; needle.length > 1 && offset < stride; offset++) {
+                    for (int b0 : cases(needle[offset])) {
+                        for (int b1 : cases(needle[offset + 1])) {
+                            byKey.computeIfAbsent(b0 << 8 | b1, k -> new ArrayList<>()).add(n << OFFSET_BITS | offset);
+                        }
+                    }
+                }
+            }
+            return byKey;
+        }
+
+        /** The byte values a folded needle byte matches: itself, and the upper case of a lower-case ASCII letter. */
+        private static int[] cases(byte folded) {
+            int b = folded & 0xFF;
+            return b >= 'a' && b <= 'z' ? new int[] {b, b & ~0x20} : new int[] {b};
+        }
+
+        private static int[] ranks(long[] pairs) {
+            int[] rank = new int[pairs.length];
+            for (int w = 1; w < pairs.length; w++) {
+                rank[w] = rank[w - 1] + Long.bitCount(pairs[w - 1]);
+            }
+            return rank;
         }
 
         private static byte[][] foldedNeedles(String policy, List<String> needles) {
@@ -141,94 +307,11 @@ public final class UserAgentPolicy implements RequestPolicy {
                 }
                 byte[] bytes = needle.getBytes(StandardCharsets.UTF_8);
                 for (int k = 0; k < bytes.length; k++) {
-                    bytes[k] = bytes[k] >= 'A' && bytes[k] <= 'Z' ? (byte) (bytes[k] | 0x20) : bytes[k];
+                    bytes[k] = (byte) fold(bytes[k] & 0xFF);
                 }
                 folded[i] = bytes;
             }
             return folded;
-        }
-
-        /** Numbers the distinct (folded) needle bytes 1..k into {@code classOf}; returns k + 1. */
-        private static int assignClasses(byte[][] needles, int[] classOf) {
-            int width = 1;
-            for (byte[] needle : needles) {
-                for (byte b : needle) {
-                    if (classOf[b & 0xFF] == 0) {
-                        classOf[b & 0xFF] = width++;
-                    }
-                }
-            }
-            return width;
-        }
-    }
-
-    /** The goto function, built needle by needle, then closed into a DFA (compile time only). */
-    private static final class Trie {
-        private final int width;
-        private final List<int[]> gotos = new ArrayList<>();
-        private final List<Boolean> terminal = new ArrayList<>();
-
-        Trie(int width) {
-            this.width = width;
-            newState();
-        }
-
-        void add(byte[] needle, int[] classOf) {
-            int state = 0;
-            for (byte b : needle) {
-                int c = classOf[b & 0xFF];
-                int target = gotos.get(state)[c];
-                if (target < 0) {
-                    target = newState();
-                    gotos.get(state)[c] = target;
-                }
-                state = target;
-            }
-            terminal.set(state, true);
-        }
-
-        /** Breadth-first failure links; every missing goto becomes its failure state's transition. */
-        int[] toDfa() {
-            int states = gotos.size();
-            int[] fail = new int[states];
-            boolean[] accepting = new boolean[states];
-            int[] dfa = new int[Math.multiplyExact(states, width)];
-            int[] queue = new int[states];
-            int head = 0;
-            int tail = 0;
-            for (int c = 0; c < width; c++) {
-                int target = gotos.get(0)[c];
-                dfa[c] = Math.max(target, 0);
-                if (target > 0) {
-                    queue[tail++] = target;
-                }
-            }
-            while (head < tail) {
-                int state = queue[head++];
-                accepting[state] = terminal.get(state) || accepting[fail[state]];
-                for (int c = 0; c < width; c++) {
-                    int target = gotos.get(state)[c];
-                    if (target < 0) {
-                        dfa[state * width + c] = dfa[fail[state] * width + c];
-                    } else {
-                        fail[target] = dfa[fail[state] * width + c];
-                        dfa[state * width + c] = target;
-                        queue[tail++] = target;
-                    }
-                }
-            }
-            for (int i = 0; i < dfa.length; i++) {
-                dfa[i] = accepting[dfa[i]] ? Automaton.MATCH : dfa[i] * width;
-            }
-            return dfa;
-        }
-
-        private int newState() {
-            int[] row = new int[width];
-            Arrays.fill(row, -1);
-            gotos.add(row);
-            terminal.add(false);
-            return gotos.size() - 1;
         }
     }
 }

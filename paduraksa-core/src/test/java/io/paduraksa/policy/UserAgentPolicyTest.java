@@ -151,6 +151,94 @@ class UserAgentPolicyTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} in ''{1}'' -> {2}")
+    @CsvSource(delimiter = '|', value = {
+        // one-byte needles: anywhere, either case, alone or next to longer needles
+        "x|x|true", "x|X|true", "x|abcx|true", "x|xabc|true", "x|abc|false", "x,sqlmap|SQLMAP|true",
+        "x,sqlmap|sqlma|false", "/|curl/8|true", "/|curl 8|false",
+        // two-byte needles: stride 1, first and last pair of the input
+        "ab|ab|true", "ab|AB|true", "ab|zab|true", "ab|abz|true", "ab|a b|false", "ab|ba|false", "ab|a|false",
+        // needles sharing their first pair, and a needle that is a prefix of another
+        "nikto,nimda,nix|xxNIMDA|true", "nikto,nimda,nix|nim|false", "nikto,nimda,nix|nixy|true",
+        "nikto,nimda,nix|nikt|false", "sqlmap,sql|xsql|true", "sqlmap,sqlm|sqlma|true",
+        // at the very start and end, and the whole input
+        "masscan,zgrab|masscan/1.3|true", "masscan,zgrab|Mozilla zgrab|true", "masscan,zgrab|zgrab|true",
+        "masscan,zgrab|zgra|false", "masscan,zgrab|asscan|false",
+        // overlapping occurrences and self-overlapping needles
+        "aab|aaab|true", "abab|ababab|true", "abab|abaab|false", "aaaa|aaa|false", "aaaa|aaaaa|true",
+        // a short needle sets the stride for long ones; long needles sampled at every offset
+        "go-http-client,ab|x go-HTTP-client|true", "go-http-client,ab|go-http-clien|false",
+        "feroxbuster,httrack|..feroxbuster|true", "feroxbuster,httrack|.feroxbuster|true",
+        "feroxbuster,httrack|feroxbuste|false", "abcdefghijklmnop|xyzABCDEFGHIJKLMNOP|true",
+    })
+    void findsNeedlesOfEveryLengthAtEveryPosition(String needles, String userAgent, boolean expected) {
+        UserAgentPolicy p = new UserAgentPolicy("shapes", List.of(needles.split(",")), false, PolicyDecision.DROP);
+        assertThat(p.matches(userAgent)).as("String").isEqualTo(expected);
+        assertThat(p.matches(new AsciiString(userAgent))).as("AsciiString").isEqualTo(expected);
+        assertThat(p.matches(offsetAscii("sqlmap", userAgent, "nikto"))).as("AsciiString with an offset").isEqualTo(expected);
+    }
+
+    /**
+     * Random needle sets (every shortest length from 1 to 10, so every stride and the one-byte path)
+     * and user agents over a small alphabet with non-ASCII bytes, each as a String, an AsciiString
+     * and an AsciiString in the middle of a bigger array, against a naive byte search that folds
+     * ASCII letters only.
+     */
+    @Test
+    void agreesWithANaiveByteSearchForEveryStride() {
+        char[] needleAlphabet = "aAbBcC/ .\u00e9\u00c9\u00ff".toCharArray();
+        // One char per byte, as a header arrives: the UTF-8 bytes of the needles' e-acute (C3 A9),
+        // E-acute (C3 89) and y-diaeresis (C3 BF), and a Latin-1 E-acute (C9) that must not fold.
+        char[] alphabet = "aAbBcC/ .\u00c3\u00a9\u0089\u00bf\u00c9".toCharArray();
+        SplittableRandom random = new SplittableRandom(23);
+        for (int round = 0; round < 2_000; round++) {
+            int shortest = 1 + round % 10;
+            List<String> needles = new ArrayList<>();
+            for (int k = 1 + random.nextInt(6); k > 0; k--) {
+                needles.add(randomString(random, needleAlphabet, shortest + random.nextInt(3)));
+            }
+            UserAgentPolicy p = new UserAgentPolicy("random", needles, false, PolicyDecision.DROP);
+            for (int u = 0; u < 20; u++) {
+                String ua = randomString(random, alphabet, random.nextInt(3 * shortest + 10));
+                boolean expected = false;
+                for (String needle : needles) {
+                    expected |= asciiLower(ua).contains(asciiLower(utf8AsChars(needle)));
+                }
+                if (p.matches(ua) != expected || p.matches(new AsciiString(ua)) != expected
+                        || p.matches(offsetAscii("/", ua, "bc")) != expected) {
+                    assertThat(new boolean[] {p.matches(ua), p.matches(new AsciiString(ua)), p.matches(offsetAscii("/", ua, "bc"))})
+                            .as("'%s' against %s", ua, needles).containsOnly(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void charsAboveLatin1MatchNothing() {
+        UserAgentPolicy p = new UserAgentPolicy("wide", List.of("a", "bc"), false, PolicyDecision.DROP);
+        // U+0161 and U+0162 share their low byte with 'a' (0x61) and 'b' (0x62).
+        assertThat(p.matches("\u0161\u0162c")).isFalse();
+        assertThat(p.matches("\u0162c\u0161bc")).isTrue();
+    }
+
+    /** {@code middle} inside a bigger array, so that a scan past either end would read the padding. */
+    private static AsciiString offsetAscii(String before, String middle, String after) {
+        byte[] all = (before + middle + after).getBytes(StandardCharsets.ISO_8859_1);
+        return new AsciiString(all, before.length(), middle.length(), false);
+    }
+
+    private static String asciiLower(String s) {
+        char[] chars = s.toCharArray();
+        for (int i = 0; i < chars.length; i++) {
+            chars[i] = chars[i] >= 'A' && chars[i] <= 'Z' ? (char) (chars[i] | 0x20) : chars[i];
+        }
+        return new String(chars);
+    }
+
+    private static String utf8AsChars(String needle) {
+        return new String(needle.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    }
+
     private static String randomString(SplittableRandom random, char[] alphabet, int length) {
         char[] chars = new char[length];
         for (int i = 0; i < length; i++) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -207,5 +208,21 @@ class MainTest {
             assertThat(r.err()).as("%s", List.of(args)).startsWith(args.length == 0 ? "Usage:" : "paduraksa: ");
             assertThat(r.out()).isEmpty();
         }
+    }
+
+    @ParameterizedTest(name = "{0}={1} -> {2}")
+    @CsvSource({
+        "none, , false",
+        "io.netty.leakDetection.level, paranoid, true",
+        "io.netty.leakDetection.level, disabled, true",
+        "io.netty.leakDetectionLevel, simple, true",
+        "io.netty.leakDetection.targetRecords, 4, false",
+    })
+    void leakDetectionIsOffUnlessTheOperatorChoseALevel(String property, String value, boolean asked) {
+        java.util.Properties system = new java.util.Properties();
+        if (value != null) {
+            system.setProperty(property, value);
+        }
+        assertThat(Main.leakDetectionAsked(system)).isEqualTo(asked);
     }
 }
