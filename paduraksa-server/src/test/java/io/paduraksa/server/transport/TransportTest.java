@@ -75,9 +75,9 @@ class TransportTest {
     }
 
     @Test
-    void autoPrefersIoUringThenEpollThenNio() {
-        Transport expected = Transport.IO_URING.isAvailable() ? Transport.IO_URING
-                : Transport.EPOLL.isAvailable() ? Transport.EPOLL : Transport.NIO;
+    void autoPrefersEpollThenIoUringThenNio() {
+        Transport expected = Transport.EPOLL.isAvailable() ? Transport.EPOLL
+                : Transport.IO_URING.isAvailable() ? Transport.IO_URING : Transport.NIO;
         assertThat(Transport.choose("auto")).isSameAs(expected);
         assertThat(Transport.choose(null)).isSameAs(expected);
         assertThat(Transport.choose(" NIO ")).isSameAs(Transport.NIO);
