@@ -28,8 +28,28 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Everything the server's event-loop threads allocate per gate-answered HTTP/2 request (decoding,
  * stream bookkeeping, gate, answer, flush), over ONE h2c connection with {@value #IN_FLIGHT} streams
- * in flight and browser-like request headers, after a warm-up. Bounded per scenario; see
- * {@link #BOUND} for where each byte of the bound goes.
+ * in flight and browser-like request headers, after a warm-up. Bounded per scenario at 200-250 B
+ * over what was measured alone (in a full module run the same scenarios measured up to ~160 B
+ * more), less than the ~280 B that a {@code DefaultHttp2Headers} per answer would add back.
+ *
+ * <p>Measured with JFR (below), 200 with a 30 B body, 2,426 B/request, all of it Netty's:
+ * <ul>
+ *   <li>request headers, ~1,060 B: {@code DefaultHttp2Headers} per stream (48 B, head entry 40 B,
+ *       bucket array 80 B, 40 B per header: 680 B for 17), HPACK's sink 48 B, literals not yet in
+ *       the dynamic table ({@code byte[]} + {@code AsciiString}, ~140 B), dynamic-table entries ~33 B;
+ *   <li>stream state, ~430 B: {@code DefaultStream} 40 B and its property map 24 + 32 B, the
+ *       priority tree's {@code WeightedFairQueueByteDistributor.State} 88 B with its queue and
+ *       events, remote flow state 40 B + deque 56 B, local flow state 48 B, active-set entry 40 B;
+ *   <li>frame reading, ~140 B: two slices of the HEADERS payload (40 B each), the reader's
+ *       continuation objects (40 + 24 B), {@code Http2Flags};
+ *   <li>writing HEADERS, ~270 B: the void promise made real ({@code unvoid}, 48 B) with its
+ *       listeners, {@code SimpleChannelPromiseAggregator} 64 B, lifecycle lambdas 2 x 24 B;
+ *   <li>writing DATA, ~460 B: {@code FlowControlledData} 48 B with its {@code CoalescingBufferQueue}
+ *       (~120 B), two more promises (96 B), an aggregator (64 B), a data slice (48 B), listeners.
+ * </ul>
+ * Without a body (204, 301 here) the DATA part goes; a 403 (an error-page body) shows one more
+ * buffer slice and more array growth in its breakdown. The body itself ({@code retainedDuplicate} of a pooled buffer) and the exchange
+ * (recycled) cost 0 B; so do the answer's headers (a reused view, {@code Http2AnswerHeaders}).
  *
  * <p>Run with {@code -XX:-UseTLAB} (for example
  * {@code -Dpaduraksa.test.jvm="-Xss1m --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:-UseTLAB"})
@@ -42,8 +62,6 @@ class Http2AnswerAllocationIT {
     static final int WARM_UP = 30_000;
     static final int MEASURED = 10_000;
     static final int IN_FLIGHT = 50;
-    /** Upper bound of the server event loops' bytes per request; the breakdown this comes from is in the class javadoc. */
-    static final long BOUND = 4_000;
 
     static final String YAML = """
             listeners:
@@ -95,9 +113,9 @@ class Http2AnswerAllocationIT {
     }
 
     @ParameterizedTest(name = "HTTP/2 {0}")
-    @CsvSource({"200 with body, /static/app, 200", "204 without body, /index, 204", "301 redirect, /old/page, 301",
-        "403 policy denial, /admin/users, 403"})
-    void serverLoopBytesPerRequestAreBounded(String what, String path, int status) throws Exception {
+    @CsvSource({"200 with body, /static/app, 200, 2750", "204 without body, /index, 204, 2300",
+        "301 redirect, /old/page, 301, 2300", "403 policy denial, /admin/users, 403, 2850"})
+    void serverLoopBytesPerRequestAreBounded(String what, String path, int status, long bound) throws Exception {
         try (H2Client c = H2Client.connect(server.port("h2"))) {
             Http2Headers[] requests = requests(path);
             run(c, requests, status, WARM_UP);
@@ -111,7 +129,7 @@ class Http2AnswerAllocationIT {
             if (exact) {
                 printBreakdown(what, jfr);
             } else {
-                assertThat(perRequest).as("server event-loop bytes per HTTP/2 %s", what).isLessThanOrEqualTo(BOUND);
+                assertThat(perRequest).as("server event-loop bytes per HTTP/2 %s", what).isLessThanOrEqualTo(bound);
             }
         }
     }
