@@ -7,8 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
@@ -37,7 +35,8 @@ import java.io.IOException;
  */
 public final class Http2GateHandler extends Http2ConnectionHandler {
     private final GateContext context;
-    private final Http2Connection.PropertyKey decided;
+    /** The answer's header block, reused for every answer on this connection (see its class comment). */
+    private final Http2AnswerHeaders answerHeaders = new Http2AnswerHeaders();
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
@@ -45,7 +44,6 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                      GateContext context) {
         super(decoder, encoder, settings);
         this.context = context;
-        this.decided = connection().newKey();
     }
 
     @Override
@@ -106,10 +104,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
 
     private void onRequestHeaders(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
         Http2Stream stream = connection().stream(streamId);
-        if (stream == null || stream.getProperty(decided) != null) {
+        if (stream == null || isTrailers(stream)) {
             return; // trailers of a request already decided, or a stream already gone
         }
-        stream.setProperty(decided, Boolean.TRUE);
         if (client == null) {
             client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
         }
@@ -140,6 +137,19 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                 answer(exchange, exchange.state.snapshot().statusAnswer(500));
             }
         }
+    }
+
+    /**
+     * Whether the HEADERS frame being delivered is a request's trailers (its second HEADERS; a server
+     * receives no informational ones). Netty marks headers, then trailers, received before calling
+     * the listener; but a stream opened by HEADERS with END_STREAM is created half-closed (remote)
+     * and marked once more when it is activated, so it shows "trailers received" on its first
+     * HEADERS. Trailers never find a stream in that state (Netty refuses frames on a stream the peer
+     * has closed), hence the second test. Reading Netty's marks replaces a per-stream property of
+     * ours (one more slot in the stream's property array, 8 B, and a map lookup per HEADERS).
+     */
+    private static boolean isTrailers(Http2Stream stream) {
+        return stream.isTrailersReceived() && stream.state() != Http2Stream.State.HALF_CLOSED_REMOTE;
     }
 
     /**
@@ -174,15 +184,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         ChannelHandlerContext ctx = this.ctx;
         int streamId = exchange.streamId;
         boolean noBody = exchange.head || response.contentLength() == 0;
-        Http2Headers headers = new DefaultHttp2Headers(false, response.headerNames().length + 2);
-        headers.status(response.statusText());
-        AsciiString[] names = response.headerNames();
-        AsciiString[] values = response.headerValues();
-        for (int i = 0; i < names.length; i++) {
-            headers.add(names[i], values[i]);
-        }
-        headers.add(HttpHeaderNames.DATE, context.date().ascii());
-        encoder().writeHeaders(ctx, streamId, headers, 0, noBody, ctx.voidPromise());
+        Http2AnswerHeaders headers = answerHeaders.of(response, context.date().ascii());
+        encoder().writeHeaders(ctx, streamId, kept(streamId, noBody) ? headers.copy() : headers, 0, noBody, ctx.voidPromise());
+        headers.reset();
         if (noBody && !exchange.requestEnded) {
             resetStream(ctx, streamId, Http2Error.NO_ERROR.code(), ctx.voidPromise());
         }
@@ -198,6 +202,20 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                     exchange.requestEnded ? ctx.voidPromise() : ctx.newPromise().addListener(new ResetWhenWritten(this, streamId)));
         }
         exchange.recycle();
+    }
+
+    /**
+     * Whether the encoder would keep the headers object instead of encoding it at once: only a
+     * HEADERS frame that ends its stream while DATA of that stream waits in the flow controller
+     * ({@code DefaultHttp2ConnectionEncoder.writeHeaders0}). Never for an answer, whose HEADERS is
+     * its stream's first frame; checked so that the reused view can never be written late.
+     */
+    private boolean kept(int streamId, boolean endOfStream) {
+        if (!endOfStream) {
+            return false;
+        }
+        Http2Stream stream = connection().stream(streamId);
+        return stream != null && encoder().flowController().hasFlowControlled(stream);
     }
 
     /**

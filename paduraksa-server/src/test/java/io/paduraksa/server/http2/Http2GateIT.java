@@ -157,6 +157,42 @@ class Http2GateIT {
         }
     }
 
+    /**
+     * A request with a body and trailers is answered once, on its first HEADERS; the trailers that
+     * follow in the same read are not taken for a new request, while a request whose first HEADERS
+     * ends the stream is (the handler tells the two apart from Netty's stream marks).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mixed", "h2only"})
+    void trailersAreNotASecondRequest(String listener) throws Exception {
+        try (H2Frames c = H2Frames.connect(server.port(listener))) {
+            Http2Headers trailers = new DefaultHttp2Headers(false).add("x-checksum", "abc");
+            c.batch(() -> {
+                c.headers(1, H2Frames.headers("POST", "a.test", "/static"), false);
+                c.data(1, "payload", false);
+                c.headers(1, trailers, true);
+                c.headers(3, H2Frames.headers("GET", "a.test", "/old"), true);
+            });
+            // Frames of the two streams interleave: read until both have ended.
+            List<H2Frames.Frame> seen = new ArrayList<>();
+            boolean[] ended = new boolean[4];
+            while (!ended[1] || !ended[3]) {
+                H2Frames.Frame f = c.next();
+                assertThat(f).as("frames so far: %s", seen).isNotNull().isNotEqualTo(H2Frames.CLOSED);
+                seen.add(f);
+                if (f.streamId() == 1 || f.streamId() == 3) {
+                    ended[f.streamId()] |= f.endStream() || f.isRst();
+                }
+            }
+            assertThat(seen).filteredOn(f -> f.streamId() == 1 && f.headers() != null).singleElement()
+                    .satisfies(f -> assertThat(f.status()).isEqualTo(200));
+            assertThat(seen).filteredOn(f -> f.streamId() == 3 && f.headers() != null).singleElement()
+                    .satisfies(f -> assertThat(f.status()).isEqualTo(301));
+            assertThat(seen).noneMatch(H2Frames.Frame::isGoAway);
+            assertThat(c.isOpen()).isTrue();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"mixed", "h2only"})
     void hostStandsInForAMissingAuthorityAndMustAgreeWithIt(String listener) throws Exception {
