@@ -94,8 +94,9 @@ class Http1RequestDecoderAllocationTest {
     }
 
     /**
-     * {@code EmbeddedChannel.writeInbound(Object...)} costs 24 B per call, its varargs array, with or
-     * without our decoder in the pipeline: that is why the tests above use {@code fireChannelRead}.
+     * {@code EmbeddedChannel.writeInbound(Object...)} costs up to 24 B per call, its varargs array (the
+     * JIT sometimes removes it), with or without our decoder in the pipeline: that is why the tests
+     * above use {@code fireChannelRead}.
      */
     @Test
     void writeInboundOverheadIsEmbeddedChannelsNotTheDecoders() {
@@ -107,8 +108,9 @@ class Http1RequestDecoderAllocationTest {
                     Http1RequestDecoderAllocationTest::writeEmpty, WARMUP, ITERATIONS);
             report(withDecoder);
             report(without);
-            assertThat(without.bytesPerCall()).isGreaterThan(0);
-            assertThat(withDecoder.bytesPerCall()).isCloseTo(without.bytesPerCall(), org.assertj.core.data.Offset.offset(1.0));
+            // Whatever writeInbound itself costs (24 B, or 0 B when the JIT removes the varargs array),
+            // the decoder adds nothing to it.
+            assertThat(withDecoder.bytesPerCall()).isLessThanOrEqualTo(without.bytesPerCall() + 1.0);
         } finally {
             empty.finishAndReleaseAll();
         }
