@@ -18,7 +18,6 @@ import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
-import io.paduraksa.snapshot.Snapshot;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -139,12 +138,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         headRequest = h.isMethod(HttpMethod.HEAD.asciiName());
         closeAfterAnswer = draining || !h.isKeepAlive() || h.hasBody();
         http10KeepAlive = h.version() == Http1RequestHead.HTTP_1_0;
-        Snapshot current = context.gate().store().current();
         int refusal = refusal(h);
         if (refusal != 0) {
             // CONNECT may be followed by tunnel bytes at once; an unmappable target leaves nothing to trust.
             closeAfterAnswer = true;
-            writeAnswer(current.statusAnswer(refusal));
+            writeAnswer(context.gate().store().current().statusAnswer(refusal));
             return;
         }
         GateMeter meter = context.meter();
