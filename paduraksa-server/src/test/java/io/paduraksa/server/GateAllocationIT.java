@@ -12,9 +12,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -357,19 +354,7 @@ class GateAllocationIT {
     }
 
     static void h2Run(H2Client c, Http2Headers[] requests, int status, int count) throws Exception {
-        List<H2Client.Stream> streams = new ArrayList<>(IN_FLIGHT);
-        for (int sent = 0; sent < count; sent += IN_FLIGHT) {
-            streams.clear();
-            for (int i = 0; i < IN_FLIGHT; i++) {
-                streams.add(c.send(requests[(sent + i) % requests.length], null, true));
-            }
-            for (H2Client.Stream s : streams) {
-                H2Client.Response r = s.done.get(5, TimeUnit.SECONDS);
-                if (r.status() != status) {
-                    throw new AssertionError("stream " + r.streamId() + ": " + r);
-                }
-            }
-        }
+        c.sendAll(requests, status, count, IN_FLIGHT);
     }
 
     static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

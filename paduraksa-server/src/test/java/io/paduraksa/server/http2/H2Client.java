@@ -190,6 +190,26 @@ public final class H2Client implements AutoCloseable {
      * Opens a stream with {@code headers}, then optionally a DATA frame with {@code body}; the stream
      * ends with the last frame sent when {@code endStream}. Returns at once.
      */
+    /**
+     * Sends {@code count} requests, cycling through {@code requests}, {@code inFlight} streams at a
+     * time, and fails unless every answer has {@code status}.
+     */
+    public void sendAll(Http2Headers[] requests, int status, int count, int inFlight) throws Exception {
+        java.util.List<Stream> streams = new java.util.ArrayList<>(inFlight);
+        for (int sent = 0; sent < count; sent += inFlight) {
+            streams.clear();
+            for (int i = 0; i < inFlight; i++) {
+                streams.add(send(requests[(sent + i) % requests.length], null, true));
+            }
+            for (Stream s : streams) {
+                Response r = s.done.get(5, java.util.concurrent.TimeUnit.SECONDS);
+                if (r.status() != status) {
+                    throw new AssertionError("stream " + r.streamId() + ": " + r);
+                }
+            }
+        }
+    }
+
     public Stream send(Http2Headers headers, String body, boolean endStream) {
         CompletableFuture<Stream> opened = new CompletableFuture<>();
         channel.eventLoop().execute(() -> {

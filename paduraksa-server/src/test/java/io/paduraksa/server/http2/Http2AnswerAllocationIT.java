@@ -9,12 +9,10 @@ import io.paduraksa.server.testing.TestServer;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -119,12 +117,12 @@ class Http2AnswerAllocationIT {
     void serverLoopBytesPerRequestAreBounded(String what, String path, int status, long bound) throws Exception {
         try (H2Client c = H2Client.connect(server.port("h2"))) {
             Http2Headers[] requests = requests(path);
-            run(c, requests, status, WARM_UP);
+            c.sendAll(requests, status, WARM_UP, IN_FLIGHT);
             boolean exact = !useTlab();
             Recording jfr = exact ? startRecording() : null;
             long[] loops = serverLoopThreads();
             long before = sum(THREADS.getThreadAllocatedBytes(loops));
-            run(c, requests, status, MEASURED);
+            c.sendAll(requests, status, MEASURED, IN_FLIGHT);
             long perRequest = (sum(THREADS.getThreadAllocatedBytes(loops)) - before) / MEASURED;
             System.out.printf("HTTP/2 %-18s server event loops: %,d B/request%n", what, perRequest);
             if (exact) {
@@ -147,22 +145,6 @@ class Http2AnswerAllocationIT {
             requests[n] = h;
         }
         return requests;
-    }
-
-    static void run(H2Client c, Http2Headers[] requests, int status, int count) throws Exception {
-        List<H2Client.Stream> streams = new ArrayList<>(IN_FLIGHT);
-        for (int sent = 0; sent < count; sent += IN_FLIGHT) {
-            streams.clear();
-            for (int i = 0; i < IN_FLIGHT; i++) {
-                streams.add(c.send(requests[(sent + i) % requests.length], null, true));
-            }
-            for (H2Client.Stream s : streams) {
-                H2Client.Response r = s.done.get(5, TimeUnit.SECONDS);
-                if (r.status() != status) {
-                    throw new AssertionError("stream " + r.streamId() + ": " + r);
-                }
-            }
-        }
     }
 
     static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
