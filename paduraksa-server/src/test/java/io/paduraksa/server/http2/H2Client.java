@@ -26,6 +26,8 @@ import java.io.ByteArrayOutputStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -195,14 +197,14 @@ public final class H2Client implements AutoCloseable {
      * time, and fails unless every answer has {@code status}.
      */
     public void sendAll(Http2Headers[] requests, int status, int count, int inFlight) throws Exception {
-        java.util.List<Stream> streams = new java.util.ArrayList<>(inFlight);
+        List<Stream> streams = new ArrayList<>(inFlight);
         for (int sent = 0; sent < count; sent += inFlight) {
             streams.clear();
             for (int i = 0; i < inFlight; i++) {
                 streams.add(send(requests[(sent + i) % requests.length], null, true));
             }
             for (Stream s : streams) {
-                Response r = s.done.get(5, java.util.concurrent.TimeUnit.SECONDS);
+                Response r = s.done.get(5, TimeUnit.SECONDS);
                 if (r.status() != status) {
                     throw new AssertionError("stream " + r.streamId() + ": " + r);
                 }
