@@ -189,10 +189,6 @@ public final class H2Client implements AutoCloseable {
     }
 
     /**
-     * Opens a stream with {@code headers}, then optionally a DATA frame with {@code body}; the stream
-     * ends with the last frame sent when {@code endStream}. Returns at once.
-     */
-    /**
      * Sends {@code count} requests, cycling through {@code requests}, {@code inFlight} streams at a
      * time, and fails unless every answer has {@code status}.
      */
@@ -212,6 +208,10 @@ public final class H2Client implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens a stream with {@code headers}, then optionally a DATA frame with {@code body}; the stream
+     * ends with the last frame sent when {@code endStream}. Returns at once.
+     */
     public Stream send(Http2Headers headers, String body, boolean endStream) {
         CompletableFuture<Stream> opened = new CompletableFuture<>();
         channel.eventLoop().execute(() -> {
