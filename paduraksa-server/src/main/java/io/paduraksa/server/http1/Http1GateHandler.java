@@ -2,9 +2,11 @@ package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
@@ -19,6 +21,7 @@ import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 /**
  * HTTP/1.1 with the gate in front, one instance per connection. It receives
@@ -29,9 +32,31 @@ import java.nio.charset.StandardCharsets;
  * flushed once per read, so pipelined requests are answered in order with one write.
  *
  * <p>A request that carries a body and is answered by the gate gets {@code Connection: close}:
- * the gate never reads an unwanted body to keep a connection alive.
+ * the gate never reads an unwanted body to keep a connection alive; what is still arriving is read
+ * and dropped for up to {@link #LINGER_MILLIS} after the answer (lingering close), so that the
+ * answer is not lost to a reset.
  */
 public final class Http1GateHandler extends ChannelInboundHandlerAdapter implements RequestView, ForwardExchange, Http1Deadlines.Expired {
+    /** How long a connection keeps reading (and dropping) an unwanted body after its answer. */
+    static final long LINGER_MILLIS = 2_000;
+
+    /**
+     * Lingering close (RFC 9112 9.6) after answering a request whose body is still arriving: closing
+     * at once with unread bytes in the socket makes the kernel send a reset, which can destroy the
+     * answer before the client reads it. So the write side is shut down (FIN after the answer), the
+     * rest of the body is read and dropped, and the connection closes when the client closes or after
+     * {@link #LINGER_MILLIS}. Rare path: a listener and a timer task per lingering connection.
+     */
+    private static final ChannelFutureListener LINGER = future -> {
+        Channel ch = future.channel();
+        if (!future.isSuccess() || !(ch instanceof DuplexChannel duplex)) {
+            ch.close();
+            return;
+        }
+        duplex.shutdownOutput();
+        ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    };
+
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
     private static final int COPY_BODY_LIMIT = 16 * 1024;
     private static final AsciiString ROOT = AsciiString.cached("/");
@@ -242,7 +267,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         releaseHead();
         if (close) {
             closing = true;
-            c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(discardingBody ? LINGER : ChannelFutureListener.CLOSE);
             return;
         }
         if (!discardingBody) {

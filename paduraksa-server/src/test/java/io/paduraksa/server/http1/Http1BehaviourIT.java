@@ -383,6 +383,29 @@ class Http1BehaviourIT {
         }
     }
 
+    /**
+     * Lingering close: a denied upload still arriving gets its 403, then the server shuts its side
+     * (FIN) but keeps reading and dropping the body, so the client's further writes do not hit a
+     * reset (which could also destroy the answer before the client reads it), and the end is an
+     * orderly EOF.
+     */
+    @Test
+    void aDeniedUploadStillArrivingGetsItsAnswerAndAnOrderlyClose() throws Exception {
+        byte[] chunk = new byte[64 * 1024];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        try (RawHttp c = connect("h1")) {
+            c.send("POST /admin/upload HTTP/1.1\r\nHost: a.test\r\nContent-Length: 1048576\r\n\r\n");
+            c.send(chunk);
+            RawHttp.Response r = c.read();
+            assertThat(r.status()).isEqualTo(403);
+            assertThat(r.header("connection")).isEqualTo("close");
+            for (int i = 0; i < 4; i++) {
+                c.send(chunk); // the server is still reading: no reset, no broken pipe
+            }
+            assertThat(c.socket().getInputStream().read()).as("orderly EOF after the answer").isEqualTo(-1);
+        }
+    }
+
     @Test
     void stoppingTheServerClosesIdleKeepAliveConnections() throws Exception {
         TestServer own = TestServer.start(YAML);
