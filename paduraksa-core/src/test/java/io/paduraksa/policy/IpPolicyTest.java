@@ -1,9 +1,9 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netty.util.AsciiString;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.net.IpRangeSet;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,47 +13,13 @@ import org.junit.jupiter.api.Test;
 class IpPolicyTest {
 
     /** Only the client IP matters to this policy; the rest is empty. */
-    static final class Input implements PolicyInput {
-        long high;
-        long low;
-
+    static final class Input extends TestPolicyInput {
         Input(String address) {
             long[] out = new long[2];
             if (!IpParser.parse(address, out)) {
                 throw new IllegalArgumentException(address);
             }
-            high = out[0];
-            low = out[1];
-        }
-
-        @Override
-        public long clientIpHigh() {
-            return high;
-        }
-
-        @Override
-        public long clientIpLow() {
-            return low;
-        }
-
-        @Override
-        public byte[] path() {
-            return new byte[] {'/'};
-        }
-
-        @Override
-        public int pathLength() {
-            return 1;
-        }
-
-        @Override
-        public CharSequence method() {
-            return "GET";
-        }
-
-        @Override
-        public CharSequence header(AsciiString lowerCaseName) {
-            return null;
+            clientIp(out[0], out[1]);
         }
     }
 

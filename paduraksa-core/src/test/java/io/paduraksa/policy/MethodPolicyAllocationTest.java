@@ -1,5 +1,6 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import io.paduraksa.testing.AllocationAssert;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,26 +15,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MethodPolicyAllocationTest {
 
     /** The gate's request state: the method as the protocol layer hands it over. */
-    static final class Request implements PolicyInput {
-        final CharSequence method;
+    static final class Request extends TestPolicyInput {
         final MethodPolicy policy;
         long sink;
 
         Request(MethodPolicy policy, CharSequence method) {
             this.policy = policy;
-            this.method = method;
+            method(method);
         }
 
         void run() {
             sink += policy.evaluate(this).action().ordinal();
         }
-
-        @Override public long clientIpHigh() { return 0; }
-        @Override public long clientIpLow() { return 0; }
-        @Override public byte[] path() { return null; }
-        @Override public int pathLength() { return 0; }
-        @Override public CharSequence method() { return method; }
-        @Override public CharSequence header(AsciiString lowerCaseName) { return null; }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,6 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,19 +14,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MethodPolicyTest {
 
     /** The gate's request state, reduced to what this policy reads. */
-    static final class Request implements PolicyInput {
-        CharSequence method;
-
+    static final class Request extends TestPolicyInput {
         Request(CharSequence method) {
-            this.method = method;
+            method(method);
         }
-
-        @Override public long clientIpHigh() { return 0; }
-        @Override public long clientIpLow() { return 0; }
-        @Override public byte[] path() { return new byte[] {'/'}; }
-        @Override public int pathLength() { return 1; }
-        @Override public CharSequence method() { return method; }
-        @Override public CharSequence header(AsciiString lowerCaseName) { return null; }
     }
 
     private static final MethodPolicy READ_ONLY =

@@ -1,11 +1,10 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import io.paduraksa.testing.AllocationAssert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.util.AsciiString;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,29 +14,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PathPolicyAllocationTest {
 
     /** The gate's request state: the normalised path in a reused buffer. */
-    static final class Request implements PolicyInput {
-        final byte[] path = new byte[256];
-        final int pathLength;
+    static final class Request extends TestPolicyInput {
         final PathPolicy policy;
         long sink;
 
         Request(PathPolicy policy, String normalisedPath) {
             this.policy = policy;
-            byte[] bytes = normalisedPath.getBytes(StandardCharsets.US_ASCII);
-            System.arraycopy(bytes, 0, path, 0, bytes.length);
-            this.pathLength = bytes.length;
+            path(normalisedPath);
         }
 
         void run() {
             sink += policy.evaluate(this).action().ordinal();
         }
-
-        @Override public long clientIpHigh() { return 0; }
-        @Override public long clientIpLow() { return 0; }
-        @Override public byte[] path() { return path; }
-        @Override public int pathLength() { return pathLength; }
-        @Override public CharSequence method() { return null; }
-        @Override public CharSequence header(AsciiString lowerCaseName) { return null; }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,10 +1,9 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netty.util.AsciiString;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,22 +12,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PathPolicyTest {
 
     /** The gate's request state, reduced to what this policy reads: a normalised path in a reused buffer. */
-    static final class Request implements PolicyInput {
-        final byte[] path = new byte[128];
-        int pathLength;
-
+    static final class Request extends TestPolicyInput {
         Request(String normalisedPath) {
-            byte[] bytes = normalisedPath.getBytes(StandardCharsets.US_ASCII);
-            System.arraycopy(bytes, 0, path, 0, bytes.length);
-            pathLength = bytes.length;
+            path(normalisedPath);
         }
-
-        @Override public long clientIpHigh() { return 0; }
-        @Override public long clientIpLow() { return 0; }
-        @Override public byte[] path() { return path; }
-        @Override public int pathLength() { return pathLength; }
-        @Override public CharSequence method() { return "GET"; }
-        @Override public CharSequence header(AsciiString lowerCaseName) { return null; }
     }
 
     private static final PathPolicy DENY_ONLY =
@@ -83,8 +70,8 @@ class PathPolicyTest {
     @Test
     void readsOnlyPathLengthBytes() {
         Request request = new Request("/admin");
-        request.path[6] = 'x'; // stale bytes from a longer earlier path
-        request.path[7] = 'y';
+        request.path()[6] = 'x'; // stale bytes from a longer earlier path
+        request.path()[7] = 'y';
         assertThat(DENY_ONLY.evaluate(request)).isSameAs(PolicyDecision.DROP);
     }
 

@@ -1,5 +1,6 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import io.paduraksa.testing.AllocationAssert;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,30 +24,17 @@ class UserAgentPolicyAllocationTest {
     private static final String SCANNER = "Mozilla/5.0 (compatible; Nmap Scripting Engine; https://nmap.org/book/nse.html)";
 
     /** The gate's request state: a reused object handing out the header it holds. */
-    static final class Request implements PolicyInput {
-        private static final AsciiString USER_AGENT = AsciiString.of("user-agent");
-        final CharSequence userAgent;
+    static final class Request extends TestPolicyInput {
         final UserAgentPolicy policy;
         long sink;
 
         Request(UserAgentPolicy policy, CharSequence userAgent) {
             this.policy = policy;
-            this.userAgent = userAgent;
+            userAgent(userAgent);
         }
 
         void run() {
             sink += policy.evaluate(this).action().ordinal();
-        }
-
-        @Override public long clientIpHigh() { return 0; }
-        @Override public long clientIpLow() { return 0; }
-        @Override public byte[] path() { return null; }
-        @Override public int pathLength() { return 0; }
-        @Override public CharSequence method() { return null; }
-
-        @Override
-        public CharSequence header(AsciiString lowerCaseName) {
-            return USER_AGENT.contentEquals(lowerCaseName) ? userAgent : null;
         }
     }
 

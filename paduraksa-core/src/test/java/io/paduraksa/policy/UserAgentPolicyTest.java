@@ -1,5 +1,6 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.TestPolicyInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,23 +23,9 @@ class UserAgentPolicyTest {
             "Go-http-client");
 
     /** The gate's request state, reduced to what this policy reads. */
-    static final class Request implements PolicyInput {
-        private static final AsciiString USER_AGENT = AsciiString.of("user-agent");
-        CharSequence userAgent;
-
+    static final class Request extends TestPolicyInput {
         Request(CharSequence userAgent) {
-            this.userAgent = userAgent;
-        }
-
-        @Override public long clientIpHigh() { return 0; }
-        @Override public long clientIpLow() { return 0; }
-        @Override public byte[] path() { return new byte[] {'/'}; }
-        @Override public int pathLength() { return 1; }
-        @Override public CharSequence method() { return "GET"; }
-
-        @Override
-        public CharSequence header(AsciiString lowerCaseName) {
-            return USER_AGENT.contentEquals(lowerCaseName) ? userAgent : null;
+            userAgent(userAgent);
         }
     }
 
