@@ -93,33 +93,6 @@ class Http1RequestDecoderAllocationTest {
         assertThat(state.consumer.bodyBytes).isPositive();
     }
 
-    /**
-     * {@code EmbeddedChannel.writeInbound(Object...)} costs up to 24 B per call, its varargs array (the
-     * JIT sometimes removes it), with or without our decoder in the pipeline: that is why the tests
-     * above use {@code fireChannelRead}.
-     */
-    @Test
-    void writeInboundOverheadIsEmbeddedChannelsNotTheDecoders() {
-        state = new State(requests(i -> "GET /p/" + i + " HTTP/1.1\r\nHost: a.test\r\n\r\n"), true);
-        AllocationAssert.Result withDecoder = AllocationAssert.measure("writeInbound, decoder", state, State::stepWriteInbound, WARMUP, ITERATIONS);
-        EmbeddedChannel empty = new EmbeddedChannel();
-        try {
-            AllocationAssert.Result without = AllocationAssert.measure("writeInbound, empty pipeline", empty,
-                    Http1RequestDecoderAllocationTest::writeEmpty, WARMUP, ITERATIONS);
-            report(withDecoder);
-            report(without);
-            // Whatever writeInbound itself costs (24 B, or 0 B when the JIT removes the varargs array),
-            // the decoder adds nothing to it.
-            assertThat(withDecoder.bytesPerCall()).isLessThanOrEqualTo(without.bytesPerCall() + 1.0);
-        } finally {
-            empty.finishAndReleaseAll();
-        }
-    }
-
-    private static void writeEmpty(EmbeddedChannel ch) {
-        ch.writeInbound(io.netty.buffer.Unpooled.EMPTY_BUFFER);
-    }
-
     private static void report(AllocationAssert.Result result) {
         System.out.println(result);
     }
@@ -194,10 +167,6 @@ class Http1RequestDecoderAllocationTest {
             if (s.in.refCnt() != 1) {
                 throw new AssertionError("decoder kept the inbound buffer: refCnt " + s.in.refCnt());
             }
-        }
-
-        static void stepWriteInbound(State s) {
-            s.channel.writeInbound(s.refill().retain());
         }
 
         static void stepDirect(State s) {
