@@ -1,5 +1,6 @@
 package io.paduraksa.server.connection;
 
+import io.paduraksa.net.IpParser;
 /**
  * The connection's client address as PROXY protocol settled it, fired as a user event by
  * {@link ProxyProtocolHandler} before any request byte travels on, and consumed by
@@ -31,7 +32,7 @@ public final class ClientAddressEvent {
 
     @Override
     public String toString() {
-        return "ClientAddressEvent(" + ClientAddresses.toString(high, low)
+        return "ClientAddressEvent(" + IpParser.format(high, low)
                 + (fromProxyHeader ? ", from PROXY header)" : ", direct peer)");
     }
 }

@@ -1,20 +1,20 @@
 package io.paduraksa.server.connection;
 
+import io.paduraksa.net.IpParser;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
  * Socket addresses to the two longs the core uses: the high and low 64 bits of an IPv6 address, with
- * IPv4 mapped as {@code ::ffff:a.b.c.d} (high = 0, low = {@code 0x0000_FFFF_0000_0000 | v4}), the same
- * shape as {@link io.paduraksa.gate.ClientInfo}.
+ * IPv4 mapped as {@code ::ffff:a.b.c.d} (high = 0, low = {@link IpParser#MAPPED_IPV4_PREFIX} | v4), the
+ * shape {@link IpParser} parses text into and {@link io.paduraksa.gate.ClientInfo} holds; for text use
+ * {@link IpParser#format}.
  *
  * <p>Runs once per connection. Reads {@link InetAddress#getAddress()} (one small array copy), never
  * a host name, so no DNS lookup can happen.
  */
 public final class ClientAddresses {
-    /** The low word's prefix of an IPv4-mapped IPv6 address ({@code ::ffff:0:0/96}). */
-    public static final long IPV4_MAPPED_PREFIX = 0x0000_FFFF_0000_0000L;
     /** Index of the high 64 bits in the {@code out} arrays. */
     public static final int HIGH = 0;
     /** Index of the low 64 bits in the {@code out} arrays. */
@@ -50,32 +50,13 @@ public final class ClientAddresses {
     public static void toLongs(byte[] address, long[] out) {
         if (address.length == 4) {
             out[HIGH] = 0;
-            out[LOW] = IPV4_MAPPED_PREFIX | (readInt(address, 0) & 0xFFFF_FFFFL);
+            out[LOW] = IpParser.MAPPED_IPV4_PREFIX | (readInt(address, 0) & 0xFFFF_FFFFL);
         } else if (address.length == 16) {
             out[HIGH] = readLong(address, 0);
             out[LOW] = readLong(address, 8);
         } else {
             throw badLength(address.length);
         }
-    }
-
-    /** True when {@code high}/{@code low} is an IPv4 address mapped into {@code ::ffff:0:0/96}. */
-    public static boolean isIpv4Mapped(long high, long low) {
-        return high == 0 && (low & 0xFFFF_FFFF_0000_0000L) == IPV4_MAPPED_PREFIX;
-    }
-
-    /** The address in its usual text form ({@code 192.0.2.1}, {@code 2001:db8::1}); for logs only. */
-    public static String toString(long high, long low) {
-        if (isIpv4Mapped(high, low)) {
-            return ((low >>> 24) & 0xFF) + "." + ((low >>> 16) & 0xFF) + "." + ((low >>> 8) & 0xFF) + "."
-                    + (low & 0xFF);
-        }
-        byte[] b = new byte[16];
-        for (int i = 0; i < 8; i++) {
-            b[i] = (byte) (high >>> (56 - 8 * i));
-            b[i + 8] = (byte) (low >>> (56 - 8 * i));
-        }
-        return io.netty.util.NetUtil.bytesToIpAddress(b);
     }
 
     private static int readInt(byte[] b, int at) {

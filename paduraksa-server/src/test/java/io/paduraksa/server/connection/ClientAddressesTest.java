@@ -1,5 +1,6 @@
 package io.paduraksa.server.connection;
 
+import io.paduraksa.net.IpParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,7 +31,7 @@ class ClientAddressesTest {
 
         assertThat(out[ClientAddresses.HIGH]).isEqualTo(Long.parseUnsignedLong(high.substring(2), 16));
         assertThat(out[ClientAddresses.LOW]).isEqualTo(Long.parseUnsignedLong(low.substring(2), 16));
-        assertThat(ClientAddresses.toString(out[0], out[1])).isEqualTo(text);
+        assertThat(IpParser.format(out[0], out[1])).isEqualTo(text);
     }
 
     @Test
@@ -52,8 +53,8 @@ class ClientAddressesTest {
 
     @Test
     void ipv4MappedIsRecognised() {
-        assertThat(ClientAddresses.isIpv4Mapped(0, 0x0000ffffc0000201L)).isTrue();
-        assertThat(ClientAddresses.isIpv4Mapped(0, 1)).isFalse();
-        assertThat(ClientAddresses.isIpv4Mapped(0x20010db800000000L, 0x0000ffffc0000201L)).isFalse();
+        assertThat(IpParser.isMappedIpv4(0, 0x0000ffffc0000201L)).isTrue();
+        assertThat(IpParser.isMappedIpv4(0, 1)).isFalse();
+        assertThat(IpParser.isMappedIpv4(0x20010db800000000L, 0x0000ffffc0000201L)).isFalse();
     }
 }

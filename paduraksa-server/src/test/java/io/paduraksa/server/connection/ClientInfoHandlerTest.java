@@ -1,5 +1,6 @@
 package io.paduraksa.server.connection;
 
+import io.paduraksa.net.IpParser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -109,7 +110,7 @@ class ClientInfoHandlerTest {
             ByteBuf buf = (ByteBuf) msg;
             ClientInfo info = ClientInfoHandler.clientInfo(ctx.channel());
             reads.add(buf.toString(StandardCharsets.US_ASCII) + " with "
-                    + (info == null ? "none" : ClientAddresses.toString(info.ipHigh(), info.ipLow())));
+                    + (info == null ? "none" : IpParser.format(info.ipHigh(), info.ipLow())));
             buf.release();
         }
 

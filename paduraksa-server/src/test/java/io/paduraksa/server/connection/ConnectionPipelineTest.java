@@ -1,5 +1,6 @@
 package io.paduraksa.server.connection;
 
+import io.paduraksa.net.IpParser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.EventLoopGroup;
@@ -63,7 +64,7 @@ class ConnectionPipelineTest {
             assertThat(socket.getApplicationProtocol()).isEqualTo("h2");
             assertThat(socket.getSession().getPeerPrincipal().getName()).isEqualTo("CN=b.test");
             ClientInfo info = server.clients.poll(5, TimeUnit.SECONDS);
-            assertThat(ClientAddresses.toString(info.ipHigh(), info.ipLow())).isEqualTo("203.0.113.9");
+            assertThat(IpParser.format(info.ipHigh(), info.ipLow())).isEqualTo("203.0.113.9");
             assertThat(info.isTrustedProxy()).isTrue();
             assertThat(server.pipelines.take()).containsExactly("SslHandler", "Recorder");
             socket.close();

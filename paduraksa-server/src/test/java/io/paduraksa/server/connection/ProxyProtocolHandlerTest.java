@@ -1,5 +1,6 @@
 package io.paduraksa.server.connection;
 
+import io.paduraksa.net.IpParser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.EventLoopGroup;
@@ -45,7 +46,7 @@ class ProxyProtocolHandlerTest {
 
             assertThat(LoopbackServer.readEcho(socket, REQUEST.length())).isEqualTo(REQUEST);
             ClientInfo info = server.clients.poll(5, TimeUnit.SECONDS);
-            assertThat(ClientAddresses.toString(info.ipHigh(), info.ipLow())).isEqualTo("192.0.2.10");
+            assertThat(IpParser.format(info.ipHigh(), info.ipLow())).isEqualTo("192.0.2.10");
             assertThat(info.isTrustedProxy()).isFalse();
             assertThat(info.country()).isEqualTo(ClientInfo.NO_COUNTRY);
             assertThat(server.pipelines.take()).containsExactly("Recorder");
@@ -101,7 +102,7 @@ class ProxyProtocolHandlerTest {
 
             assertThat(LoopbackServer.readEcho(socket, REQUEST.length())).isEqualTo(REQUEST);
             ClientInfo info = server.clients.poll(5, TimeUnit.SECONDS);
-            assertThat(ClientAddresses.toString(info.ipHigh(), info.ipLow())).isEqualTo("203.0.113.5");
+            assertThat(IpParser.format(info.ipHigh(), info.ipLow())).isEqualTo("203.0.113.5");
         }
     }
 
