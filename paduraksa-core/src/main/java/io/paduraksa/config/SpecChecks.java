@@ -1,5 +1,6 @@
 package io.paduraksa.config;
 
+import io.paduraksa.respond.HttpToken;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;
@@ -318,21 +319,7 @@ final class SpecChecks {
     /** RFC 9110 section 5.1: a field name is a token. */
     static String headerName(Object value) {
         String s = (String) value;
-        return isToken(s) ? null : "'" + s + "' is not a header name (expected letters, digits and !#$%&'*+-.^_`|~)";
-    }
-
-    private static boolean isToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean alnum = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
-            if (!alnum && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
-                return false;
-            }
-        }
-        return true;
+        return HttpToken.isToken(s) ? null : "'" + s + "' is not a header name (expected letters, digits and !#$%&'*+-.^_`|~)";
     }
 
     /** RFC 9110 section 5.5: no CR, LF or NUL in a field value (they would split the response). */
@@ -384,7 +371,7 @@ final class SpecChecks {
     /** Methods are case-sensitive (RFC 9110 section 9.1): {@code get} would never match a GET. */
     private static String method(Object value) {
         String s = (String) value;
-        if (!isToken(s)) {
+        if (!HttpToken.isToken(s)) {
             return "'" + s + "' is not a method (expected a token like GET, HEAD, POST)";
         }
         String upper = s.toUpperCase(java.util.Locale.ROOT);

@@ -1,5 +1,6 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.respond.HttpToken;
 import io.netty.util.AsciiString;
 import java.util.List;
 
@@ -65,23 +66,10 @@ public final class MethodPolicy implements RequestPolicy {
     }
 
     private static String requireToken(String policy, int index, String method) {
-        if (method == null || method.isEmpty() || !isToken(method)) {
+        if (!HttpToken.isToken(method)) {
             throw new IllegalArgumentException("method policy '" + policy + "': allow[" + index + "] '" + method
                     + "' is not a method token (expected letters, digits or !#$%&'*+-.^_`|~ as in RFC 9110, e.g. GET)");
         }
         return method;
-    }
-
-    /** token = 1*tchar (RFC 9110 section 5.6.2). */
-    static boolean isToken(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean tchar = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!tchar) {
-                return false;
-            }
-        }
-        return !s.isEmpty();
     }
 }

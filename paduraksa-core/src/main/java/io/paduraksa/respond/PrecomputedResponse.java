@@ -201,16 +201,8 @@ public final class PrecomputedResponse {
         }
 
         private static void checkToken(String name) {
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException("empty header name");
-            }
-            for (int i = 0; i < name.length(); i++) {
-                char c = name.charAt(i);
-                boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-                if (!tchar) {
-                    throw new IllegalArgumentException("header name '" + name + "' has a character not allowed in a token (RFC 9110 5.6.2)");
-                }
+            if (!HttpToken.isToken(name)) {
+                throw new IllegalArgumentException("header name '" + name + "' is not a token (RFC 9110 5.6.2)");
             }
             String lower = name.toLowerCase(Locale.ROOT);
             if (lower.equals("content-length") || lower.equals("transfer-encoding") || lower.equals("connection")
