@@ -150,6 +150,9 @@ class Http1BehaviourIT {
             for (int i = 0; i < requests.length; i++) {
                 RawHttp.Response r = c.read(requests[i].startsWith("HEAD"));
                 assertThat(r.status()).as("answer %d", i).isEqualTo(statuses[i]);
+                if (statuses[i] == 301) {
+                    assertThat(r.header("location")).isEqualTo("https://a.test/new");
+                }
             }
             assertThat(c.exchange("GET /x HTTP/1.1\r\nHost: b.test\r\n\r\n").body()).isEqualTo("b\n");
         }
