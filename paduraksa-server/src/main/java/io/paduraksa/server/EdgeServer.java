@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.paduraksa.config.ListenerSpec;
@@ -229,19 +230,11 @@ public final class EdgeServer {
         for (Channel ch : serverChannels) {
             ch.close().syncUninterruptibly();
         }
+        ChannelGroupFuture drained = connections.newCloseFuture();
         for (Channel ch : connections) {
             ch.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE);
         }
-        long deadline = System.nanoTime() + drain.toNanos();
-        while (!connections.isEmpty() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        if (!connections.isEmpty()) {
+        if (!drained.awaitUninterruptibly(drain.toMillis())) {
             LOG.warn("drain timeout: closing {} connections", connections.size());
         }
         connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
