@@ -53,25 +53,33 @@ public final class IpParser {
         return high == 0 && (low & MAPPED_IPV4_MASK) == MAPPED_IPV4_PREFIX;
     }
 
+    /** Longest canonical text: eight groups of four hex digits and seven colons. */
+    public static final int MAX_TEXT_LENGTH = 39;
+
     /**
      * Canonical text, off the hot path: a dotted quad for an IPv4-mapped address, otherwise RFC 5952
      * (lower case, no leading zeros, the longest run of two or more zero groups shortened to
      * {@code ::}, the first such run on a tie). Other embedded-IPv4 forms are written in hex.
      */
     public static String format(long high, long low) {
+        byte[] text = new byte[MAX_TEXT_LENGTH];
+        return new String(text, 0, formatTo(high, low, text), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The canonical text of {@link #format} as ASCII bytes into {@code out} (at least
+     * {@link #MAX_TEXT_LENGTH} long) from index 0; returns the length. Allocates nothing: the
+     * forwarder writes the client IP into every upstream request with it.
+     */
+    public static int formatTo(long high, long low, byte[] out) {
         if (isMappedIpv4(high, low)) {
-            return formatIpv4((int) low);
-        }
-        int[] groups = new int[8];
-        for (int i = 0; i < 4; i++) {
-            groups[i] = (int) (high >>> (48 - 16 * i)) & 0xFFFF;
-            groups[i + 4] = (int) (low >>> (48 - 16 * i)) & 0xFFFF;
+            return formatIpv4To((int) low, out);
         }
         int bestStart = -1;
         int bestLength = 1;
         for (int i = 0; i < 8; i++) {
             int length = 0;
-            while (i + length < 8 && groups[i + length] == 0) {
+            while (i + length < 8 && group(high, low, i + length) == 0) {
                 length++;
             }
             if (length > bestLength) {
@@ -80,19 +88,55 @@ public final class IpParser {
             }
             i += length;
         }
-        StringBuilder sb = new StringBuilder(39);
+        int n = 0;
         for (int i = 0; i < 8; i++) {
             if (i == bestStart) {
-                sb.append("::");
+                out[n++] = ':';
+                out[n++] = ':';
                 i += bestLength - 1;
                 continue;
             }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
+            if (n > 0 && out[n - 1] != ':') {
+                out[n++] = ':';
             }
-            sb.append(Integer.toHexString(groups[i]));
+            n = hexTo(group(high, low, i), out, n);
         }
-        return sb.toString();
+        return n;
+    }
+
+    private static int group(long high, long low, int i) {
+        return (int) ((i < 4 ? high : low) >>> (48 - 16 * (i & 3))) & 0xFFFF;
+    }
+
+    private static int hexTo(int value, byte[] out, int at) {
+        int n = at;
+        boolean started = false;
+        for (int shift = 12; shift >= 0; shift -= 4) {
+            int d = (value >>> shift) & 0xF;
+            if (d != 0 || started || shift == 0) {
+                out[n++] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+                started = true;
+            }
+        }
+        return n;
+    }
+
+    private static int formatIpv4To(int ipv4, byte[] out) {
+        int n = 0;
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            if (shift != 24) {
+                out[n++] = '.';
+            }
+            int octet = (ipv4 >>> shift) & 0xFF;
+            if (octet >= 100) {
+                out[n++] = (byte) ('0' + octet / 100);
+            }
+            if (octet >= 10) {
+                out[n++] = (byte) ('0' + octet / 10 % 10);
+            }
+            out[n++] = (byte) ('0' + octet % 10);
+        }
+        return n;
     }
 
     /** A dotted quad for the 32 bits of {@code ipv4}. */

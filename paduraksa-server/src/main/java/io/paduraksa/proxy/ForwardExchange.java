@@ -1,11 +1,21 @@
 package io.paduraksa.proxy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import io.paduraksa.proxy.http1.Http1ResponseHead;
+import io.paduraksa.proxy.http1.Http1ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.ResponseHeaderRules;
 
 /**
- * What a protocol handler offers the forwarder for one request: a way to answer (for upstream
- * failures) and to end the request. The streaming of request and response bodies is added with the
- * forwarder itself.
+ * The client side of one forwarded request, as a protocol handler (HTTP/1.1 connection or HTTP/2
+ * stream) offers it to the forwarder. Every method runs on the client connection's event loop,
+ * which is also the upstream connection's. The forwarder ends the exchange exactly once: with
+ * {@link #answer}, with {@link #responseEnd}, or with {@link #abort}.
+ *
+ * <p>Per request these allocate nothing on HTTP/1.1 (bytes are copied from the client's head into
+ * the upstream buffer); on HTTP/2 the response head becomes Netty header objects.
  */
 public interface ForwardExchange {
 
@@ -14,4 +24,57 @@ public interface ForwardExchange {
 
     /** True when the client is still connected and the request has not ended. */
     boolean isOpen();
+
+    /** The client connection's event loop: the upstream connection is taken from its pool. */
+    EventLoop eventLoop();
+
+    // ---- request side ----
+
+    /** Whether the client connection is TLS (for X-Forwarded-Proto). */
+    boolean isTls();
+
+    /** The request body's length: 0 without a body, -1 when it is streamed without a declared length. */
+    long requestBodyLength();
+
+    /** Whether the request asks for a protocol upgrade (WebSocket). */
+    boolean isUpgradeRequest();
+
+    /**
+     * Writes the client's header fields that survive {@code rules} as HTTP/1.1 lines
+     * ({@code name: value\r\n}); the forwarder adds Host, framing and the forwarding headers itself.
+     */
+    void writeRequestHeaders(ByteBuf out, ForwardingRules rules);
+
+    /**
+     * Connects the request body to {@code sink}: body chunks and the end are delivered to it from now
+     * on (at once for whatever already arrived). Called once per request, after the upstream head was
+     * written, only when {@link #requestBodyLength()} is not 0.
+     */
+    void requestBodyTo(ForwardCall sink);
+
+    /** Stops (true) or resumes (false) reading the request body: back-pressure from the upstream connection. */
+    void pauseRequestBody(boolean pause);
+
+    // ---- response side ----
+
+    /** Relays an interim response (100 Continue, 103 Early Hints) when the protocol can carry it. */
+    void interimResponse(Http1ResponseHead head);
+
+    /**
+     * Writes the response head: the upstream's status and fields minus what {@code rules} removes,
+     * plus {@code rules}' own fields and {@code extraLine} (an affinity cookie line, or null).
+     */
+    void responseHead(Http1ResponseHead head, ResponseHeaderRules rules, byte[] extraLine);
+
+    /** Writes a part of the response body (ownership passes to the exchange). */
+    void responseBody(ByteBuf chunk);
+
+    /** Whether the client can take more response bytes now; when not, it calls {@link ForwardCall#clientWritable()} later. */
+    boolean isWritable();
+
+    /** Ends the response, with trailers (or null); ends the exchange. */
+    void responseEnd(Http1ResponseTrailers trailers);
+
+    /** The response cannot be completed (upstream failed mid-way): close (HTTP/1.1) or reset the stream (HTTP/2). */
+    void abort();
 }
