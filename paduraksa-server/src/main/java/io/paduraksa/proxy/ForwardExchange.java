@@ -46,11 +46,16 @@ public interface ForwardExchange {
     void writeRequestHeaders(ByteBuf out, ForwardingRules rules);
 
     /**
-     * Connects the request body to {@code sink}: body chunks and the end are delivered to it from now
-     * on (at once for whatever already arrived). Called once per request, after the upstream head was
-     * written, only when {@link #requestBodyLength()} is not 0.
+     * Called once when forwarding starts: from now on the exchange reports the client going away
+     * ({@link ForwardCall#clientClosed}) and becoming writable again ({@link ForwardCall#clientWritable}).
      */
-    void requestBodyTo(ForwardCall sink);
+    void attach(ForwardCall call);
+
+    /**
+     * The upstream head is written: request body chunks and the end go to the attached call from now
+     * on (at once for whatever already arrived). Called only when {@link #requestBodyLength()} is not 0.
+     */
+    void requestBodyReady();
 
     /** Stops (true) or resumes (false) reading the request body: back-pressure from the upstream connection. */
     void pauseRequestBody(boolean pause);
@@ -71,6 +76,9 @@ public interface ForwardExchange {
 
     /** Whether the client can take more response bytes now; when not, it calls {@link ForwardCall#clientWritable()} later. */
     boolean isWritable();
+
+    /** Flushes what the response writes queued (called once per upstream read). */
+    void flush();
 
     /** Ends the response, with trailers (or null); ends the exchange. */
     void responseEnd(Http1ResponseTrailers trailers);

@@ -17,7 +17,7 @@ import io.paduraksa.ops.AdminHandler;
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.ops.Signals;
 import io.paduraksa.proxy.Forwarder;
-import io.paduraksa.proxy.UnavailableForwarder;
+import io.paduraksa.proxy.UpstreamForwarder;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.connection.TlsException;
@@ -59,6 +59,8 @@ public final class EdgeServer {
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** The forwarder this server made (and closes), or null when one was given. */
+    private final UpstreamForwarder upstreams;
 
     private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
         this.spec = initial.spec();
@@ -75,7 +77,8 @@ public final class EdgeServer {
             return t;
         });
         clock.scheduleAtFixedRate(() -> date.refresh(System.currentTimeMillis()), 0, 200, TimeUnit.MILLISECONDS);
-        GateContext context = new GateContext(new Gate(store), forwarder, date, meter);
+        this.upstreams = forwarder == null ? new UpstreamForwarder(group, transport.socketChannelClass()) : null;
+        GateContext context = new GateContext(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter);
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
             if (l.admin()) {
@@ -86,12 +89,15 @@ public final class EdgeServer {
         reloader.addListener((previous, current) -> afterReload(current));
     }
 
-    /** Starts with the real (not yet forwarding) forwarder and no meter. */
+    /** Starts with the upstream forwarder and no meter. */
     public static EdgeServer start(Path configFile, Snapshot initial) throws Exception {
-        return start(configFile, initial, new UnavailableForwarder(), null);
+        return start(configFile, initial, null, null);
     }
 
-    /** Starts and binds every listener; on failure releases what was started and throws. */
+    /**
+     * Starts and binds every listener; on failure releases what was started and throws. A null
+     * {@code forwarder} means the real one ({@link UpstreamForwarder} on this server's event loops).
+     */
     public static EdgeServer start(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
         EdgeServer server = new EdgeServer(configFile, initial, forwarder, meter);
         try {
@@ -238,6 +244,9 @@ public final class EdgeServer {
             LOG.warn("drain timeout: closing {} connections", connections.size());
         }
         connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        if (upstreams != null) {
+            upstreams.close();
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         clock.shutdownNow();
         reloader.close();

@@ -30,6 +30,7 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
     private Phase phase = Phase.IDLE;
     private long phaseStart;
     private long bodyBytes;
+    private boolean bodyPaused;
     private Expired listener;
 
     /** What the gate handler does when a limit is passed. */
@@ -95,6 +96,21 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
         bodyBytes = 0;
     }
 
+    /**
+     * Reading the body stopped (true) or resumed (false) because the upstream could not take more:
+     * the client is not slow, so the rate rule pauses, and restarts from zero on resume.
+     */
+    void bodyPaused(boolean paused) {
+        if (paused && phase == Phase.BODY) {
+            enter(Phase.REQUEST);
+            bodyPaused = true;
+        } else if (!paused && bodyPaused) {
+            bodyPaused = false;
+            enter(Phase.BODY);
+            bodyBytes = 0;
+        }
+    }
+
     void bodyRead(int bytes) {
         bodyBytes += bytes;
     }
@@ -104,6 +120,7 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
      * since the wait is now for the upstream, whose timeouts the forwarder applies.
      */
     void bodyDone() {
+        bodyPaused = false;
         if (phase == Phase.BODY) {
             enter(Phase.REQUEST);
         }
@@ -114,6 +131,7 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
      * bytes of a next request are already buffered, timed as a head from now.
      */
     void requestDone(boolean nextHeadStarted) {
+        bodyPaused = false;
         enter(nextHeadStarted ? Phase.HEAD : Phase.IDLE);
     }
 

@@ -14,7 +14,6 @@ import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
-import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
@@ -36,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * and dropped for up to {@link #LINGER_MILLIS} after the answer (lingering close), so that the
  * answer is not lost to a reset.
  */
-public final class Http1GateHandler extends ChannelInboundHandlerAdapter implements RequestView, ForwardExchange, Http1Deadlines.Expired {
+public final class Http1GateHandler extends ChannelInboundHandlerAdapter implements RequestView, Http1Deadlines.Expired {
     /** How long a connection keeps reading (and dropping) an unwanted body after its answer. */
     static final long LINGER_MILLIS = 2_000;
 
@@ -70,6 +69,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     private final Http1RequestDecoder decoder;
     private final Http1Deadlines deadlines;
     private final RequestState state;
+    private final Http1Exchange exchange = new Http1Exchange(this);
     private final AsciiView absoluteAuthority = new AsciiView();
     private final AsciiView absoluteTarget = new AsciiView();
     private ChannelHandlerContext ctx;
@@ -104,10 +104,18 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             onHead(ctx, h);
         } else if (msg instanceof ByteBuf body) {
             deadlines.bodyRead(body.readableBytes());
-            body.release(); // bodies of answered requests are read and dropped; forwarding streams them
+            if (exchange.isActive()) {
+                exchange.onBody(body);
+            } else {
+                body.release(); // the body of an answered request is read and dropped
+            }
         } else if (msg == Http1RequestEnd.INSTANCE) {
             deadlines.bodyDone();
-            endOfRequest(ctx);
+            if (exchange.isActive()) {
+                exchange.onBodyEnd();
+            } else {
+                endOfRequest(ctx);
+            }
         } else if (msg instanceof Http1DecodeError error) {
             onDecodeError(ctx, error);
         } else {
@@ -123,9 +131,16 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        exchange.onClientClosed();
         releaseHead();
         state.clear();
         super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        exchange.onWritable();
+        super.channelWritabilityChanged(ctx);
     }
 
     /** Server stop: close now when idle, else answer the current request with Connection: close. */
@@ -178,10 +193,22 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
         switch (outcome) {
             case RESPOND, CHALLENGE -> writeAnswer(state.response());
-            case FORWARD -> context.forwarder().forward(state, this);
+            case FORWARD -> forward(ctx, h);
             case DROP -> drop(ctx);
             default -> writeAnswer(state.snapshot().statusAnswer(500));
         }
+    }
+
+    /**
+     * Hands the request to the forwarder. Its body goes upstream instead of being dropped, so it no
+     * longer forces a close; the head stays held (the next pipelined request waits in the decoder)
+     * until the response ended.
+     */
+    private void forward(ChannelHandlerContext ctx, Http1RequestHead h) {
+        discardingBody = false;
+        closeAfterAnswer = draining || !h.isKeepAlive();
+        exchange.begin(ctx, h, headRequest, closeAfterAnswer);
+        context.forwarder().forward(state, exchange);
     }
 
     /**
@@ -318,16 +345,54 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    // ---- ForwardExchange: the forwarder answers failures through these ----
+    // ---- the end of a forwarded request, from Http1Exchange ----
 
-    /** For the forwarder (upstream failures); may run after the read that brought the request, so it flushes. */
-    @Override
-    public void answer(PrecomputedResponse response) {
-        if (isOpen()) {
-            writeAnswer(response);
-            resumeDecoding();
-            ctx.flush();
+    /**
+     * The forwarder answers (502, 503, 504) instead of the upstream; may run after the read that
+     * brought the request, so it flushes. A body still arriving is dropped behind a lingering close.
+     */
+    void answerForwarded(PrecomputedResponse response, boolean bodyLeft) {
+        if (!isOpen()) {
+            return;
         }
+        if (bodyLeft) {
+            closeAfterAnswer = true;
+            discardingBody = true;
+        }
+        writeAnswer(response);
+        resumeDecoding();
+        ctx.flush();
+    }
+
+    /** The upstream's response was written completely. */
+    void forwardDone(boolean close, boolean bodyLeft) {
+        ChannelHandlerContext c = ctx;
+        releaseHead();
+        if (close || bodyLeft || closing) {
+            closing = true;
+            discardingBody = bodyLeft;
+            c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(bodyLeft ? LINGER : ChannelFutureListener.CLOSE);
+            return;
+        }
+        c.flush();
+        endOfRequest(c);
+        resumeDecoding();
+    }
+
+    /** The response broke off (the upstream failed mid-way): the client learns it from the close. */
+    void forwardAborted() {
+        releaseHead();
+        closing = true;
+        ctx.flush();
+        ctx.close();
+    }
+
+    void bodyPaused(boolean paused) {
+        deadlines.bodyPaused(paused);
+    }
+
+    boolean isDraining() {
+        return draining;
     }
 
     /**
@@ -346,8 +411,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    @Override
-    public boolean isOpen() {
+    private boolean isOpen() {
         return inRequest && !closing && ctx.channel().isActive();
     }
 

@@ -1,14 +1,41 @@
 package io.paduraksa.server.http2;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.proxy.ConnectionOptions;
+import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.http1.Http1ResponseHead;
+import io.paduraksa.proxy.http1.Http1ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.ResponseHeaderRules;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * Per-stream request state for HTTP/2: the gate's {@link RequestState} and view, taken from a
  * {@link Recycler} when a stream's headers arrive and returned when the request ends, so two live
  * streams never share one. On the event loop, taking and returning allocate nothing.
+ *
+ * <p>For a forwarded stream it is also the {@link ForwardExchange}: the request's fields are
+ * written as HTTP/1.1 lines for the upstream (several {@code cookie} fields joined with "; ",
+ * RFC 9113 8.2.3), DATA frames stream up with HTTP/2 flow control as back-pressure (bytes are
+ * returned to the client's window only while the upstream connection is writable), and the
+ * upstream's response becomes HEADERS, DATA and trailing HEADERS. The response head costs Netty
+ * header objects (lower-cased names, copied values); the rest allocates nothing per request.
  */
 final class Http2Exchange implements ForwardExchange {
     private static final Recycler<Http2Exchange> RECYCLER = new Recycler<>() {
@@ -17,6 +44,12 @@ final class Http2Exchange implements ForwardExchange {
             return new Http2Exchange(handle);
         }
     };
+    private static final AsciiString COOKIE = AsciiString.cached("cookie");
+    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
+    private static final AsciiString CONNECTION = AsciiString.cached("connection");
+    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
+    private static final byte[] COOKIE_LINE = "cookie: ".getBytes(StandardCharsets.US_ASCII);
+    private static final int CRLF = ('\r' << 8) | '\n';
 
     private final Recycler.Handle<Http2Exchange> handle;
     final RequestState state = new RequestState();
@@ -27,6 +60,14 @@ final class Http2Exchange implements ForwardExchange {
     /** The request's END_STREAM came with its headers: nothing more to read, no reset after the answer. */
     boolean requestEnded;
     boolean open;
+    /** Forwarding state. */
+    private ForwardCall call;
+    private boolean forwarding;
+    private boolean bodyReady;
+    private boolean paused;
+    /** Request body bytes received but not yet returned to the client's flow-control window. */
+    private int unconsumed;
+    private ByteBuf pending;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
         this.handle = handle;
@@ -39,13 +80,83 @@ final class Http2Exchange implements ForwardExchange {
         e.head = head;
         e.requestEnded = requestEnded;
         e.open = true;
+        e.forwarding = false;
+        e.bodyReady = false;
+        e.paused = false;
+        e.unconsumed = 0;
+        e.call = null;
         return e;
     }
+
+    /** Marks the stream as forwarded (its DATA frames now belong to the upstream). */
+    void forwarding() {
+        forwarding = true;
+    }
+
+    boolean isForwarding() {
+        return forwarding && open;
+    }
+
+    // ---- from the connection handler ----
+
+    /**
+     * A DATA frame of this forwarded stream; returns the bytes to return to the client's window now
+     * (the rest is returned when the upstream can take more).
+     */
+    int onData(ByteBuf data, int padding, boolean endOfStream) {
+        int n = data.readableBytes();
+        if (n > 0) {
+            if (bodyReady) {
+                call.requestBody(data.retain());
+            } else {
+                if (pending == null) {
+                    pending = data.alloc().compositeBuffer();
+                }
+                ((io.netty.buffer.CompositeByteBuf) pending).addComponent(true, data.retain());
+            }
+        }
+        if (endOfStream) {
+            requestEnded = true;
+            if (bodyReady) {
+                call.requestEnd();
+            }
+        }
+        if (paused || !bodyReady) {
+            unconsumed += n;
+            return padding;
+        }
+        return n + padding;
+    }
+
+    void onClientClosed() {
+        releasePending();
+        if (!open) {
+            return;
+        }
+        ForwardCall c = call;
+        call = null;
+        if (c != null) {
+            c.clientClosed();
+        }
+        recycle();
+    }
+
+    void onWritable() {
+        if (open && call != null) {
+            call.clientWritable();
+        }
+    }
+
+    // ---- ForwardExchange ----
 
     @Override
     public void answer(PrecomputedResponse response) {
         if (open) {
+            releasePending();
+            call = null;
+            detach();
             handler.answer(this, response);
+            handler.flush();
         }
     }
 
@@ -54,9 +165,276 @@ final class Http2Exchange implements ForwardExchange {
         return open;
     }
 
+    @Override
+    public EventLoop eventLoop() {
+        return handler.context().channel().eventLoop();
+    }
+
+    @Override
+    public boolean isTls() {
+        return handler.context().pipeline().get(SslHandler.class) != null;
+    }
+
+    @Override
+    public long requestBodyLength() {
+        if (requestEnded) {
+            return 0;
+        }
+        CharSequence length = view.headers().get(CONTENT_LENGTH);
+        if (length == null) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = 0; i < length.length(); i++) {
+            char c = length.charAt(i);
+            if (c < '0' || c > '9' || n > Long.MAX_VALUE / 10 - 10) {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n == 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
+    }
+
+    @Override
+    public boolean isUpgradeRequest() {
+        return false;
+    }
+
+    @Override
+    public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
+        Http2Headers headers = view.headers();
+        CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
+        boolean cookies = false;
+        for (Map.Entry<CharSequence, CharSequence> e : headers) {
+            CharSequence name = e.getKey();
+            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name)
+                    || (options != null && ConnectionOptions.names(options, name))) {
+                continue;
+            }
+            if (COOKIE.contentEqualsIgnoreCase(name)) {
+                cookies = true;
+                continue;
+            }
+            ByteBufUtil.writeAscii(out, name);
+            out.writeByte(':').writeByte(' ');
+            ByteBufUtil.writeAscii(out, e.getValue());
+            out.writeShort(CRLF);
+        }
+        if (cookies) {
+            writeCookies(out, headers);
+        }
+    }
+
+    private static void writeCookies(ByteBuf out, Http2Headers headers) {
+        out.writeBytes(COOKIE_LINE);
+        boolean first = true;
+        for (CharSequence v : headers.getAll(COOKIE)) {
+            if (!first) {
+                out.writeByte(';').writeByte(' ');
+            }
+            ByteBufUtil.writeAscii(out, v);
+            first = false;
+        }
+        out.writeShort(CRLF);
+    }
+
+    @Override
+    public void attach(ForwardCall call) {
+        this.call = call;
+    }
+
+    @Override
+    public void requestBodyReady() {
+        bodyReady = true;
+        ByteBuf p = pending;
+        pending = null;
+        if (p != null && p.isReadable()) {
+            call.requestBody(p);
+        } else if (p != null) {
+            p.release();
+        }
+        if (requestEnded) {
+            call.requestEnd();
+        }
+        if (!paused) {
+            returnCredit();
+        }
+    }
+
+    @Override
+    public void pauseRequestBody(boolean pause) {
+        paused = pause;
+        if (!pause) {
+            returnCredit();
+        }
+    }
+
+    private void returnCredit() {
+        int n = unconsumed;
+        if (n == 0 || !open) {
+            return;
+        }
+        unconsumed = 0;
+        Http2Stream stream = handler.connection().stream(streamId);
+        if (stream == null) {
+            return;
+        }
+        try {
+            handler.decoder().flowController().consumeBytes(stream, n);
+            handler.flush();
+        } catch (Http2Exception e) {
+            handler.context().fireExceptionCaught(e);
+        }
+    }
+
+    @Override
+    public void interimResponse(Http1ResponseHead interim) {
+        // 1xx responses are not relayed over HTTP/2 (optional; 100-continue is answered by the upstream's final response).
+    }
+
+    @Override
+    public void responseHead(Http1ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 2);
+        out.status(AsciiString.of(Integer.toString(h.status())));
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (rules.isRemoved(name) || h.isConnectionOption(name) || TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) {
+                continue;
+            }
+            AsciiString lower = new AsciiString(name).toLowerCase();
+            out.add(lower, new AsciiString(h.headerValue(i)));
+        }
+        AsciiString[] names = rules.names();
+        AsciiString[] values = rules.values();
+        for (int i = 0; i < names.length; i++) {
+            out.set(names[i], values[i]);
+        }
+        if (extraLine != null) {
+            addLine(out, extraLine);
+        }
+        boolean endStream = head || !h.hasBody();
+        if (endStream) {
+            detach();
+        }
+        handler.encoder().writeHeaders(handler.context(), streamId, out, 0, endStream, handler.context().voidPromise());
+        if (endStream) {
+            finish();
+        }
+    }
+
+    /** A precomputed "Name: value\r\n" line as a lower-case HTTP/2 field. */
+    private static void addLine(Http2Headers out, byte[] line) {
+        int colon = 0;
+        while (colon < line.length && line[colon] != ':') {
+            colon++;
+        }
+        int end = line.length;
+        while (end > colon && (line[end - 1] == '\r' || line[end - 1] == '\n')) {
+            end--;
+        }
+        int valueStart = Math.min(end, colon + 2);
+        out.add(new AsciiString(line, 0, colon, true).toLowerCase(), new AsciiString(line, valueStart, end - valueStart, true));
+    }
+
+    @Override
+    public void responseBody(ByteBuf chunk) {
+        if (!open || head) {
+            chunk.release();
+            return;
+        }
+        ChannelHandlerContext ctx = handler.context();
+        handler.encoder().writeData(ctx, streamId, chunk, 0, false, ctx.voidPromise());
+    }
+
+    @Override
+    public boolean isWritable() {
+        Http2Stream stream = handler.connection().stream(streamId);
+        return stream != null && handler.encoder().flowController().isWritable(stream)
+                && handler.context().channel().isWritable();
+    }
+
+    @Override
+    public void flush() {
+        handler.flush();
+    }
+
+    @Override
+    public void responseEnd(Http1ResponseTrailers trailers) {
+        if (!open) {
+            return;
+        }
+        ChannelHandlerContext ctx = handler.context();
+        detach();
+        if (head) {
+            finish();
+            return;
+        }
+        if (trailers != null && trailers.count() > 0) {
+            Http2Headers t = new DefaultHttp2Headers(false, trailers.count());
+            for (int i = 0; i < trailers.count(); i++) {
+                t.add(new AsciiString(trailers.name(i)).toLowerCase(), new AsciiString(trailers.value(i)));
+            }
+            handler.encoder().writeHeaders(ctx, streamId, t, 0, true, ctx.voidPromise());
+        } else {
+            handler.encoder().writeData(ctx, streamId, Unpooled.EMPTY_BUFFER, 0, true, ctx.voidPromise());
+        }
+        finish();
+    }
+
+    /**
+     * The response is written. A request body still coming is then credited and dropped by the
+     * handler like that of an answered stream (no reset: it could overtake queued DATA).
+     */
+    private void finish() {
+        Http2GateHandler h = handler;
+        returnCredit();
+        recycle();
+        h.flush();
+    }
+
+    @Override
+    public void abort() {
+        if (!open) {
+            return;
+        }
+        Http2GateHandler h = handler;
+        int id = streamId;
+        recycle();
+        h.resetStream(h.context(), id, Http2Error.INTERNAL_ERROR.code(), h.context().voidPromise());
+        h.flush();
+    }
+
+    /**
+     * Stops routing the stream's events here before its last frame is written: writing END_STREAM
+     * can close the stream at once, and the close must not read as the client going away.
+     */
+    private void detach() {
+        if (forwarding) {
+            forwarding = false;
+            handler.forgetForwarded(streamId);
+        }
+    }
+
+    private void releasePending() {
+        ByteBuf p = pending;
+        pending = null;
+        if (p != null) {
+            p.release();
+        }
+    }
+
     /** Ends the request and returns this object to the pool. */
     void recycle() {
+        if (!open) {
+            return;
+        }
         open = false;
+        releasePending();
+        if (forwarding && handler != null) {
+            handler.forgetForwarded(streamId);
+        }
+        forwarding = false;
+        call = null;
         handler = null;
         view.clear();
         state.clear();

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
@@ -17,6 +18,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AsciiString;
+import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.respond.PrecomputedResponse;
@@ -37,6 +39,8 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     private final GateContext context;
     /** The answer's header block, reused for every answer on this connection (see its class comment). */
     private final Http2AnswerHeaders answerHeaders = new Http2AnswerHeaders();
+    /** Streams handed to the forwarder, by id (their DATA frames, closes and writability go to the exchange). */
+    private final IntObjectHashMap<Http2Exchange> forwarded = new IntObjectHashMap<>(8);
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
@@ -51,6 +55,43 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         super.handlerAdded(ctx);
         this.ctx = ctx;
         client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
+        connection().addListener(new Http2ConnectionAdapter() {
+            @Override
+            public void onStreamClosed(Http2Stream stream) {
+                Http2Exchange e = forwarded.remove(stream.id());
+                if (e != null) {
+                    e.onClientClosed();
+                }
+            }
+        });
+        encoder().flowController().listener(stream -> {
+            Http2Exchange e = forwarded.get(stream.id());
+            if (e != null) {
+                e.onWritable();
+            }
+        });
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().isWritable() && !forwarded.isEmpty()) {
+            for (Http2Exchange e : forwarded.values().toArray(new Http2Exchange[0])) {
+                e.onWritable(); // rare: the socket's buffer drained
+            }
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    void flush() {
+        ctx.flush();
+    }
+
+    void forgetForwarded(int streamId) {
+        forwarded.remove(streamId);
     }
 
     /**
@@ -97,6 +138,10 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
 
         @Override
         public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+            Http2Exchange e = forwarded.isEmpty() ? null : forwarded.get(streamId);
+            if (e != null && e.isForwarding()) {
+                return e.onData(data, padding, endOfStream);
+            }
             // Answered requests need no body: credit it back so the connection window stays open.
             return data.readableBytes() + padding;
         }
@@ -127,7 +172,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         }
         switch (outcome) {
             case RESPOND, CHALLENGE -> answer(exchange, exchange.state.response());
-            case FORWARD -> context.forwarder().forward(exchange.state, exchange);
+            case FORWARD -> {
+                forwarded.put(streamId, exchange);
+                exchange.forwarding();
+                context.forwarder().forward(exchange.state, exchange);
+            }
             case DROP -> {
                 exchange.recycle();
                 resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());

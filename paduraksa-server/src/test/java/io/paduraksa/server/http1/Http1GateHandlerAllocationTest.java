@@ -10,7 +10,6 @@ import io.netty.util.ResourceLeakDetector;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.Gate;
 import io.paduraksa.net.IpParser;
-import io.paduraksa.proxy.UnavailableForwarder;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.connection.ClientInfoHandler;
@@ -124,7 +123,7 @@ class Http1GateHandlerAllocationTest {
             IpParser.parse("203.0.113.9", 0, 11, ip);
             channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
             channel.attr(ClientInfoHandler.CLIENT_INFO).set(new ClientInfo(ip[0], ip[1], false, ClientInfo.NO_COUNTRY));
-            GateContext context = new GateContext(new Gate(new SnapshotStore(snapshot)), new UnavailableForwarder(),
+            GateContext context = new GateContext(new Gate(new SnapshotStore(snapshot)), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
                     new DateHeader(), null);
             Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();

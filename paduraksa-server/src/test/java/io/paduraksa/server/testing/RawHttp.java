@@ -61,13 +61,16 @@ public final class RawHttp implements AutoCloseable {
             int colon = lines[i].indexOf(':');
             headers.putIfAbsent(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
         }
+        int status = Integer.parseInt(lines[0].substring(9, 12));
+        if (!headRequest && "chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            return new Response(status, lines[0], headers, readChunked());
+        }
         String length = headers.get("content-length");
         int n = headRequest || length == null ? 0 : Integer.parseInt(length);
         byte[] body = in.readNBytes(n);
         if (body.length != n) {
             throw new IOException("body cut short: " + body.length + " of " + n + " bytes");
         }
-        int status = Integer.parseInt(lines[0].substring(9, 12));
         return new Response(status, lines[0], headers, new String(body, StandardCharsets.UTF_8));
     }
 
@@ -107,6 +110,41 @@ public final class RawHttp implements AutoCloseable {
             // reset after the answer: return what came
         }
         return bytes.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A chunked body, chunk framing removed; trailer fields are read and dropped. */
+    private String readChunked() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String sizeLine = readLine();
+            int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
+            if (size == 0) {
+                while (!readLine().isEmpty()) {
+                    // trailer field
+                }
+                return body.toString(StandardCharsets.UTF_8);
+            }
+            byte[] chunk = in.readNBytes(size);
+            if (chunk.length != size) {
+                throw new IOException("chunk cut short");
+            }
+            body.write(chunk);
+            readLine();
+        }
+    }
+
+    private String readLine() throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        if (b < 0) {
+            throw new IOException("connection closed inside a chunked body");
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 
     private String readHead() throws IOException {

@@ -2,7 +2,6 @@ package io.paduraksa.server.testing;
 
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.proxy.Forwarder;
-import io.paduraksa.proxy.UnavailableForwarder;
 import io.paduraksa.server.EdgeServer;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.snapshot.Snapshot;
@@ -31,12 +30,12 @@ public final class TestServer implements AutoCloseable {
     }
 
     public static TestServer start(String yaml) {
-        return start(yaml, new UnavailableForwarder(), null);
+        return start(yaml, null, null);
     }
 
     /** Starts with a {@link GateMeter} installed (counting is off until {@code meter.enabled(true)}). */
     public static TestServer startMetered(String yaml) {
-        return start(yaml, new UnavailableForwarder(), new GateMeter());
+        return start(yaml, null, new GateMeter());
     }
 
     public static TestServer start(String yaml, Forwarder forwarder, GateMeter meter) {

@@ -1,0 +1,127 @@
+package io.paduraksa.proxy;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.AsciiString;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.proxy.balance.AffinityCookie;
+import io.paduraksa.proxy.balance.DestinationState;
+import io.paduraksa.proxy.balance.LoadBalancer;
+import io.paduraksa.proxy.balance.RetryBudget;
+import io.paduraksa.proxy.balance.Strategy;
+import io.paduraksa.proxy.health.ActiveHealthChecker;
+import io.paduraksa.proxy.health.PassiveHealth;
+import io.paduraksa.snapshot.UpstreamCluster;
+import java.util.List;
+
+/**
+ * A cluster of the running snapshot with its live parts: destination states (in flight, health),
+ * the load balancer, the retry budget, session affinity, active health checks and the
+ * {@link Endpoint}s whose per-loop pools hold the connections. Built off the event loops when a
+ * snapshot is first used; read per request without locks or allocation.
+ */
+final class ClusterRuntime implements AutoCloseable {
+    private static final AsciiString COOKIE = AsciiString.cached("cookie");
+
+    private final UpstreamCluster model;
+    private final Endpoint[] endpoints;
+    private final AsciiString[] authorities;
+    private final DestinationState[] states;
+    private final LoadBalancer balancer;
+    private final RetryBudget budget;
+    private final AffinityCookie affinity;
+    private final ActiveHealthChecker checker;
+
+    ClusterRuntime(UpstreamCluster model, Endpoint[] endpoints, EventLoopGroup group) {
+        this.model = model;
+        this.endpoints = endpoints;
+        List<UpstreamCluster.Destination> ds = model.destinations();
+        int n = ds.size();
+        this.authorities = new AsciiString[n];
+        this.states = new DestinationState[n];
+        UpstreamCluster.Health h = model.health();
+        String[] keys = new String[n];
+        for (int i = 0; i < n; i++) {
+            UpstreamCluster.Destination d = ds.get(i);
+            authorities[i] = d.authority();
+            keys[i] = d.url().toString();
+            PassiveHealth passive = h.passiveFailures() > 0
+                    ? new PassiveHealth(h.passiveFailures(), h.passiveEjectFor(), h.passiveMaxEjectFor()) : null;
+            states[i] = new DestinationState(i, d.weight(), passive);
+        }
+        this.balancer = new LoadBalancer(Strategy.valueOf(model.loadBalancing().name()), states);
+        this.budget = new RetryBudget(model.retry().budget(), model.retry().minPerSecond());
+        this.affinity = model.affinityCookie() == null ? null : new AffinityCookie(model.affinityCookie(), keys, model.name());
+        this.checker = h.activePath() == null ? null : startChecker(group);
+    }
+
+    private ActiveHealthChecker startChecker(EventLoopGroup group) {
+        UpstreamCluster.Health h = model.health();
+        ActiveHealthChecker.Target[] targets = new ActiveHealthChecker.Target[endpoints.length];
+        for (int i = 0; i < targets.length; i++) {
+            Endpoint e = endpoints[i];
+            String sni = model.tls().sni() != null ? model.tls().sni() : e.destination().ipLiteral() ? null : e.destination().host();
+            targets[i] = new ActiveHealthChecker.Target(states[i], e.address(), authorities[i].toString(), e.sslContext(), sni);
+        }
+        ActiveHealthChecker c = new ActiveHealthChecker(group, endpoints.length == 0 ? null : endpoints[0].channelClass(),
+                model.name(), targets, h.activePath(), h.activeInterval(), h.activeTimeout(), h.healthyThreshold(),
+                h.unhealthyThreshold());
+        c.start();
+        return c;
+    }
+
+    UpstreamCluster model() {
+        return model;
+    }
+
+    Endpoint[] endpoints() {
+        return endpoints;
+    }
+
+    void onRequest() {
+        budget.onRequest(System.nanoTime());
+    }
+
+    boolean tryRetry() {
+        return budget.tryAcquire(System.nanoTime());
+    }
+
+    int choose(int exclude) {
+        return balancer.choose(System.nanoTime(), exclude);
+    }
+
+    /** The destination the request's affinity cookie names, when it is available; else -1. */
+    int affinityChoice(RequestState state) {
+        if (affinity == null) {
+            return -1;
+        }
+        CharSequence cookie = state.header(COOKIE);
+        int d = cookie == null ? -1 : affinity.find(cookie);
+        return d >= 0 && states[d].isAvailable(System.nanoTime()) ? d : -1;
+    }
+
+    /** The Set-Cookie line to add to the response: only when affinity is on and the request did not already name {@code d}. */
+    byte[] affinityLine(int d, boolean named) {
+        return affinity == null || named ? null : affinity.setCookieLine(d);
+    }
+
+    DestinationState destination(int d) {
+        return states[d];
+    }
+
+    UpstreamPool pool(int d, EventLoop loop) {
+        return endpoints[d].pool(loop);
+    }
+
+    AsciiString endpointAuthority(int d) {
+        return authorities[d];
+    }
+
+    /** Stops the health checks; the endpoints are closed by the registry, which knows whether a newer runtime shares them. */
+    @Override
+    public void close() {
+        if (checker != null) {
+            checker.close();
+        }
+    }
+}

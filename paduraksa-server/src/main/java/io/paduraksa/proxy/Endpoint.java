@@ -1,0 +1,128 @@
+package io.paduraksa.proxy;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.paduraksa.proxy.health.ResolvedAddress;
+import io.paduraksa.snapshot.UpstreamCluster;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ScheduledExecutorService;
+import javax.net.ssl.SSLException;
+
+/**
+ * One destination of a cluster as the forwarder connects to it: its current address (host names
+ * re-resolved off the event loops), its TLS client context, and one {@link UpstreamPool} per event
+ * loop. Survives a reload that leaves the cluster's connection settings unchanged, so its pools do.
+ * {@link #pool} runs per request: a scan of a tiny array, no lock, no allocation.
+ */
+final class Endpoint implements AutoCloseable {
+    /** Largest upstream response head, and most header fields in it. */
+    static final int MAX_RESPONSE_HEAD = 64 * 1024;
+    static final int MAX_RESPONSE_HEADERS = 100;
+
+    private final UpstreamCluster cluster;
+    private final UpstreamCluster.Destination destination;
+    private final Class<? extends SocketChannel> channelClass;
+    private final ResolvedAddress address;
+    private final SslContext sslContext;
+    private final String sni;
+    private volatile LoopPool[] pools = new LoopPool[0];
+
+    private record LoopPool(EventLoop loop, UpstreamPool pool) {
+    }
+
+    Endpoint(UpstreamCluster cluster, UpstreamCluster.Destination destination, Class<? extends SocketChannel> channelClass,
+             ScheduledExecutorService resolver) throws SSLException {
+        this.cluster = cluster;
+        this.destination = destination;
+        this.channelClass = channelClass;
+        this.address = new ResolvedAddress(destination.host(), destination.port(), cluster.resolveEvery(), resolver);
+        this.sslContext = destination.tls() ? clientContext(cluster.tls()) : null;
+        String configured = cluster.tls().sni();
+        this.sni = configured != null ? configured : destination.ipLiteral() ? null : destination.host();
+    }
+
+    static SslContext clientContext(UpstreamCluster.Tls tls) throws SSLException {
+        SslContextBuilder b = SslContextBuilder.forClient();
+        if (!tls.verify()) {
+            b.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
+        } else {
+            if (tls.caFile() != null) {
+                b.trustManager(tls.caFile().toFile());
+            }
+            b.endpointIdentificationAlgorithm("HTTPS");
+        }
+        return b.build();
+    }
+
+    UpstreamCluster cluster() {
+        return cluster;
+    }
+
+    UpstreamCluster.Destination destination() {
+        return destination;
+    }
+
+    Class<? extends SocketChannel> channelClass() {
+        return channelClass;
+    }
+
+    InetSocketAddress address() {
+        return address.current();
+    }
+
+    SslContext sslContext() {
+        return sslContext;
+    }
+
+    SslHandler newSslHandler(ByteBufAllocator alloc) {
+        return sni == null ? sslContext.newHandler(alloc) : sslContext.newHandler(alloc, sni, destination.port());
+    }
+
+    /** This loop's pool, created on first use. */
+    UpstreamPool pool(EventLoop loop) {
+        LoopPool[] p = pools;
+        for (int i = 0; i < p.length; i++) {
+            if (p[i].loop == loop) {
+                return p[i].pool;
+            }
+        }
+        return addPool(loop);
+    }
+
+    private synchronized UpstreamPool addPool(EventLoop loop) {
+        LoopPool[] p = pools;
+        for (LoopPool lp : p) {
+            if (lp.loop == loop) {
+                return lp.pool;
+            }
+        }
+        LoopPool[] grown = java.util.Arrays.copyOf(p, p.length + 1);
+        grown[p.length] = new LoopPool(loop, new UpstreamPool(this, loop));
+        pools = grown;
+        return grown[p.length].pool;
+    }
+
+    /** Open and idle connections over all loops (metrics; read racily). */
+    int[] connectionCounts() {
+        int open = 0;
+        int idle = 0;
+        for (LoopPool lp : pools) {
+            open += lp.pool.openConnections();
+            idle += lp.pool.idleConnections();
+        }
+        return new int[] {open, idle};
+    }
+
+    @Override
+    public synchronized void close() {
+        for (LoopPool lp : pools) {
+            lp.pool.close();
+        }
+        address.close();
+    }
+}

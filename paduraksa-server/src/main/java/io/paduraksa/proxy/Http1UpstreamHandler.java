@@ -1,0 +1,176 @@
+package io.paduraksa.proxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import io.paduraksa.proxy.http1.Http1ResponseDecoder;
+import io.paduraksa.proxy.http1.Http1ResponseEnd;
+import io.paduraksa.proxy.http1.Http1ResponseError;
+import io.paduraksa.proxy.http1.Http1ResponseHead;
+import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+
+/**
+ * One pooled HTTP/1.1 upstream connection: feeds what {@link Http1ResponseDecoder} decodes to the
+ * {@link ForwardCall} that holds the connection, reports closes and writability, and keeps the
+ * deadlines its pool's sweep checks (response headers, idle in the middle of a response, idle in
+ * the pool). Runs on the event loop it was connected on; allocates nothing per request.
+ */
+final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
+    private final UpstreamPool pool;
+    private final Http1ResponseDecoder decoder;
+    private ChannelHandlerContext ctx;
+    private ForwardCall call;
+    private long headersDeadline;
+    private long lastActivity;
+    private int requests;
+    private boolean closed;
+
+    Http1UpstreamHandler(UpstreamPool pool, Http1ResponseDecoder decoder) {
+        this.pool = pool;
+        this.decoder = decoder;
+    }
+
+    UpstreamPool pool() {
+        return pool;
+    }
+
+    Channel channel() {
+        return ctx.channel();
+    }
+
+    boolean isUsable() {
+        return !closed && ctx != null && ctx.channel().isActive() && call == null;
+    }
+
+    int requests() {
+        return requests;
+    }
+
+    long lastActivity() {
+        return lastActivity;
+    }
+
+    /** Takes the connection for {@code call}; the response must start within {@code headersTimeoutNanos}. */
+    void begin(ForwardCall call, long headersTimeoutNanos) {
+        this.call = call;
+        requests++;
+        long now = System.nanoTime();
+        lastActivity = now;
+        headersDeadline = now + headersTimeoutNanos;
+        decoder.expectResponse(call.isHeadRequest(), false);
+        readResponse(true);
+    }
+
+    /** The call ended cleanly: back to the pool when the decoder saw a reusable ending. */
+    void finish() {
+        call = null;
+        headersDeadline = 0;
+        lastActivity = System.nanoTime();
+        pool.release(this, decoder.isReusable() && !closed);
+    }
+
+    /** Back-pressure from the client: stop or resume reading the response. */
+    void readResponse(boolean read) {
+        Channel ch = ctx.channel();
+        if (ch.config().isAutoRead() != read) {
+            ch.config().setAutoRead(read);
+        }
+    }
+
+    void close() {
+        closed = true;
+        call = null;
+        ctx.close();
+    }
+
+    /** Called by the pool's sweep with the current time: fires the timeouts that are due. */
+    void sweep(long now, long idleNanos, long poolIdleNanos) {
+        ForwardCall c = call;
+        if (c == null) {
+            if (now - lastActivity >= poolIdleNanos) {
+                close();
+            }
+            return;
+        }
+        if (headersDeadline != 0 && now - headersDeadline >= 0) {
+            headersDeadline = 0;
+            c.onHeadersTimeout();
+        } else if (headersDeadline == 0 && now - lastActivity >= idleNanos) {
+            c.onIdleTimeout();
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        lastActivity = System.nanoTime();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        lastActivity = System.nanoTime();
+        ForwardCall c = call;
+        if (c == null) {
+            ReferenceCountUtil.release(msg);
+            if (msg instanceof Http1ResponseError || msg instanceof Http1ResponseHead) {
+                close(); // bytes nobody asked for: never reuse this connection
+            }
+            return;
+        }
+        if (msg instanceof ByteBuf body) {
+            c.onResponseBody(body);
+        } else if (msg instanceof Http1ResponseHead head) {
+            if (head.isInformational()) {
+                c.onInterim(head);
+            } else {
+                headersDeadline = 0;
+                c.onResponseHead(head);
+            }
+        } else if (msg == Http1ResponseEnd.INSTANCE) {
+            c.onResponseEnd();
+        } else if (msg instanceof Http1ResponseTrailers trailers) {
+            c.onTrailers(trailers);
+        } else if (msg instanceof Http1ResponseError) {
+            c.onUpstreamError();
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ForwardCall c = call;
+        if (c != null) {
+            c.flushClient();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        ForwardCall c = call;
+        if (c != null) {
+            c.upstreamWritable(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closed = true;
+        ForwardCall c = call;
+        call = null;
+        pool.closed(this);
+        if (c != null) {
+            c.onUpstreamClosed();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // Resets and TLS failures: the close reports it to the call as an upstream failure.
+        ctx.close();
+    }
+}

@@ -1,0 +1,154 @@
+package io.paduraksa.proxy;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.snapshot.UpstreamCluster;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The forwarder: finds the live {@link ClusterRuntime} for a request's cluster and starts a
+ * {@link ForwardCall}. Runtimes are built the first time a snapshot is used (off the request's hot
+ * path only once per reload) and published in an identity map, copied on write, so the per-request
+ * lookup is one volatile read and an identity hash probe.
+ *
+ * <p>Reload: a cluster whose connection settings are unchanged ({@link UpstreamCluster#sameConnections})
+ * keeps its {@link Endpoint}s and with them every pooled connection, open WebSocket or long
+ * response; balancer, health and budget follow the new settings. Endpoints no runtime of the
+ * current or the previous snapshot uses are closed: idle connections at once, busy ones when their
+ * request ends. Runtimes of the two newest snapshots are kept, so a request that started on the
+ * previous snapshot still finds its cluster.
+ */
+public final class UpstreamForwarder implements Forwarder, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
+
+    private final EventLoopGroup group;
+    private final Class<? extends SocketChannel> channelClass;
+    private final ScheduledExecutorService resolver;
+    private volatile Map<UpstreamCluster, ClusterRuntime> runtimes = Collections.emptyMap();
+    /** Runtimes by snapshot generation, oldest first; at most two generations are kept. */
+    private final List<Generation> generations = new ArrayList<>();
+
+    private record Generation(long number, List<ClusterRuntime> runtimes) {
+    }
+
+    public UpstreamForwarder(EventLoopGroup group, Class<? extends SocketChannel> channelClass) {
+        this.group = group;
+        this.channelClass = channelClass;
+        this.resolver = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "paduraksa-resolver");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public void forward(RequestState state, ForwardExchange exchange) {
+        ClusterRuntime runtime = runtimes.get(state.cluster());
+        if (runtime == null) {
+            runtime = register(state.snapshot(), state.cluster());
+        }
+        if (runtime == null) {
+            exchange.answer(state.snapshot().statusAnswer(502));
+            return;
+        }
+        ForwardCall.start(runtime, state, exchange);
+    }
+
+    /** Builds the runtimes of {@code snapshot} (once per snapshot), reusing unchanged endpoints. */
+    private synchronized ClusterRuntime register(Snapshot snapshot, UpstreamCluster wanted) {
+        ClusterRuntime known = runtimes.get(wanted);
+        if (known != null) {
+            return known;
+        }
+        Map<UpstreamCluster, ClusterRuntime> next = new IdentityHashMap<>(runtimes);
+        List<ClusterRuntime> built = new ArrayList<>();
+        for (UpstreamCluster c : snapshot.clusters().values()) {
+            if (next.containsKey(c)) {
+                continue;
+            }
+            try {
+                ClusterRuntime r = new ClusterRuntime(c, endpointsFor(c), group);
+                next.put(c, r);
+                built.add(r);
+            } catch (SSLException | RuntimeException e) {
+                LOG.error("cluster '{}' cannot be used: {}", c.name(), e.toString());
+            }
+        }
+        generations.add(new Generation(snapshot.generation(), built));
+        retire(next);
+        runtimes = next;
+        return next.get(wanted);
+    }
+
+    /** The endpoints of the newest runtime with the same name and connection settings, or new ones. */
+    private Endpoint[] endpointsFor(UpstreamCluster c) throws SSLException {
+        for (int g = generations.size() - 1; g >= 0; g--) {
+            for (ClusterRuntime r : generations.get(g).runtimes) {
+                if (r.model().name().equals(c.name()) && r.model().sameConnections(c)) {
+                    return r.endpoints();
+                }
+            }
+        }
+        List<UpstreamCluster.Destination> ds = c.destinations();
+        Endpoint[] endpoints = new Endpoint[ds.size()];
+        for (int i = 0; i < endpoints.length; i++) {
+            endpoints[i] = new Endpoint(c, ds.get(i), channelClass, resolver);
+        }
+        return endpoints;
+    }
+
+    /** Drops generations beyond the newest two; closes their health checks and unshared endpoints. */
+    private void retire(Map<UpstreamCluster, ClusterRuntime> next) {
+        while (generations.size() > 2) {
+            Generation old = generations.remove(0);
+            Set<Endpoint> live = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Generation g : generations) {
+                for (ClusterRuntime r : g.runtimes) {
+                    Collections.addAll(live, r.endpoints());
+                }
+            }
+            for (ClusterRuntime r : old.runtimes) {
+                next.remove(r.model());
+                r.close();
+                for (Endpoint e : r.endpoints()) {
+                    if (!live.contains(e)) {
+                        e.close();
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Generation g : generations) {
+            for (ClusterRuntime r : g.runtimes) {
+                r.close();
+                for (Endpoint e : r.endpoints()) {
+                    e.close();
+                }
+            }
+        }
+        generations.clear();
+        runtimes = Collections.emptyMap();
+        resolver.shutdownNow();
+        try {
+            resolver.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

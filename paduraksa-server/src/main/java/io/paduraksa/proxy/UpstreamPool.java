@@ -1,0 +1,190 @@
+package io.paduraksa.proxy;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.paduraksa.proxy.http1.Http1ResponseDecoder;
+import io.paduraksa.snapshot.UpstreamCluster;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/1.1 connections of one destination on one event loop (per-loop pools, as nginx and
+ * Envoy workers keep them): only that loop touches it, so it takes no locks. Idle connections are
+ * reused last-in first-out (the warmest first); at most {@code pool.max_connections} are open; calls
+ * beyond that wait in order for a released connection. A connection returns to the pool only when
+ * its response ended cleanly and completely (the decoder says it is reusable). A sweep every
+ * {@link #SWEEP_MILLIS} fires the response-headers, idle and pool-idle timeouts, so a request
+ * schedules no timer of its own.
+ */
+final class UpstreamPool {
+    static final long SWEEP_MILLIS = 100;
+
+    private final Endpoint endpoint;
+    private final EventLoop loop;
+    private final UpstreamCluster.Pool settings;
+    private final long headersNanos;
+    private final long idleNanos;
+    private final long poolIdleNanos;
+    private final Bootstrap bootstrap;
+    private final ArrayDeque<Http1UpstreamHandler> idle = new ArrayDeque<>();
+    private final ArrayList<Http1UpstreamHandler> all = new ArrayList<>();
+    private final ArrayDeque<ForwardCall> waiting = new ArrayDeque<>();
+    private final ScheduledFuture<?> sweep;
+    private int connecting;
+    private boolean closed;
+
+    UpstreamPool(Endpoint endpoint, EventLoop loop) {
+        this.endpoint = endpoint;
+        this.loop = loop;
+        UpstreamCluster cluster = endpoint.cluster();
+        this.settings = cluster.pool();
+        this.headersNanos = cluster.timeouts().responseHeaders().toNanos();
+        this.idleNanos = cluster.timeouts().idle().toNanos();
+        this.poolIdleNanos = settings.idleTimeout().toNanos();
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(endpoint.channelClass())
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.timeouts().connect().toMillis()))
+                .option(ChannelOption.AUTO_READ, true)
+                .handler(new Initializer());
+        this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Hands {@code call} a connection now (reused), after connecting, or when one is released. */
+    void acquire(ForwardCall call) {
+        Http1UpstreamHandler h;
+        while ((h = idle.pollLast()) != null) {
+            if (h.isUsable()) {
+                call.connected(h, true);
+                return;
+            }
+            h.close();
+        }
+        if (closed || all.size() + connecting < settings.maxConnections()) {
+            connect(call);
+        } else {
+            waiting.addLast(call);
+        }
+    }
+
+    private void connect(ForwardCall call) {
+        connecting++;
+        ChannelFuture f = bootstrap.connect(endpoint.address());
+        f.addListener(new Connected(this, call));
+    }
+
+    /** The call ended with {@code h}: reuse it (a waiting call first) or close it. */
+    void release(Http1UpstreamHandler h, boolean reusable) {
+        int max = settings.maxRequestsPerConnection();
+        if (!reusable || closed || !h.channel().isActive() || (max > 0 && h.requests() >= max)) {
+            h.close();
+            return;
+        }
+        ForwardCall next = waiting.pollFirst();
+        if (next != null) {
+            next.connected(h, true);
+            return;
+        }
+        idle.addLast(h);
+    }
+
+    /** A connection closed (any reason): forget it and start a waiting call, if any, on a new one. */
+    void closed(Http1UpstreamHandler h) {
+        all.remove(h);
+        idle.remove(h);
+        ForwardCall next = waiting.pollFirst();
+        if (next != null) {
+            connect(next);
+        }
+    }
+
+    /** Stops pooling: idle connections close now, busy ones when their call ends. On the pool's loop. */
+    void close() {
+        if (loop.inEventLoop()) {
+            close0();
+        } else {
+            loop.execute(this::close0);
+        }
+    }
+
+    private void close0() {
+        closed = true;
+        sweep.cancel(false);
+        Http1UpstreamHandler h;
+        while ((h = idle.pollFirst()) != null) {
+            h.close();
+        }
+    }
+
+    int openConnections() {
+        return all.size();
+    }
+
+    int idleConnections() {
+        return idle.size();
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (i < all.size()) {
+                all.get(i).sweep(now, idleNanos, poolIdleNanos);
+            }
+        }
+    }
+
+    private void connectDone(ChannelFuture f, ForwardCall call) {
+        connecting--;
+        if (!f.isSuccess()) {
+            call.connectFailed();
+            return;
+        }
+        Channel ch = f.channel();
+        Http1UpstreamHandler h = ch.pipeline().get(Http1UpstreamHandler.class);
+        all.add(h);
+        if (closed) {
+            // The pool closed while connecting: serve this call, then the connection closes on release.
+            call.connected(h, false);
+            return;
+        }
+        call.connected(h, false);
+    }
+
+    /** Rare path (one per new connection): relays the connect result to the pool. */
+    private static final class Connected implements ChannelFutureListener {
+        private final UpstreamPool pool;
+        private final ForwardCall call;
+
+        Connected(UpstreamPool pool, ForwardCall call) {
+            this.pool = pool;
+            this.call = call;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            pool.connectDone(future, call);
+        }
+    }
+
+    private final class Initializer extends ChannelInitializer<Channel> {
+        @Override
+        protected void initChannel(Channel ch) {
+            if (endpoint.sslContext() != null) {
+                ch.pipeline().addLast(endpoint.newSslHandler(ch.alloc()));
+            }
+            ch.pipeline().addLast(new Http1ResponseDecoder(Endpoint.MAX_RESPONSE_HEAD, Endpoint.MAX_RESPONSE_HEADERS));
+            ch.pipeline().addLast(new Http1UpstreamHandler(UpstreamPool.this,
+                    ch.pipeline().get(Http1ResponseDecoder.class)));
+        }
+    }
+}

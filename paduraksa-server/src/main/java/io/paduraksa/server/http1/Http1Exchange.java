@@ -1,0 +1,363 @@
+package io.paduraksa.server.http1;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AsciiString;
+import io.paduraksa.proxy.ConnectionOptions;
+import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.http1.Http1ResponseHead;
+import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.ResponseHeaderRules;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+
+/**
+ * The forwarded request of an HTTP/1.1 connection, as the forwarder sees it: one per connection
+ * (a connection has at most one request in flight; pipelined ones wait in the decoder), reused by
+ * every forwarded request. The upstream head is written from the client's head bytes; the response
+ * head is written from the upstream's head bytes, both filtered by the snapshot's rules, so neither
+ * direction makes a String or a header object. Response bodies without a length are sent chunked
+ * (or close-delimited to an HTTP/1.0 client). Runs on the connection's event loop; allocates
+ * nothing per request beyond the buffers it writes.
+ */
+final class Http1Exchange implements ForwardExchange {
+    private static final byte[] HTTP_1_1 = "HTTP/1.1 ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CHUNKED = "Transfer-Encoding: chunked\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LAST_CHUNK = {'0', '\r', '\n'};
+    private static final AsciiString CONNECTION = AsciiString.cached("connection");
+    private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
+    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
+    private static final int CRLF = ('\r' << 8) | '\n';
+
+    private final Http1GateHandler handler;
+    /** Body chunks that arrived before the upstream head was written; allocated on first use. */
+    private ArrayDeque<ByteBuf> pending;
+    private ChannelHandlerContext ctx;
+    private Http1RequestHead head;
+    private ForwardCall call;
+    private long bodyLength;
+    private boolean active;
+    private boolean bodyReady;
+    private boolean bodyEnded;
+    private boolean headRequest;
+    private boolean http10;
+    private boolean chunkedDown;
+    private boolean closeAfter;
+    private boolean paused;
+
+    Http1Exchange(Http1GateHandler handler) {
+        this.handler = handler;
+    }
+
+    /** A request goes to the forwarder: remember what the response writing needs. */
+    void begin(ChannelHandlerContext ctx, Http1RequestHead head, boolean headRequest, boolean closeAfter) {
+        this.ctx = ctx;
+        this.head = head;
+        this.headRequest = headRequest;
+        this.closeAfter = closeAfter;
+        this.http10 = head.version() == Http1RequestHead.HTTP_1_0;
+        this.bodyLength = !head.hasBody() ? 0 : head.isChunked() ? -1 : head.contentLength();
+        this.bodyEnded = bodyLength == 0;
+        this.bodyReady = false;
+        this.chunkedDown = false;
+        this.paused = false;
+        this.call = null;
+        this.active = true;
+    }
+
+    boolean isActive() {
+        return active;
+    }
+
+    // ---- from the connection handler ----
+
+    void onBody(ByteBuf chunk) {
+        if (!active) {
+            chunk.release();
+        } else if (bodyReady) {
+            call.requestBody(chunk);
+        } else {
+            if (pending == null) {
+                pending = new ArrayDeque<>(4);
+            }
+            pending.addLast(chunk);
+            pauseRequestBody(true); // until the upstream connection is there
+        }
+    }
+
+    void onBodyEnd() {
+        bodyEnded = true;
+        if (active && bodyReady) {
+            call.requestEnd();
+        }
+    }
+
+    void onClientClosed() {
+        releasePending();
+        if (active) {
+            active = false;
+            ForwardCall c = call;
+            call = null;
+            if (c != null) {
+                c.clientClosed();
+            }
+        }
+    }
+
+    void onWritable() {
+        if (active && call != null && ctx.channel().isWritable()) {
+            call.clientWritable();
+        }
+    }
+
+    // ---- ForwardExchange ----
+
+    @Override
+    public void answer(PrecomputedResponse response) {
+        if (!active) {
+            return;
+        }
+        end();
+        handler.answerForwarded(response, !bodyEnded);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return active && ctx.channel().isActive();
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
+    }
+
+    @Override
+    public boolean isTls() {
+        return ctx.pipeline().get(SslHandler.class) != null;
+    }
+
+    @Override
+    public long requestBodyLength() {
+        return bodyLength;
+    }
+
+    @Override
+    public boolean isUpgradeRequest() {
+        return head.isUpgradeWebSocket();
+    }
+
+    @Override
+    public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
+        Http1RequestHead h = head;
+        ByteBuf bytes = h.buffer();
+        int connection = h.findHeader(CONNECTION);
+        CharSequence options = connection < 0 ? null : copyOf(h, connection);
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (rules.isRemovedRequestHeader(name) || (options != null && ConnectionOptions.names(options, name))) {
+                continue;
+            }
+            out.writeBytes(bytes, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));
+            out.writeShort(CRLF);
+        }
+    }
+
+    /** The Connection field's value as a second view (the head's value view is re-pointed per field). */
+    private final io.paduraksa.server.http1.AsciiView connectionValue = new io.paduraksa.server.http1.AsciiView();
+
+    private CharSequence copyOf(Http1RequestHead h, int index) {
+        return connectionValue.point(h.buffer(), h.headerValueStart(index), h.headerValueEnd(index));
+    }
+
+    @Override
+    public void attach(ForwardCall call) {
+        this.call = call;
+    }
+
+    @Override
+    public void requestBodyReady() {
+        bodyReady = true;
+        ForwardCall c = call;
+        ArrayDeque<ByteBuf> p = pending;
+        if (p != null) {
+            ByteBuf b;
+            while ((b = p.pollFirst()) != null) {
+                c.requestBody(b);
+            }
+        }
+        if (bodyEnded) {
+            c.requestEnd();
+        } else if (paused && ctx.channel().isWritable()) {
+            pauseRequestBody(false);
+        }
+    }
+
+    @Override
+    public void pauseRequestBody(boolean pause) {
+        if (paused != pause) {
+            paused = pause;
+            ctx.channel().config().setAutoRead(!pause);
+            handler.bodyPaused(pause);
+        }
+    }
+
+    @Override
+    public void interimResponse(Http1ResponseHead interim) {
+        if (!http10 && interim.status() == 100) {
+            ctx.write(ctx.alloc().ioBuffer(CONTINUE.length).writeBytes(CONTINUE), ctx.voidPromise());
+            ctx.flush();
+        }
+        // 103 Early Hints and others are dropped: optional, and old HTTP/1.1 clients mishandle them.
+    }
+
+    @Override
+    public void responseHead(Http1ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        ByteBuf src = h.buffer();
+        byte[] own = rules.http1Lines();
+        ByteBuf out = ctx.alloc().ioBuffer(src.readableBytes() + own.length + 64);
+        out.writeBytes(HTTP_1_1);
+        Http1ResponseWriting.writeStatus(out, h.status());
+        out.writeByte(' ');
+        out.writeBytes(src, h.reasonStart(), h.reasonEnd() - h.reasonStart());
+        out.writeShort(CRLF);
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (rules.isRemoved(name) || h.isConnectionOption(name) || isFraming(name)) {
+                continue;
+            }
+            out.writeBytes(src, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));
+            out.writeShort(CRLF);
+        }
+        out.writeBytes(own);
+        if (extraLine != null) {
+            out.writeBytes(extraLine);
+        }
+        writeFraming(out, h);
+        out.writeShort(CRLF);
+        ctx.write(out, ctx.voidPromise());
+    }
+
+    private void writeFraming(ByteBuf out, Http1ResponseHead h) {
+        boolean close = closeAfter || handler.isDraining() || !bodyEnded;
+        if (h.hasBody() && !headRequest) {
+            if (h.contentLength() >= 0 && !h.isChunked()) {
+                writeContentLength(out, h.contentLength());
+            } else if (http10) {
+                close = true; // an HTTP/1.0 client cannot read chunked: the close ends the body
+            } else {
+                chunkedDown = true;
+                out.writeBytes(CHUNKED);
+            }
+        } else if (h.contentLength() >= 0 && h.status() != 204 && h.status() >= 200) {
+            writeContentLength(out, h.contentLength()); // HEAD and 304 keep the length they describe
+        }
+        closeAfter = close;
+        if (close) {
+            out.writeBytes(CLOSE);
+        } else if (http10) {
+            out.writeBytes(KEEP_ALIVE);
+        }
+    }
+
+    private static void writeContentLength(ByteBuf out, long length) {
+        out.writeBytes(CONTENT_LENGTH);
+        Http1ResponseWriting.writeDecimal(out, length);
+        out.writeShort(CRLF);
+    }
+
+    private static boolean isFraming(CharSequence name) {
+        return CONTENT_LENGTH_NAME.contentEqualsIgnoreCase(name) || TRANSFER_ENCODING.contentEqualsIgnoreCase(name);
+    }
+
+    @Override
+    public void responseBody(ByteBuf chunk) {
+        if (headRequest || !active) {
+            chunk.release();
+            return;
+        }
+        int n = chunk.readableBytes();
+        if (n == 0) {
+            chunk.release();
+            return;
+        }
+        if (chunkedDown) {
+            ByteBuf size = ctx.alloc().ioBuffer(10);
+            Http1ResponseWriting.writeHex(size, n);
+            size.writeShort(CRLF);
+            ctx.write(size, ctx.voidPromise());
+            ctx.write(chunk, ctx.voidPromise());
+            ctx.write(ctx.alloc().ioBuffer(2).writeShort(CRLF), ctx.voidPromise());
+        } else {
+            ctx.write(chunk, ctx.voidPromise());
+        }
+    }
+
+    @Override
+    public boolean isWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    @Override
+    public void flush() {
+        ctx.flush();
+    }
+
+    @Override
+    public void responseEnd(Http1ResponseTrailers trailers) {
+        if (!active) {
+            return;
+        }
+        if (chunkedDown) {
+            ByteBuf out = ctx.alloc().ioBuffer(64);
+            out.writeBytes(LAST_CHUNK);
+            if (trailers != null) {
+                Http1ResponseWriting.writeTrailers(out, trailers);
+            }
+            out.writeShort(CRLF);
+            ctx.write(out, ctx.voidPromise());
+        }
+        boolean close = closeAfter;
+        boolean bodyLeft = !bodyEnded;
+        end();
+        handler.forwardDone(close, bodyLeft);
+    }
+
+    @Override
+    public void abort() {
+        if (!active) {
+            return;
+        }
+        end();
+        handler.forwardAborted();
+    }
+
+    private void end() {
+        active = false;
+        call = null;
+        releasePending();
+        if (paused) {
+            paused = false;
+            ctx.channel().config().setAutoRead(true);
+            handler.bodyPaused(false);
+        }
+    }
+
+    private void releasePending() {
+        ArrayDeque<ByteBuf> p = pending;
+        if (p != null) {
+            ByteBuf b;
+            while ((b = p.pollFirst()) != null) {
+                b.release();
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.paduraksa.server.http1;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.util.AsciiString;
+import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+
+/** Number and trailer writing for forwarded HTTP/1.1 responses; allocates nothing. */
+final class Http1ResponseWriting {
+    private static final int CRLF = ('\r' << 8) | '\n';
+    /** Trailer fields a client must not receive: framing, routing and authentication (RFC 9110 6.5.1). */
+    private static final AsciiString[] FORBIDDEN_TRAILERS = {
+        AsciiString.cached("content-length"), AsciiString.cached("transfer-encoding"), AsciiString.cached("host"),
+        AsciiString.cached("connection"), AsciiString.cached("keep-alive"), AsciiString.cached("te"),
+        AsciiString.cached("trailer"), AsciiString.cached("upgrade"), AsciiString.cached("set-cookie"),
+        AsciiString.cached("content-type"), AsciiString.cached("content-encoding"), AsciiString.cached("cache-control"),
+    };
+
+    private Http1ResponseWriting() {
+    }
+
+    static void writeStatus(ByteBuf out, int status) {
+        out.writeByte('0' + status / 100).writeByte('0' + status / 10 % 10).writeByte('0' + status % 10);
+    }
+
+    static void writeDecimal(ByteBuf out, long value) {
+        if (value >= 10) {
+            writeDecimal(out, value / 10);
+        }
+        out.writeByte((int) ('0' + value % 10));
+    }
+
+    static void writeHex(ByteBuf out, int value) {
+        boolean started = false;
+        for (int shift = 28; shift >= 0; shift -= 4) {
+            int d = (value >>> shift) & 0xF;
+            if (d != 0 || started || shift == 0) {
+                out.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
+                started = true;
+            }
+        }
+    }
+
+    static void writeTrailers(ByteBuf out, Http1ResponseTrailers trailers) {
+        for (int i = 0, n = trailers.count(); i < n; i++) {
+            CharSequence name = trailers.name(i);
+            if (isForbidden(name)) {
+                continue;
+            }
+            ByteBufUtil.writeAscii(out, name);
+            out.writeByte(':').writeByte(' ');
+            ByteBufUtil.writeAscii(out, trailers.value(i));
+            out.writeShort(CRLF);
+        }
+    }
+
+    static boolean isForbidden(CharSequence name) {
+        for (AsciiString f : FORBIDDEN_TRAILERS) {
+            if (f.contentEqualsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
