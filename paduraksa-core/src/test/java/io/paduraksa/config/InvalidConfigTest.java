@@ -24,7 +24,7 @@ class InvalidConfigTest {
             string-for-list           | hosts[0].names                      | 2 | 12 | found 'www.example.test' (expected a list
             list-for-map              | clusters                            | 2 | 3  | found a list (expected a mapping)
             root-list                 | ''                                  | 1 | 1  | found a list (expected a mapping with keys: listeners,
-            weight-heavy              | clusters.app.destinations[0].weight | 5 | 17 | found 'heavy' (expected a positive integer)
+            weight-heavy              | clusters.app.destinations[0].weight | 5 | 17 | found 'heavy' (expected an integer from 1 to 1000)
             status-abc                | default.respond.status              | 3 | 13 | found 'abc' (expected a status from 200 to 599)
             status-range              | default.respond.status              | 2 | 21 | found '999' (expected a status from 200 to 599)
             redirect-status           | default.redirect.status             | 2 | 61 | found '200' (expected one of: 301, 302, 303, 307, 308)
@@ -91,7 +91,7 @@ class InvalidConfigTest {
         assertThat(errors).extracting(ConfigError::toString).containsExactly(
                 "invalid/multi.yaml:3:14: listeners[0].address: '0.0.0.0:80800' has no valid port (expected host:port or"
                         + " [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443)",
-                "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected a positive integer)",
+                "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected an integer from 1 to 1000)",
                 "invalid/multi.yaml:10:25: clusters.app.timeouts.connect: found '5' (expected a duration like 500ms, 5s, 1m, 2h)",
                 "invalid/multi.yaml:13:11: policies.bad-bots.type: unknown type 'useragent'"
                         + " (expected one of: ip, user_agent, path, method)",
