@@ -35,6 +35,7 @@ public record Share(double fraction) {
 
     @Override
     public String toString() {
-        return fraction * 100 + "%";
+        // BigDecimal.valueOf keeps the shortest decimal form: 0.2 prints as 20%, not 20.000000000000004%.
+        return java.math.BigDecimal.valueOf(fraction).movePointRight(2).stripTrailingZeros().toPlainString() + "%";
     }
 }
