@@ -103,6 +103,12 @@ public record UpstreamCluster(
      */
     public record Destination(int index, URI url, boolean tls, String host, int port, int weight, boolean ipLiteral,
             AsciiString authority) {
+
+        /** Whether {@code other} is the same endpoint at the same position; the weight does not matter to a pool. */
+        public boolean sameEndpoint(Destination other) {
+            return index == other.index && tls == other.tls && port == other.port && host.equals(other.host)
+                    && url.equals(other.url) && authority.equals(other.authority);
+        }
     }
 
     /**
@@ -145,10 +151,25 @@ public record UpstreamCluster(
 
     /**
      * Whether the connection-relevant parts (destinations, protocol, tls, pool, timeouts) equal
-     * {@code other}'s: pools of an unchanged cluster survive a reload. Compile time and reload only.
+     * {@code other}'s: pools of an unchanged cluster survive a reload. Destinations are compared by
+     * endpoint and position, not weight (a new weight changes balancing, not connections); load
+     * balancing, affinity, health, retry, resolve_every and preserve_host do not matter here either.
+     * Reload only.
      */
     public boolean sameConnections(UpstreamCluster other) {
-        return other != null && destinations.equals(other.destinations) && protocol == other.protocol
+        return other != null && sameEndpoints(other.destinations) && protocol == other.protocol
                 && tls.equals(other.tls) && pool.equals(other.pool) && timeouts.equals(other.timeouts);
+    }
+
+    private boolean sameEndpoints(List<Destination> others) {
+        if (destinations.size() != others.size()) {
+            return false;
+        }
+        for (int i = 0; i < destinations.size(); i++) {
+            if (!destinations.get(i).sameEndpoint(others.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }
