@@ -115,13 +115,21 @@ public final class LoadBalancer {
 
     /**
      * Full scan for the fewest requests in flight per weight. The scan starts at the round-robin
-     * sequence's next destination and a later one must be strictly lighter to win, so ties (an idle
-     * cluster above all) follow the weighted rotation.
+     * sequence's next destination (or a weighted-random available one when that is unavailable) and
+     * a later one must be strictly lighter to win, so ties (an idle cluster above all) follow the
+     * weights.
      */
     private int leastRequests(long nowNanos, int exclude) {
         DestinationState[] ds = destinations;
         int n = ds.length;
         int start = sequence[nextPosition()];
+        if (!isEligible(start, nowNanos, exclude)) {
+            // As in round robin: spread the missing destination's turns by weight, not onto its neighbour.
+            start = weightedAmongEligible(nowNanos, exclude, -1);
+            if (start < 0) {
+                return -1;
+            }
+        }
         int best = -1;
         long bestLoad = 0;
         long bestWeight = 1;
