@@ -13,6 +13,7 @@ public record PaduraksaSpec(
         ClientIpSpec clientIp,
         NormalizeSpec normalize,
         Map<String, ClusterSpec> clusters,
+        ForwardingSpec forwarding,
         Map<String, PolicySpec> policies,
         List<HostSpec> hosts,
         @JsonProperty("default") ActionSpec defaultAnswer,
@@ -24,6 +25,7 @@ public record PaduraksaSpec(
         clientIp = clientIp == null ? ClientIpSpec.DEFAULT : clientIp;
         normalize = normalize == null ? NormalizeSpec.DEFAULT : normalize;
         clusters = clusters == null ? Map.of() : SpecMaps.ordered(clusters);
+        forwarding = forwarding == null ? ForwardingSpec.DEFAULT : forwarding;
         policies = policies == null ? Map.of() : SpecMaps.ordered(policies);
         hosts = hosts == null ? List.of() : List.copyOf(hosts);
         defaultAnswer = defaultAnswer == null ? ActionSpec.DEFAULT_UNKNOWN_HOST : defaultAnswer;

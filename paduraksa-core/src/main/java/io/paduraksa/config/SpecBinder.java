@@ -68,7 +68,7 @@ final class SpecBinder {
         if (raw == Map.class) {
             return bindMap(node, elementType(type, 1), path, slot);
         }
-        if (raw.isRecord() && raw != DataSize.class) {
+        if (raw.isRecord() && raw != DataSize.class && raw != Share.class) {
             return node instanceof YamlNode.Mapping m ? bindRecord(m, raw, path, null) : mismatch(node, path, "a mapping");
         }
         if (raw.isInterface() && raw.isAnnotationPresent(JsonTypeInfo.class)) {
@@ -202,7 +202,7 @@ final class SpecBinder {
         Object value = convert(s, type);
         if (value == null) {
             errors.add(path, s.at(), "found " + s.describe() + " (expected " + expectedScalar(type, slot) + ")");
-        } else if (value instanceof Duration d && (d.isZero() || d.isNegative())) {
+        } else if (value instanceof Duration d && (d.isZero() && !SpecChecks.allowsZeroDuration(slot) || d.isNegative())) {
             errors.add(path, s.at(), "found " + s.describe() + ", a duration must be positive (" + DurationText.EXPECTED + ")");
             return null;
         }
@@ -233,6 +233,9 @@ final class SpecBinder {
         }
         if (type == URI.class) {
             return uri(s.text());
+        }
+        if (type == Share.class) {
+            return Share.parseOrNull(s.text());
         }
         throw new IllegalStateException("no YAML binding for " + type);
     }
@@ -298,6 +301,9 @@ final class SpecBinder {
         }
         if (raw == DataSize.class) {
             return DataSize.EXPECTED.substring("expected ".length());
+        }
+        if (raw == Share.class) {
+            return Share.EXPECTED.substring("expected ".length());
         }
         if (raw == URI.class) {
             return "a URL";

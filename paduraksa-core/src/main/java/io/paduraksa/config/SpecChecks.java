@@ -21,12 +21,28 @@ final class SpecChecks {
     private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
     private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
     private static final String POSITIVE = "a positive integer";
+    private static final String NOT_NEGATIVE = "0 or a positive integer";
+    private static final String WEIGHT = "an integer from 1 to 1000";
+    private static final String ATTEMPTS = "an integer from 0 to 5";
+    private static final List<String> UPSTREAM_PROTOCOLS = List.of("http1", "h2c", "h2");
+    private static final List<String> X_FORWARDED_FOR = List.of("replace", "append", "off");
+    /**
+     * Headers the proxy manages itself (RFC 9110 section 7.6.1 hop-by-hop fields, message framing,
+     * Host): configuring them away or setting them would break the connection or the framing.
+     */
+    private static final List<String> MANAGED_HEADERS = List.of("connection", "keep-alive", "te", "trailer",
+            "transfer-encoding", "upgrade", "content-length", "host");
 
     private SpecChecks() {
     }
 
     private static String key(SpecBinder.Slot slot) {
         return slot.owner().getSimpleName() + "." + slot.component();
+    }
+
+    /** Durations that may be {@code 0s} (which then means "never" or "once"); all others must be positive. */
+    static boolean allowsZeroDuration(SpecBinder.Slot slot) {
+        return slot != null && key(slot).equals("ClusterSpec.resolveEvery");
     }
 
     /** Keys that must be present (and not empty). */
@@ -44,8 +60,15 @@ final class SpecChecks {
             case "ListenerSpec.address" -> ADDRESS;
             case "ListenerSpec.protocols" -> "protocols, " + PROTOCOLS;
             case "DestinationSpec.url" -> URL;
-            case "DestinationSpec.weight", "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders",
-                    "LimitsSpec.maxConnections" -> POSITIVE;
+            case "DestinationSpec.weight" -> WEIGHT;
+            case "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders", "LimitsSpec.maxConnections",
+                    "ActiveHealthSpec.healthyThreshold", "ActiveHealthSpec.unhealthyThreshold", "PoolSpec.maxConnections" -> POSITIVE;
+            case "PoolSpec.maxRequestsPerConnection", "RetrySpec.minPerSecond" -> NOT_NEGATIVE;
+            case "RetrySpec.attempts" -> ATTEMPTS;
+            case "ClusterSpec.protocol" -> "one of: " + String.join(", ", UPSTREAM_PROTOCOLS);
+            case "ForwardingSpec.xForwardedFor" -> "one of: " + String.join(", ", X_FORWARDED_FOR);
+            case "AffinitySpec.cookie" -> "a cookie name (letters, digits and !#$%&'*+-.^_`|~)";
+            case "UpstreamTlsSpec.sni" -> "a host name like api.internal.test";
             case "RespondSpec.status" -> "a status from 200 to 599";
             case "RedirectSpec.status" -> "one of: 301, 302, 303, 307, 308";
             case "RedirectSpec.location" -> "a URL or an absolute path";
@@ -66,8 +89,23 @@ final class SpecChecks {
             case "ListenerSpec.address" -> single(node, value, path, errors, SpecChecks::address);
             case "ListenerSpec.protocols" -> protocols(node, path, errors);
             case "DestinationSpec.url" -> single(node, value, path, errors, v -> url((URI) v));
-            case "DestinationSpec.weight", "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders",
-                    "LimitsSpec.maxConnections" -> single(node, value, path, errors, SpecChecks::positive);
+            case "DestinationSpec.weight" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 1000, WEIGHT));
+            case "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders", "LimitsSpec.maxConnections",
+                    "ActiveHealthSpec.healthyThreshold", "ActiveHealthSpec.unhealthyThreshold",
+                    "PoolSpec.maxConnections" -> single(node, value, path, errors, SpecChecks::positive);
+            case "PoolSpec.maxRequestsPerConnection", "RetrySpec.minPerSecond" ->
+                    single(node, value, path, errors, v -> intRange((Integer) v, 0, Integer.MAX_VALUE, NOT_NEGATIVE));
+            case "RetrySpec.attempts" -> single(node, value, path, errors, v -> intRange((Integer) v, 0, 5, ATTEMPTS));
+            case "RetrySpec.budget" -> single(node, value, path, errors, SpecChecks::share);
+            case "ClusterSpec.protocol" -> single(node, value, path, errors, v -> oneOf(v, UPSTREAM_PROTOCOLS));
+            case "ForwardingSpec.xForwardedFor" -> single(node, value, path, errors, v -> oneOf(v, X_FORWARDED_FOR));
+            case "AffinitySpec.cookie" -> single(node, value, path, errors, SpecChecks::cookieName);
+            case "UpstreamTlsSpec.sni" -> single(node, value, path, errors, SpecChecks::sni);
+            case "ForwardingSpec.via" -> single(node, value, path, errors, SpecChecks::pseudonym);
+            case "RequestIdSpec.header" -> single(node, value, path, errors, SpecChecks::forwardedHeaderName);
+            case "ForwardingSpec.removeRequestHeaders", "ResponseHeadersSpec.remove" ->
+                    items(node, path, errors, SpecChecks::forwardedHeaderName);
+            case "ResponseHeadersSpec.set" -> setHeaders(node, path, errors);
             case "LimitsSpec.maxRequestLine", "LimitsSpec.maxHeaderSize", "LimitsSpec.maxBodySize",
                     "LimitsSpec.bodyMinRate" -> single(node, value, path, errors, SpecChecks::positiveSize);
             case "RespondSpec.status" -> single(node, value, path, errors, v -> range((Integer) v, 200, 599));
@@ -94,6 +132,11 @@ final class SpecChecks {
             ErrorList errors) {
         if (type == ListenerSpec.class) {
             listenerProtocolsAndTls(mapping, values[keys.indexOf("tls")] != null, path, errors);
+        } else if (type == ClusterSpec.PassiveHealthSpec.class) {
+            ejectForOrder(mapping, (java.time.Duration) values[keys.indexOf("eject_for")],
+                    (java.time.Duration) values[keys.indexOf("max_eject_for")], path, errors);
+        } else if (type == ResponseHeadersSpec.class) {
+            setAndRemoved(mapping, path, errors);
         }
     }
 
@@ -127,6 +170,116 @@ final class SpecChecks {
     private static String positive(Object value) {
         int n = (Integer) value;
         return n > 0 ? null : "found '" + n + "' (expected " + POSITIVE + ")";
+    }
+
+    private static String intRange(int n, int low, int high, String expected) {
+        return n >= low && n <= high ? null : "found '" + n + "' (expected " + expected + ")";
+    }
+
+    private static String share(Object value) {
+        Share share = (Share) value;
+        double f = share.fraction();
+        return f >= 0 && f <= 1 ? null : "found '" + share + "', out of range (" + Share.EXPECTED + ")";
+    }
+
+    /** RFC 6265 section 4.1.1: a cookie-name is a token. */
+    private static String cookieName(Object value) {
+        String s = (String) value;
+        return HttpToken.isToken(s) ? null : "'" + escape(s) + "' is not a cookie name (expected letters, digits and !#$%&'*+-.^_`|~)";
+    }
+
+    /** RFC 6066 section 3: SNI carries a DNS host name; IP literals are not permitted. */
+    private static String sni(Object value) {
+        String s = (String) value;
+        boolean ipv4 = !s.isEmpty() && s.chars().allMatch(c -> c == '.' || c >= '0' && c <= '9');
+        return !ipv4 && isHost(s) ? null : "'" + escape(s) + "' is not a host name; SNI carries no IP literals (expected a host name like api.internal.test)";
+    }
+
+    /** RFC 9110 section 7.6.3: the received-by part of Via is a host or a pseudonym (a token). */
+    private static String pseudonym(Object value) {
+        String s = (String) value;
+        return s.isEmpty() || HttpToken.isToken(s) ? null
+                : "'" + escape(s) + "' is not a Via pseudonym (expected empty for no Via header, or a token like paduraksa)";
+    }
+
+    /** A header name the forwarder may set or remove: a token, and not one the proxy manages itself. */
+    static String forwardedHeaderName(Object value) {
+        String problem = headerName(value);
+        if (problem != null) {
+            return problem;
+        }
+        String s = (String) value;
+        String lower = s.toLowerCase(java.util.Locale.ROOT);
+        return MANAGED_HEADERS.contains(lower) || lower.startsWith("proxy-")
+                ? "'" + s + "' is a hop-by-hop or framing header that the proxy manages itself (expected an end-to-end header such as X-Frame-Options)"
+                : null;
+    }
+
+    /** RFC 9110 section 5.5: field values of visible ASCII, space and tab; no CR, LF, NUL or other controls. */
+    static String visibleHeaderValue(Object value) {
+        String s = (String) value;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c == ' ' || c == '\t' || c > 0x20 && c < 0x7F)) {
+                return "'" + escape(s) + "' has a character other than visible ASCII, space or tab (expected one line of header text)";
+            }
+        }
+        return null;
+    }
+
+    /** {@code set:} names (forwardable tokens, each once regardless of case) and their values. */
+    private static void setHeaders(YamlNode node, String path, ErrorList errors) {
+        if (!(node instanceof YamlNode.Mapping mapping)) {
+            return;
+        }
+        Set<String> seen = new HashSet<>();
+        for (YamlNode.Entry e : mapping.entries().values()) {
+            String entryPath = YamlPath.key(path, e.key());
+            String nameProblem = forwardedHeaderName(e.key());
+            if (nameProblem == null && !seen.add(e.key().toLowerCase(java.util.Locale.ROOT))) {
+                nameProblem = "'" + e.key() + "' is set twice (expected each header once; names are case-insensitive)";
+            }
+            if (nameProblem != null) {
+                errors.add(entryPath, e.keyAt(), nameProblem);
+            }
+            if (e.value() instanceof YamlNode.Scalar s && !s.isNull()) {
+                single(s, s.text(), entryPath, errors, SpecChecks::visibleHeaderValue);
+            }
+        }
+    }
+
+    /** A header both set and removed at one level is a contradiction; which one was meant is unclear. */
+    private static void setAndRemoved(YamlNode.Mapping mapping, String path, ErrorList errors) {
+        YamlNode.Entry set = mapping.entries().get("set");
+        YamlNode.Entry remove = mapping.entries().get("remove");
+        if (set == null || remove == null || !(set.value() instanceof YamlNode.Mapping setMap)
+                || !(remove.value() instanceof YamlNode.Sequence seq)) {
+            return;
+        }
+        Set<String> setNames = new HashSet<>();
+        for (String name : setMap.entries().keySet()) {
+            setNames.add(name.toLowerCase(java.util.Locale.ROOT));
+        }
+        for (int i = 0; i < seq.items().size(); i++) {
+            if (seq.items().get(i) instanceof YamlNode.Scalar s && !s.isNull()
+                    && setNames.contains(s.text().toLowerCase(java.util.Locale.ROOT))) {
+                errors.add(YamlPath.index(YamlPath.key(path, "remove"), i), s.at(), "'" + s.text()
+                        + "' is both set and removed (expected it in one of set or remove; a set header already replaces the upstream's)");
+            }
+        }
+    }
+
+    /** Ejections grow from {@code eject_for} up to {@code max_eject_for}, so the cap cannot be below the start. */
+    private static void ejectForOrder(YamlNode.Mapping mapping, java.time.Duration ejectFor, java.time.Duration maxEjectFor,
+            String path, ErrorList errors) {
+        java.time.Duration first = ejectFor == null ? java.time.Duration.ofSeconds(30) : ejectFor;
+        java.time.Duration max = maxEjectFor == null ? java.time.Duration.ofSeconds(300) : maxEjectFor;
+        if (max.compareTo(first) < 0) {
+            YamlNode.Entry at = mapping.entries().get(maxEjectFor != null ? "max_eject_for" : "eject_for");
+            String key = maxEjectFor != null ? "max_eject_for" : "eject_for";
+            errors.add(YamlPath.key(path, key), at.value().at(), "max_eject_for " + DurationText.format(max)
+                    + " is shorter than eject_for " + DurationText.format(first) + " (expected max_eject_for >= eject_for)");
+        }
     }
 
     private static String positiveSize(Object value) {

@@ -5,6 +5,7 @@ import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.net.IpRangeSet;
 import io.paduraksa.route.PathNormalizer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,6 +26,13 @@ final class CompileContext {
 
     LoadedConfig config() {
         return config;
+    }
+
+    /** A path from the configuration, relative to the configuration file's directory. */
+    Path resolve(String configured) {
+        Path p = Path.of(configured);
+        Path parent = Path.of(config.fileName()).toAbsolutePath().getParent();
+        return p.isAbsolute() || parent == null ? p : parent.resolve(p);
     }
 
     void error(String path, String problem) {

@@ -30,6 +30,8 @@ public final class Snapshot {
     private final AsciiString clientIpHeader;
     private final int normalizeOptions;
     private final Map<String, UpstreamCluster> clusters;
+    private final ForwardingRules forwarding;
+    private final ResponseHeaderRules defaultResponseHeaders;
     private final Map<String, RequestPolicy> policies;
     private final PrecomputedResponse[] statusAnswers;
     private final List<PrecomputedResponse> ownedResponses;
@@ -48,6 +50,8 @@ public final class Snapshot {
         this.clientIpHeader = r.clientIpHeader;
         this.normalizeOptions = r.normalizeOptions;
         this.clusters = Map.copyOf(r.clusters);
+        this.forwarding = r.forwarding;
+        this.defaultResponseHeaders = r.defaultResponseHeaders;
         this.policies = Map.copyOf(r.policies);
         this.statusAnswers = r.statusAnswers;
         this.ownedResponses = List.copyOf(r.ownedResponses);
@@ -111,6 +115,16 @@ public final class Snapshot {
 
     public Map<String, UpstreamCluster> clusters() {
         return clusters;
+    }
+
+    /** Request-side transforms for every forwarded request ({@code forwarding}). */
+    public ForwardingRules forwarding() {
+        return forwarding;
+    }
+
+    /** Response-side transforms of {@code forwarding.response_headers}, for hosts without their own and unknown hosts. */
+    public ResponseHeaderRules defaultResponseHeaders() {
+        return defaultResponseHeaders;
     }
 
     public Map<String, RequestPolicy> policies() {

@@ -70,7 +70,9 @@ public final class SnapshotCompiler {
             }
             r.clientIpHeader = headerName(spec.clientIp().header());
             r.normalizeOptions = normalizeOptions(spec);
-            compileClusters(spec);
+            new ClusterCompiler(context).compile(spec.clusters(), clusters);
+            r.forwarding = ForwardingRules.compile(spec.forwarding(), spec.clientIp().header());
+            r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders());
             policies = new PolicyCompiler(context, actions).compile(spec.policies());
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
             r.statusAnswers = actions.statusAnswers();
@@ -103,7 +105,7 @@ public final class SnapshotCompiler {
         List<String> files = spec.clientIp().trustedProxiesFiles();
         for (int i = 0; i < files.size(); i++) {
             String path = "client_ip.trusted_proxies_files[" + i + "]";
-            Path file = resolve(files.get(i));
+            Path file = context.resolve(files.get(i));
             List<String> lines;
             try {
                 lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -127,13 +129,6 @@ public final class SnapshotCompiler {
         return b.build();
     }
 
-    /** A path from the configuration, relative to the configuration file's directory. */
-    private Path resolve(String configured) {
-        Path p = Path.of(configured);
-        Path parent = Path.of(config.fileName()).toAbsolutePath().getParent();
-        return p.isAbsolute() || parent == null ? p : parent.resolve(p);
-    }
-
     /** The header is checked to be a token when the file is bound; here it is only lower-cased once. */
     private static AsciiString headerName(String name) {
         return AsciiString.of(name.toLowerCase(Locale.ROOT));
@@ -146,54 +141,6 @@ public final class SnapshotCompiler {
             context.error("normalize", e.getMessage());
             return 0;
         }
-    }
-
-    // ---- clusters ----
-
-    private void compileClusters(PaduraksaSpec spec) {
-        for (Map.Entry<String, ClusterSpec> e : spec.clusters().entrySet()) {
-            String path = "clusters." + e.getKey();
-            ClusterSpec c = e.getValue();
-            UpstreamCluster.LoadBalancing lb = UpstreamCluster.LoadBalancing.of(c.loadBalancing());
-            if (lb == null) {
-                context.error(path + ".load_balancing", "unknown load balancing '" + c.loadBalancing()
-                        + "' (expected one of: round_robin, least_requests, power_of_two_choices, random, first_available)");
-            }
-            if (c.destinations().isEmpty()) {
-                context.error(path + ".destinations", "a cluster needs at least one destination (expected a list of {url: http://host:port})");
-            }
-            List<UpstreamCluster.Destination> destinations = new ArrayList<>();
-            for (int i = 0; i < c.destinations().size(); i++) {
-                UpstreamCluster.Destination d = destination(c.destinations().get(i), path + ".destinations[" + i + "]");
-                if (d != null) {
-                    destinations.add(d);
-                }
-            }
-            ClusterSpec.HealthSpec h = c.health();
-            UpstreamCluster.Health health = new UpstreamCluster.Health(
-                    h.active() == null ? null : h.active().path(),
-                    h.active() == null ? null : h.active().interval(),
-                    h.passive() == null ? 0 : h.passive().consecutiveFailures(),
-                    h.passive() == null ? null : h.passive().ejectFor());
-            if (h.active() != null && !h.active().path().startsWith("/")) {
-                context.error(path + ".health.active.path", "'" + h.active().path() + "' is not a path (expected it to start with /)");
-            }
-            clusters.put(e.getKey(), new UpstreamCluster(e.getKey(), destinations, lb == null ? UpstreamCluster.LoadBalancing.ROUND_ROBIN : lb,
-                    health, c.timeouts().connect(), c.timeouts().responseHeaders(), c.timeouts().idle()));
-        }
-    }
-
-    private UpstreamCluster.Destination destination(ClusterSpec.DestinationSpec d, String path) {
-        if (d.weight() < 1 || d.weight() > 1000) {
-            context.error(path + ".weight", "weight " + d.weight() + " is out of range (expected 1-1000)");
-        }
-        if (d.url() == null || d.url().getHost() == null) {
-            context.error(path + ".url", "a destination needs a url (expected http://host:port or https://host:port)");
-            return null;
-        }
-        boolean tls = "https".equalsIgnoreCase(d.url().getScheme());
-        int port = d.url().getPort() > 0 ? d.url().getPort() : tls ? 443 : 80;
-        return new UpstreamCluster.Destination(d.url(), tls, d.url().getHost(), port, d.weight());
     }
 
     // ---- hosts and routes ----
@@ -222,7 +169,7 @@ public final class SnapshotCompiler {
                     }
                 }
             }
-            CompiledHost host = new CompiledHost(i, h.names(), hostPolicies, routes.build());
+            CompiledHost host = new CompiledHost(i, h.names(), hostPolicies, routes.build(), responseHeaders(spec, h, r));
             r.hostList.add(host);
             for (int j = 0; j < h.names().size(); j++) {
                 try {
@@ -233,6 +180,14 @@ public final class SnapshotCompiler {
             }
         }
         r.hosts = table.build();
+    }
+
+    /** The host's response headers merged over the defaults; hosts without their own share the defaults. */
+    private static ResponseHeaderRules responseHeaders(PaduraksaSpec spec, HostSpec h, Result r) {
+        if (h.responseHeaders().set().isEmpty() && h.responseHeaders().remove().isEmpty()) {
+            return r.defaultResponseHeaders;
+        }
+        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders());
     }
 
     private CompiledRoute route(RouteSpec spec, int index, String path) {
@@ -285,6 +240,8 @@ public final class SnapshotCompiler {
         AsciiString clientIpHeader;
         int normalizeOptions;
         Map<String, UpstreamCluster> clusters;
+        ForwardingRules forwarding;
+        ResponseHeaderRules defaultResponseHeaders;
         Map<String, RequestPolicy> policies;
         PrecomputedResponse[] statusAnswers;
         List<PrecomputedResponse> ownedResponses;

@@ -68,9 +68,9 @@ class ConfigLoaderTest {
                 new ClusterSpec.DestinationSpec(URI.create("http://192.0.2.10:9001"), 1),
                 new ClusterSpec.DestinationSpec(URI.create("https://198.51.100.7:9443"), 3));
         assertThat(app.loadBalancing()).isEqualTo("power_of_two_choices");
-        assertThat(app.health().active()).isEqualTo(new ClusterSpec.ActiveHealthSpec("/healthz", Duration.ofSeconds(2)));
+        assertThat(app.health().active()).isEqualTo(new ClusterSpec.ActiveHealthSpec("/healthz", Duration.ofSeconds(2), null, null, null));
         assertThat(app.health().passive())
-                .isEqualTo(new ClusterSpec.PassiveHealthSpec(3, Duration.ofSeconds(90)));
+                .isEqualTo(new ClusterSpec.PassiveHealthSpec(3, Duration.ofSeconds(90), null));
         assertThat(app.timeouts()).isEqualTo(
                 new ClusterSpec.TimeoutsSpec(Duration.ofMillis(250), Duration.ofSeconds(45), Duration.ofHours(2)));
 
@@ -174,8 +174,8 @@ class ConfigLoaderTest {
         PaduraksaSpec spec = ConfigLoader.parse("edge.yaml", text).spec();
 
         ClusterSpec.HealthSpec health = spec.clusters().get("app").health();
-        assertThat(health.active()).isEqualTo(new ClusterSpec.ActiveHealthSpec("/", Duration.ofSeconds(5)));
-        assertThat(health.passive()).isEqualTo(new ClusterSpec.PassiveHealthSpec(5, Duration.ofSeconds(30)));
+        assertThat(health.active()).isEqualTo(ClusterSpec.ActiveHealthSpec.DEFAULT);
+        assertThat(health.passive()).isEqualTo(ClusterSpec.PassiveHealthSpec.DEFAULT);
         assertThat(spec.policies().get("methods").action()).isEqualTo(ActionSpec.DEFAULT_METHOD_NOT_ALLOWED);
     }
 

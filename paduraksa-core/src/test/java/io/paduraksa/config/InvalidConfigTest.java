@@ -24,7 +24,7 @@ class InvalidConfigTest {
             string-for-list           | hosts[0].names                      | 2 | 12 | found 'www.example.test' (expected a list
             list-for-map              | clusters                            | 2 | 3  | found a list (expected a mapping)
             root-list                 | ''                                  | 1 | 1  | found a list (expected a mapping with keys: listeners,
-            weight-heavy              | clusters.app.destinations[0].weight | 5 | 17 | found 'heavy' (expected a positive integer)
+            weight-heavy              | clusters.app.destinations[0].weight | 5 | 17 | found 'heavy' (expected an integer from 1 to 1000)
             status-abc                | default.respond.status              | 3 | 13 | found 'abc' (expected a status from 200 to 599)
             status-range              | default.respond.status              | 2 | 21 | found '999' (expected a status from 200 to 599)
             redirect-status           | default.redirect.status             | 2 | 61 | found '200' (expected one of: 301, 302, 303, 307, 308)
@@ -65,6 +65,26 @@ class InvalidConfigTest {
             syntax-indentation        | ''                                  | 3 | 6  | YAML syntax error: expected <block end>, but found '<block mapping start>' (while parsing a block mapping that starts at line 2, column 5)
             syntax-unclosed-quote     | ''                                  | 2 | 14 | YAML syntax error: found unexpected end of stream (while scanning a quoted scalar that starts at line 2, column 14)
             wildcard-unquoted         | ''                                  | 2 | 32 | (quote values that start with * or &, like "*.example.test")
+            weight-range              | clusters.app.destinations[0].weight | 5 | 17 | found '1001' (expected an integer from 1 to 1000)
+            threshold-zero            | clusters.app.health.active.healthy_threshold | 5 | 51 | found '0' (expected a positive integer)
+            eject-order               | clusters.app.health.passive.max_eject_for | 5 | 48 | max_eject_for 30s is shorter than eject_for 1m (expected max_eject_for >= eject_for)
+            retry-attempts            | clusters.app.retry.attempts         | 4 | 23 | found '6' (expected an integer from 0 to 5)
+            retry-budget-range        | clusters.app.retry.budget           | 4 | 21 | found '150%', out of range (expected a share like 20% or 0.2, from 0% to 100%)
+            retry-budget-text         | clusters.app.retry.budget           | 4 | 21 | found 'lots' (expected a share like 20% or 0.2, from 0% to 100%)
+            pool-negative             | clusters.app.pool.max_requests_per_connection | 4 | 41 | found '-1' (expected 0 or a positive integer)
+            upstream-protocol         | clusters.app.protocol               | 4 | 15 | unknown value 'http2' (did you mean
+            affinity-cookie           | clusters.app.affinity.cookie        | 4 | 24 | 'my cookie' is not a cookie name
+            tls-sni-ip                | clusters.app.tls.sni                | 4 | 16 | '192.0.2.10' is not a host name; SNI carries no IP literals
+            forwarding-unknown-key    | forwarding.x_forwarded_fro          | 2 | 3  | unknown key (did you mean 'x_forwarded_for'?)
+            x-forwarded-for-value     | forwarding.x_forwarded_for          | 2 | 20 | unknown value 'appnd' (did you mean 'append'? expected one of: replace, append, off)
+            via-pseudonym             | forwarding.via                      | 2 | 8  | 'my proxy' is not a Via pseudonym
+            request-id-hop-by-hop     | forwarding.request_id.header        | 2 | 24 | 'Upgrade' is a hop-by-hop or framing header that the proxy manages itself
+            request-header-framing    | forwarding.remove_request_headers[1] | 2 | 37 | 'Content-Length' is a hop-by-hop or framing header
+            response-header-hop-by-hop | forwarding.response_headers.set.Connection | 3 | 11 | 'Connection' is a hop-by-hop or framing header
+            response-header-twice     | forwarding.response_headers.set.x-frame-options | 3 | 34 | 'x-frame-options' is set twice (expected each header once; names are case-insensitive)
+            response-header-value     | hosts[0].response_headers.set.X-Note | 4 | 21 | 'café' has a character other than visible ASCII, space or tab
+            response-header-name      | hosts[0].response_headers.remove[0] | 4 | 16 | 'X Powered By' is not a header name
+            response-header-set-and-removed | hosts[0].response_headers.remove[1] | 5 | 30 | 'server' is both set and removed
             empty                     | ''                                  | 1 | 1  | the file has no configuration
             comments-only             | ''                                  | 1 | 1  | the file has no configuration
             """)
@@ -91,7 +111,7 @@ class InvalidConfigTest {
         assertThat(errors).extracting(ConfigError::toString).containsExactly(
                 "invalid/multi.yaml:3:14: listeners[0].address: '0.0.0.0:80800' has no valid port (expected host:port or"
                         + " [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443)",
-                "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected a positive integer)",
+                "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected an integer from 1 to 1000)",
                 "invalid/multi.yaml:10:25: clusters.app.timeouts.connect: found '5' (expected a duration like 500ms, 5s, 1m, 2h)",
                 "invalid/multi.yaml:13:11: policies.bad-bots.type: unknown type 'useragent'"
                         + " (expected one of: ip, user_agent, path, method)",

@@ -30,6 +30,48 @@ class ScalarSyntaxTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"20%, 0.2", "0.2, 0.2", "12.5%, 0.125", "0%, 0.0", "100%, 1.0", "1, 1.0", "0, 0.0", "150%, 1.5"})
+    void sharesParseAsPercentOrFraction(String text, double fraction) {
+        assertThat(Share.parseOrNull(text).fraction()).isCloseTo(fraction, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "%", "-5%", "20 %", "20%%", ".5", "5.", "1.2.3", "twenty", "1e-1", "0x10"})
+    void sharesReject(String text) {
+        assertThat(Share.parseOrNull(text)).isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0.2, 20%", "0.125, 12.5%", "1, 100%", "0, 0%"})
+    void sharesPrintAsPercent(double fraction, String text) {
+        assertThat(new Share(fraction)).hasToString(text);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            budget: 20%        | 0.2
+            budget: "20%"      | 0.2
+            budget: 0.2        | 0.2
+            budget: 1          | 1.0
+            budget: 0%         | 0.0
+            """)
+    void retryBudgetBindsFromPercentOrNumber(String line, double fraction) throws ConfigException {
+        String text = "clusters:\n  app:\n    destinations: [{url: \"http://192.0.2.10\"}]\n    retry: {" + line + "}\n";
+
+        assertThat(ConfigLoader.parse("edge.yaml", text).spec().clusters().get("app").retry().budget().fraction())
+                .isCloseTo(fraction, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @Test
+    void resolveEveryAloneMayBeZero() throws ConfigException {
+        String text = "clusters:\n  app:\n    destinations: [{url: \"http://192.0.2.10\"}]\n    resolve_every: 0s\n";
+
+        assertThat(ConfigLoader.parse("edge.yaml", text).spec().clusters().get("app").resolveEvery()).isZero();
+        assertThatThrownBy(() -> ConfigLoader.parse("edge.yaml", text.replace("resolve_every: 0s", "timeouts: {idle: 0s}")))
+                .hasMessageContaining("clusters.app.timeouts.idle: found '0s', a duration must be positive");
+    }
+
+    @ParameterizedTest
     @CsvSource({"250ms, 250", "1m30s, 90000", "2h, 7200000", "1d1ms, 86400001"})
     void durationsFormatBackToTheirText(String text, long millis) {
         assertThat(DurationText.format(Duration.ofMillis(millis))).isEqualTo(text);

@@ -1,0 +1,49 @@
+package io.paduraksa.config;
+
+import java.util.List;
+
+/**
+ * How requests are rewritten on their way to a cluster, for every host: the {@code X-Forwarded-*}
+ * family, {@code X-Real-IP}, the request id, {@code Via}, request headers to drop, and the
+ * response-header defaults each host merges its own {@code response_headers} over.
+ *
+ * @param xForwardedFor        {@code replace} (default: the client IP only), {@code append} (to a
+ *                             trusted proxy's list) or {@code off} (the client's header passes untouched)
+ * @param via                  empty (default) = no Via header; otherwise the pseudonym, {@code Via: 1.1 <via>}
+ */
+public record ForwardingSpec(
+        String xForwardedFor,
+        Boolean xForwardedProto,
+        Boolean xForwardedHost,
+        Boolean xRealIp,
+        RequestIdSpec requestId,
+        String via,
+        List<String> removeRequestHeaders,
+        ResponseHeadersSpec responseHeaders) {
+
+    public static final ForwardingSpec DEFAULT = new ForwardingSpec(null, null, null, null, null, null, null, null);
+
+    public ForwardingSpec {
+        xForwardedFor = xForwardedFor == null ? "replace" : xForwardedFor;
+        xForwardedProto = xForwardedProto == null ? Boolean.TRUE : xForwardedProto;
+        xForwardedHost = xForwardedHost == null ? Boolean.TRUE : xForwardedHost;
+        xRealIp = xRealIp == null ? Boolean.FALSE : xRealIp;
+        requestId = requestId == null ? RequestIdSpec.DEFAULT : requestId;
+        via = via == null ? "" : via;
+        removeRequestHeaders = removeRequestHeaders == null ? List.of() : List.copyOf(removeRequestHeaders);
+        responseHeaders = responseHeaders == null ? ResponseHeadersSpec.EMPTY : responseHeaders;
+    }
+
+    /**
+     * The request-id header sent upstream: with {@code propagate} a client's id of 1 to 128 visible
+     * ASCII characters is kept, otherwise (and by default) every request gets a generated id.
+     */
+    public record RequestIdSpec(String header, Boolean propagate) {
+        public static final RequestIdSpec DEFAULT = new RequestIdSpec(null, null);
+
+        public RequestIdSpec {
+            header = header == null ? "X-Request-Id" : header;
+            propagate = propagate == null ? Boolean.FALSE : propagate;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.paduraksa.snapshot;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A set of header names for per-request membership tests: lower-case names as {@code byte[]},
+ * bucketed by length, so that a lookup compares at most the few names of one length, char by
+ * char with ASCII letters folded. Optionally every name starting with {@code proxy-} is a member
+ * (RFC 9110 section 7.6.1 leaves {@code Proxy-*} fields to the proxy). Built once per snapshot;
+ * {@link #contains} allocates nothing.
+ */
+final class HeaderNameSet {
+    private static final byte[][] NONE = new byte[0][];
+    private static final byte[] PROXY_PREFIX = "proxy-".getBytes(StandardCharsets.US_ASCII);
+
+    private final byte[][][] byLength;
+    private final boolean proxyPrefix;
+    private final List<String> names;
+
+    private HeaderNameSet(byte[][][] byLength, boolean proxyPrefix, List<String> names) {
+        this.byLength = byLength;
+        this.proxyPrefix = proxyPrefix;
+        this.names = names;
+    }
+
+    /** The set of {@code names} (any case; repeats are kept once), plus {@code proxy-*} when asked. */
+    static HeaderNameSet of(Collection<String> names, boolean proxyPrefix) {
+        Set<String> lower = new LinkedHashSet<>();
+        int longest = 0;
+        for (String name : names) {
+            String l = name.toLowerCase(Locale.ROOT);
+            lower.add(l);
+            longest = Math.max(longest, l.length());
+        }
+        List<List<byte[]>> buckets = new ArrayList<>(longest + 1);
+        for (int i = 0; i <= longest; i++) {
+            buckets.add(new ArrayList<>());
+        }
+        for (String l : lower) {
+            buckets.get(l.length()).add(l.getBytes(StandardCharsets.US_ASCII));
+        }
+        byte[][][] byLength = new byte[longest + 1][][];
+        for (int i = 0; i <= longest; i++) {
+            byLength[i] = buckets.get(i).isEmpty() ? NONE : buckets.get(i).toArray(new byte[0][]);
+        }
+        return new HeaderNameSet(byLength, proxyPrefix, List.copyOf(lower));
+    }
+
+    /** Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing. */
+    boolean contains(CharSequence name) {
+        int n = name.length();
+        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name)) {
+            return true;
+        }
+        if (n >= byLength.length) {
+            return false;
+        }
+        byte[][] bucket = byLength[n];
+        for (int i = 0; i < bucket.length; i++) {
+            if (startsWithFolded(bucket[i], name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code s} starts with {@code lower}, folding ASCII upper-case letters of {@code s}. */
+    private static boolean startsWithFolded(byte[] lower, CharSequence s) {
+        for (int i = 0; i < lower.length; i++) {
+            char c = s.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (c != lower[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The lower-case names, in the order first given (without the {@code proxy-} rule); for explain output and tests. */
+    List<String> names() {
+        return names;
+    }
+
+    boolean matchesProxyPrefix() {
+        return proxyPrefix;
+    }
+
+    @Override
+    public String toString() {
+        return (proxyPrefix ? "proxy-*, " : "") + String.join(", ", names);
+    }
+}

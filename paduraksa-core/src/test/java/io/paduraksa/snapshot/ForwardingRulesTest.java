@@ -1,0 +1,133 @@
+package io.paduraksa.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.util.AsciiString;
+import io.paduraksa.testing.CompiledFixtures;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code forwarding} compiled into {@link ForwardingRules}: settings, Via, and which request headers never reach an upstream. */
+class ForwardingRulesTest {
+
+    private static ForwardingRules rules(String yaml) {
+        Snapshot s = CompiledFixtures.compile("edge.yaml", yaml);
+        try {
+            return s.forwarding();
+        } finally {
+            s.release();
+        }
+    }
+
+    @Test
+    void absentSectionTakesTheDefaults() {
+        ForwardingRules f = rules("hosts: []\n");
+
+        assertThat(f.xForwardedFor()).isEqualTo(ForwardingRules.XForwardedFor.REPLACE);
+        assertThat(f.xForwardedProto()).isTrue();
+        assertThat(f.xForwardedHost()).isTrue();
+        assertThat(f.xRealIp()).isFalse();
+        assertThat(f.requestIdHeader().toString()).isEqualTo("x-request-id");
+        assertThat(f.propagateRequestId()).isFalse();
+        assertThat(f.viaLine()).isEmpty();
+        assertThat((Object) f.viaValue()).isNull();
+    }
+
+    @Test
+    void everyKeyIsCompiled() {
+        ForwardingRules f = rules("""
+                forwarding:
+                  x_forwarded_for: append
+                  x_forwarded_proto: false
+                  x_forwarded_host: false
+                  x_real_ip: true
+                  request_id: {header: X-Correlation-ID, propagate: true}
+                  via: paduraksa
+                  remove_request_headers: [X-Debug]
+                """);
+
+        assertThat(f.xForwardedFor()).isEqualTo(ForwardingRules.XForwardedFor.APPEND);
+        assertThat(f.xForwardedProto()).isFalse();
+        assertThat(f.xForwardedHost()).isFalse();
+        assertThat(f.xRealIp()).isTrue();
+        assertThat(f.requestIdHeader().toString()).isEqualTo("x-correlation-id");
+        assertThat(f.propagateRequestId()).isTrue();
+        assertThat(new String(f.viaLine(), StandardCharsets.US_ASCII)).isEqualTo("Via: 1.1 paduraksa\r\n");
+        assertThat(f.viaValue().toString()).isEqualTo("1.1 paduraksa");
+    }
+
+    private static final String DEFAULTS = "hosts: []";
+    private static final String SET_ALL = "forwarding: {x_real_ip: true, remove_request_headers: [X-Debug, x-internal-token]}";
+    private static final String OFF = "forwarding: {x_forwarded_for: \"off\", x_forwarded_proto: false, x_forwarded_host: false, request_id: {propagate: true}}";
+    private static final String APPEND = "forwarding: {x_forwarded_for: append}";
+    private static final String CLIENT_IP = "client_ip: {header: True-Client-IP}";
+
+    @ParameterizedTest(name = "{0}: {1} -> {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            DEFAULTS  | Connection          | true
+            DEFAULTS  | KEEP-ALIVE          | true
+            DEFAULTS  | te                  | true
+            DEFAULTS  | Trailer             | true
+            DEFAULTS  | Transfer-Encoding   | true
+            DEFAULTS  | Upgrade             | true
+            DEFAULTS  | Proxy-Authorization | true
+            DEFAULTS  | proxy-connection    | true
+            DEFAULTS  | Host                | true
+            DEFAULTS  | Content-Length      | true
+            DEFAULTS  | X-Forwarded-For     | true
+            DEFAULTS  | x-forwarded-proto   | true
+            DEFAULTS  | X-Forwarded-Host    | true
+            DEFAULTS  | X-Real-IP           | false
+            DEFAULTS  | X-Request-Id        | true
+            DEFAULTS  | CF-Connecting-IP    | true
+            DEFAULTS  | Accept              | false
+            DEFAULTS  | Content-Type        | false
+            DEFAULTS  | Cookie              | false
+            DEFAULTS  | proxy-              | false
+            DEFAULTS  | Proxy               | false
+            DEFAULTS  | t                   | false
+            DEFAULTS  | tE                  | true
+            DEFAULTS  | X-Forwarded-Port    | false
+            DEFAULTS  | a-very-long-header-name-that-is-longer-than-any-configured-one | false
+            SET_ALL   | X-Real-IP           | true
+            SET_ALL   | x-debug             | true
+            SET_ALL   | X-Internal-Token    | true
+            SET_ALL   | X-Debugger          | false
+            OFF       | X-Forwarded-For     | false
+            OFF       | X-Forwarded-Proto   | false
+            OFF       | X-Forwarded-Host    | false
+            OFF       | X-Request-Id        | false
+            OFF       | Connection          | true
+            OFF       | CF-Connecting-IP    | true
+            APPEND    | X-Forwarded-For     | true
+            CLIENT_IP | True-Client-IP      | true
+            CLIENT_IP | CF-Connecting-IP    | true
+            """)
+    void isRemovedRequestHeader(String config, String header, boolean removed) {
+        String yaml = switch (config) {
+            case "DEFAULTS" -> DEFAULTS;
+            case "SET_ALL" -> SET_ALL;
+            case "OFF" -> OFF;
+            case "APPEND" -> APPEND;
+            default -> CLIENT_IP;
+        };
+        ForwardingRules f = rules(yaml + "\n");
+
+        assertThat(f.isRemovedRequestHeader(header)).isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(new AsciiString(header))).isEqualTo(removed);
+    }
+
+    @Test
+    void namesWithNonLetterBytesDoNotFoldIntoLetters() {
+        ForwardingRules f = rules("hosts: []\n");
+
+        // '@' is 'A' - 1 and '[' is 'Z' + 1: folding only letters keeps them apart from '`' and '{'.
+        assertThat(f.isRemovedRequestHeader("hos\u0074")).isTrue();
+        assertThat(f.isRemovedRequestHeader("HOS\u0054")).isTrue();
+        assertThat(f.isRemovedRequestHeader("ho[t")).isFalse();
+        assertThat(f.isRemovedRequestHeader("h\u00d3st")).isFalse();
+        assertThat(f.isRemovedRequestHeader("")).isFalse();
+    }
+}

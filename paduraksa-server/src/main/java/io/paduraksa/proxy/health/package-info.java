@@ -1,0 +1,12 @@
+/**
+ * Step: forward, health of upstream destinations (between choosing a destination and connecting to it).
+ *
+ * <p>{@link io.paduraksa.proxy.health.PassiveHealth} holds the outlier-ejection settings that
+ * {@link io.paduraksa.proxy.balance.DestinationState} applies per request result, on the event loop
+ * that saw the result (lock-free, 0 B). {@link io.paduraksa.proxy.health.ActiveHealthChecker} probes
+ * destinations over HTTP off the request path: each destination is pinned to one event loop of the
+ * server's group, where its timers and probe connections run. {@link io.paduraksa.proxy.health.ResolvedAddress}
+ * re-resolves host-name destinations on a scheduler thread, never on an event loop (the JDK resolver
+ * blocks); the forwarder reads {@code current()} per connect, one volatile read.
+ */
+package io.paduraksa.proxy.health;
