@@ -38,11 +38,13 @@ public final class ForwardCall {
     private ClusterRuntime cluster;
     private int destination;
     private int retriesLeft;
+    /** The available destination the request's affinity cookie named, or -1. */
+    private int cookieDestination;
     private boolean retryable;
     private Http1UpstreamHandler upstream;
     private boolean reusedConnection;
     private boolean chunkedUp;
-    private long bodyLeft;
+    private long requestLength;
     private boolean requestDone;
     private boolean responseStarted;
     private boolean responseDone;
@@ -66,14 +68,18 @@ public final class ForwardCall {
         call.finished = false;
         call.responseStarted = false;
         call.responseDone = false;
-        call.requestDone = exchange.requestBodyLength() == 0;
+        // Read once: on HTTP/2 the body may end before the upstream head is written, and the head's
+        // framing must describe the body as it was announced, not as it looks later.
+        call.requestLength = exchange.requestBodyLength();
+        call.requestDone = call.requestLength == 0;
         call.retryable = call.requestDone && Idempotency.isIdempotent(state.view().method());
         call.retriesLeft = cluster.model().retry().attempts();
         call.affinityLine = null;
         call.headRequest = Idempotency.isHead(state.view().method());
         cluster.onRequest();
         exchange.attach(call);
-        call.pickAndConnect(cluster.affinityChoice(state), -1);
+        call.cookieDestination = cluster.affinityChoice(state);
+        call.pickAndConnect(call.cookieDestination, -1);
     }
 
     private void pickAndConnect(int preferred, int exclude) {
@@ -83,7 +89,7 @@ public final class ForwardCall {
             return;
         }
         destination = d;
-        affinityLine = cluster.affinityLine(d, preferred == d);
+        affinityLine = cluster.affinityLine(d, d == cookieDestination);
         cluster.destination(d).requestStarted();
         inPool = true;
         cluster.pool(d, exchange.eventLoop()).acquire(this);
@@ -129,16 +135,15 @@ public final class ForwardCall {
 
     private void writeHead(Channel ch) {
         ByteBuf out = ch.alloc().ioBuffer(UpstreamRequestHead.estimate(state));
-        long length = exchange.requestBodyLength();
+        long length = requestLength;
         chunkedUp = length < 0;
-        bodyLeft = length;
         UpstreamRequestHead.write(out, state, exchange, cluster.model(), cluster.endpointAuthority(destination), length);
-        if (requestDone) {
-            ch.writeAndFlush(out, ch.voidPromise());
-            return;
+        // Flushed at once even with a body to follow: a client that sent Expect: 100-continue waits
+        // for the upstream's 100 before sending it.
+        ch.writeAndFlush(out, ch.voidPromise());
+        if (!requestDone) {
+            exchange.requestBodyReady();
         }
-        ch.write(out, ch.voidPromise());
-        exchange.requestBodyReady();
     }
 
     // ---- request body, from the exchange ----
@@ -325,11 +330,15 @@ public final class ForwardCall {
 
     // ---- endings ----
 
+    /** Tries another destination when the request may be retried and one is available; else answers {@code status}. */
     private void retryOrFail(int status) {
-        if (retryable && retriesLeft > 0 && exchange.isOpen() && cluster.tryRetry()) {
-            retriesLeft--;
-            pickAndConnect(-1, destination);
-            return;
+        if (retryable && retriesLeft > 0 && exchange.isOpen()) {
+            int next = cluster.choose(destination);
+            if (next >= 0 && cluster.tryRetry()) {
+                retriesLeft--;
+                pickAndConnect(next, -1);
+                return;
+            }
         }
         fail(status);
     }

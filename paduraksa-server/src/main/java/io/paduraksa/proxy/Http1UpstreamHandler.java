@@ -132,8 +132,14 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
             c.onResponseEnd();
         } else if (msg instanceof Http1ResponseTrailers trailers) {
             c.onTrailers(trailers);
-        } else if (msg instanceof Http1ResponseError) {
-            c.onUpstreamError();
+        } else if (msg instanceof Http1ResponseError error) {
+            call = null;
+            close();
+            if (error == Http1ResponseError.CLOSED_BEFORE_RESPONSE) {
+                c.onUpstreamClosed(); // not a byte came back: a stale keep-alive connection may be retried
+            } else {
+                c.onUpstreamError();
+            }
         } else {
             ReferenceCountUtil.release(msg);
         }

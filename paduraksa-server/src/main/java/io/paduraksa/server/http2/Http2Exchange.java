@@ -155,8 +155,9 @@ final class Http2Exchange implements ForwardExchange {
             releasePending();
             call = null;
             detach();
-            handler.answer(this, response);
-            handler.flush();
+            Http2GateHandler h = handler;
+            h.answer(this, response); // recycles this exchange
+            h.flush();
         }
     }
 

@@ -86,8 +86,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         return ctx;
     }
 
+    /** Writes what the flow controller holds back (DATA) and flushes: ctx.flush() alone would skip the former. */
     void flush() {
-        ctx.flush();
+        flush(ctx);
     }
 
     void forgetForwarded(int streamId) {

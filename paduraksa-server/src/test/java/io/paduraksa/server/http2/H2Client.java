@@ -224,7 +224,7 @@ public final class H2Client implements AutoCloseable {
                 ByteBuf data = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
                 handler.encoder().writeData(ctx, id, data, 0, endStream, ctx.newPromise());
             }
-            ctx.flush();
+            handler.flush(ctx); // also writes DATA the flow controller holds; ctx.flush() alone would not
             opened.complete(s);
         });
         return opened.join();
