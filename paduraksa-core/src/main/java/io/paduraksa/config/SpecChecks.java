@@ -114,7 +114,7 @@ final class SpecChecks {
         if (type == ListenerSpec.class) {
             listenerProtocolsAndTls(mapping, values[keys.indexOf("tls")] != null, path, errors);
         } else if (type == RequestRuleSpec.class) {
-            requestRule(mapping, path, errors);
+            requestRule(mapping, keys, path, errors);
         } else if (type == PolicySpec.Request.class) {
             requestPolicyNotEmpty(mapping, path, errors);
         }
@@ -446,7 +446,10 @@ final class SpecChecks {
     }
 
     /** A rule looks at exactly one thing; a header or query rule says exactly how it matches; a method rule says nothing more. */
-    private static void requestRule(YamlNode.Mapping mapping, String path, ErrorList errors) {
+    private static void requestRule(YamlNode.Mapping mapping, List<String> keys, String path, ErrorList errors) {
+        if (!keys.containsAll(mapping.entries().keySet())) {
+            return; // an unknown key was reported; a misspelt match key would only be reported twice
+        }
         List<String> subjects = present(mapping, RULE_SUBJECTS);
         List<String> matches = present(mapping, RULE_MATCHES);
         if (subjects.size() != 1) {
