@@ -2,7 +2,9 @@ package io.paduraksa.config;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A named request policy, chosen by {@code type}. {@code action} says what a denial does
@@ -14,6 +16,8 @@ import java.util.List;
     @JsonSubTypes.Type(value = PolicySpec.UserAgent.class, name = "user_agent"),
     @JsonSubTypes.Type(value = PolicySpec.PathPrefix.class, name = "path"),
     @JsonSubTypes.Type(value = PolicySpec.Method.class, name = "method"),
+    @JsonSubTypes.Type(value = PolicySpec.RateLimit.class, name = "rate_limit"),
+    @JsonSubTypes.Type(value = PolicySpec.Request.class, name = "request"),
 })
 public sealed interface PolicySpec {
 
@@ -58,6 +62,50 @@ public sealed interface PolicySpec {
         public Method {
             allow = allow == null ? List.of() : List.copyOf(allow);
             action = action == null ? ActionSpec.DEFAULT_METHOD_NOT_ALLOWED : action;
+        }
+    }
+
+    /**
+     * A rate limit: one limiter per policy, keyed by {@code key} ({@code client_ip},
+     * {@code client_ip_and_host}, {@code client_ip_and_route} or {@code header:<Name>}), refilled at
+     * {@code rate} up to {@code burst} requests. At most {@code max_keys} keys are tracked; a key idle
+     * for {@code idle_after} (or whose bucket has refilled) may be evicted, and when none can be,
+     * {@code when_full} ({@code deny} or {@code allow}) decides. Default answer: 429 with
+     * {@code Retry-After} = the whole seconds until the next request is allowed.
+     */
+    record RateLimit(String key, String rate, Integer burst, Integer maxKeys, String whenFull, Duration idleAfter,
+            ActionSpec action) implements PolicySpec {
+        public static final int DEFAULT_MAX_KEYS = 100_000;
+        public static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(10);
+
+        public RateLimit {
+            key = key == null ? "client_ip" : key;
+            RequestRate parsed = rate == null ? null : RequestRate.parseOrNull(rate);
+            burst = burst != null ? burst : parsed == null ? 1 : (int) Math.min(parsed.count(), Integer.MAX_VALUE);
+            maxKeys = maxKeys == null ? DEFAULT_MAX_KEYS : maxKeys;
+            whenFull = whenFull == null ? "deny" : whenFull;
+            idleAfter = idleAfter == null ? DEFAULT_IDLE_AFTER : idleAfter;
+            action = action != null ? action : tooManyRequests(parsed);
+        }
+
+        private static ActionSpec tooManyRequests(RequestRate rate) {
+            Map<String, String> headers = rate == null ? Map.of() : Map.of("Retry-After", Long.toString(rate.retryAfterSeconds()));
+            return new ActionSpec(new RespondSpec(429, null, null, null, headers), null, null, null);
+        }
+    }
+
+    /**
+     * Request rules: any {@code deny} rule that matches denies, every {@code allow} rule must match;
+     * {@code max_body} denies a larger {@code Content-Length} (413); {@code bot_signal} denies a
+     * browser-looking User-Agent without {@code Accept} or {@code Accept-Language}.
+     */
+    record Request(List<RequestRuleSpec> deny, List<RequestRuleSpec> allow, DataSize maxBody, Boolean botSignal,
+            ActionSpec action) implements PolicySpec {
+        public Request {
+            deny = deny == null ? List.of() : List.copyOf(deny);
+            allow = allow == null ? List.of() : List.copyOf(allow);
+            botSignal = botSignal != null && botSignal;
+            action = action == null ? ActionSpec.DEFAULT_DENY : action;
         }
     }
 }

@@ -32,6 +32,10 @@ final class SpecChecks {
      */
     private static final List<String> MANAGED_HEADERS = List.of("connection", "keep-alive", "te", "trailer",
             "transfer-encoding", "upgrade", "content-length", "host");
+    private static final List<String> WHEN_FULL = List.of("deny", "allow");
+    private static final String RATE_KEY = "one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>";
+    private static final List<String> RULE_SUBJECTS = List.of("header", "query", "method");
+    private static final List<String> RULE_MATCHES = List.of("present", "exact", "prefix", "contains");
 
     private SpecChecks() {
     }
@@ -49,7 +53,7 @@ final class SpecChecks {
     static boolean isRequired(SpecBinder.Slot slot) {
         return switch (key(slot)) {
             case "ListenerSpec.address", "DestinationSpec.url", "RedirectSpec.location", "CertificateSpec.cert",
-                    "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations" -> true;
+                    "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations", "RateLimit.rate" -> true;
             default -> false;
         };
     }
@@ -79,6 +83,11 @@ final class SpecChecks {
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> "one of: " + String.join(", ", NORMALIZE);
             case "CertificateSpec.cert" -> "the path of a PEM certificate chain";
             case "CertificateSpec.key" -> "the path of a PEM private key";
+            case "RateLimit.rate" -> RequestRate.EXPECTED.substring("expected ".length());
+            case "RateLimit.key" -> RATE_KEY;
+            case "RateLimit.burst", "RateLimit.maxKeys" -> POSITIVE;
+            case "RateLimit.whenFull" -> "one of: " + String.join(", ", WHEN_FULL);
+            case "RequestRuleSpec.method" -> "methods like TRACE";
             default -> null;
         };
     }
@@ -122,6 +131,16 @@ final class SpecChecks {
             case "PathPrefix.allow", "PathPrefix.deny" -> items(node, path, errors, SpecChecks::absolutePath);
             case "Method.allow" -> items(node, path, errors, SpecChecks::method);
             case "UserAgent.deny" -> items(node, path, errors, SpecChecks::needle);
+            case "RateLimit.rate" -> single(node, value, path, errors, SpecChecks::rate);
+            case "RateLimit.key" -> single(node, value, path, errors, SpecChecks::rateKey);
+            case "RateLimit.burst", "RateLimit.maxKeys" -> single(node, value, path, errors, SpecChecks::positive);
+            case "RateLimit.whenFull" -> single(node, value, path, errors, v -> oneOf(v, WHEN_FULL));
+            case "Request.maxBody" -> single(node, value, path, errors, SpecChecks::positiveSize);
+            case "RequestRuleSpec.header" -> single(node, value, path, errors, SpecChecks::headerName);
+            case "RequestRuleSpec.query" -> single(node, value, path, errors, SpecChecks::queryName);
+            case "RequestRuleSpec.method" -> methodList(node, path, errors);
+            case "RequestRuleSpec.exact", "RequestRuleSpec.prefix", "RequestRuleSpec.contains" ->
+                    single(node, value, path, errors, SpecChecks::ruleValue);
             default -> {
             }
         }
@@ -137,6 +156,10 @@ final class SpecChecks {
                     (java.time.Duration) values[keys.indexOf("max_eject_for")], path, errors);
         } else if (type == ResponseHeadersSpec.class) {
             setAndRemoved(mapping, path, errors);
+        } else if (type == RequestRuleSpec.class) {
+            requestRule(mapping, keys, path, errors);
+        } else if (type == PolicySpec.Request.class) {
+            requestPolicyNotEmpty(mapping, path, errors);
         }
     }
 
@@ -535,5 +558,84 @@ final class SpecChecks {
     /** An empty needle is contained in every User-Agent and would deny every request. */
     private static String needle(Object value) {
         return ((String) value).isEmpty() ? "found an empty string, which matches every User-Agent (expected a substring like sqlmap)" : null;
+    }
+
+    private static String rate(Object value) {
+        return RequestRate.parseOrNull((String) value) != null ? null
+                : "found '" + value + "' (" + RequestRate.EXPECTED + ", at most 1000000000 per unit)";
+    }
+
+    private static String rateKey(Object value) {
+        String s = (String) value;
+        if (s.startsWith("header:")) {
+            String name = s.substring("header:".length());
+            return HttpToken.isToken(name) ? null : "'" + s + "' does not name a header (expected header:<Name>, like header:X-Api-Key)";
+        }
+        return oneOf(s, List.of("client_ip", "client_ip_and_host", "client_ip_and_route"))
+                == null ? null : "unknown key '" + s + "' (expected " + RATE_KEY + ")";
+    }
+
+    /** Query names are compared as written after percent-decoding; an empty name or a separator would never match. */
+    private static String queryName(Object value) {
+        String s = (String) value;
+        if (s.isEmpty() || s.indexOf('&') >= 0 || s.indexOf(';') >= 0 || s.indexOf('=') >= 0 || s.indexOf('#') >= 0) {
+            return "'" + s + "' is not a query parameter name (expected a name without &, ;, = or #, like debug)";
+        }
+        return headerValue(s);
+    }
+
+    /** An empty value would match everything (prefix, contains) or is better said with {@code present}. */
+    private static String ruleValue(Object value) {
+        String s = (String) value;
+        return s.isEmpty() ? "found an empty string (expected a non-empty value, or present: true/false)" : headerValue(s);
+    }
+
+    private static void methodList(YamlNode node, String path, ErrorList errors) {
+        if (node instanceof YamlNode.Sequence seq && seq.items().isEmpty()) {
+            errors.add(path, node.at(), "found an empty list (expected at least one method, like [TRACE, TRACK])");
+            return;
+        }
+        items(node, path, errors, SpecChecks::method);
+    }
+
+    /** A rule looks at exactly one thing; a header or query rule says exactly how it matches; a method rule says nothing more. */
+    private static void requestRule(YamlNode.Mapping mapping, List<String> keys, String path, ErrorList errors) {
+        if (!keys.containsAll(mapping.entries().keySet())) {
+            return; // an unknown key was reported; a misspelt match key would only be reported twice
+        }
+        List<String> subjects = present(mapping, RULE_SUBJECTS);
+        List<String> matches = present(mapping, RULE_MATCHES);
+        if (subjects.size() != 1) {
+            errors.add(path, mapping.at(), (subjects.isEmpty() ? "a rule needs what it looks at" : "a rule looks at one thing, found " + subjects)
+                    + " (expected exactly one of: header, query, method)");
+        } else if (subjects.get(0).equals("method")) {
+            if (!matches.isEmpty() || mapping.entries().containsKey("case_sensitive")) {
+                YamlNode.Entry extra = mapping.entries().get(matches.isEmpty() ? "case_sensitive" : matches.get(0));
+                errors.add(YamlPath.key(path, extra.key()), extra.keyAt(), "a method rule lists methods only (expected {method: [TRACE, TRACK]})");
+            }
+        } else if (matches.size() != 1) {
+            errors.add(path, mapping.at(), (matches.isEmpty() ? "a " + subjects.get(0) + " rule needs how it matches" : "found " + matches)
+                    + " (expected exactly one of: present, exact, prefix, contains)");
+        } else if (matches.get(0).equals("present") && mapping.entries().containsKey("case_sensitive")) {
+            YamlNode.Entry extra = mapping.entries().get("case_sensitive");
+            errors.add(YamlPath.key(path, extra.key()), extra.keyAt(), "case_sensitive has no meaning with present (expected exact, prefix or contains)");
+        }
+    }
+
+    private static List<String> present(YamlNode.Mapping mapping, List<String> keys) {
+        List<String> found = new java.util.ArrayList<>();
+        for (String k : keys) {
+            YamlNode.Entry e = mapping.entries().get(k);
+            if (e != null && !(e.value() instanceof YamlNode.Scalar s && s.isNull())) {
+                found.add(k);
+            }
+        }
+        return found;
+    }
+
+    private static void requestPolicyNotEmpty(YamlNode.Mapping mapping, String path, ErrorList errors) {
+        if (present(mapping, List.of("deny", "allow", "max_body", "bot_signal")).isEmpty()) {
+            errors.add(path, mapping.at(), "a request policy checks nothing (expected at least one of: deny, allow, max_body, bot_signal)");
+        }
     }
 }

@@ -151,12 +151,30 @@ public final class RequestState implements PolicyInput {
         return pathLength;
     }
 
+    /** The request target as the view shows it; the query is {@code [queryStart(), queryEnd())} of it. */
+    @Override
+    public CharSequence target() {
+        return view.target();
+    }
+
+    @Override
+    public int hostIndex() {
+        return host == null ? -1 : host.index();
+    }
+
+    @Override
+    public int routeIndex() {
+        return route == null ? -1 : route.index();
+    }
+
     /** Start of the query in {@link RequestView#target()} (after {@code ?}), or -1 without a query. */
+    @Override
     public int queryStart() {
         return queryStart;
     }
 
     /** End of the query in {@link RequestView#target()}, or -1. */
+    @Override
     public int queryEnd() {
         return queryEnd;
     }

@@ -28,4 +28,34 @@ public interface PolicyInput {
      * view that the next {@code header} call re-points: read it before asking for another header.
      */
     CharSequence header(AsciiString lowerCaseName);
+
+    /*
+     * Added for the rate-limit and request-rule policies. Defaults keep other implementations
+     * compiling; they answer "unknown": no host or route, no target, no query.
+     */
+
+    /** Position of the matched host in the file ({@code hosts[i]}), or -1 when none matched. */
+    default int hostIndex() {
+        return -1;
+    }
+
+    /** Position of the matched route in its host ({@code routes[j]}), or -1 when none matched. */
+    default int routeIndex() {
+        return -1;
+    }
+
+    /** The request target as sent ({@code /path?query}), or null; the query is {@code [queryStart(), queryEnd())} of it. */
+    default CharSequence target() {
+        return null;
+    }
+
+    /** Start of the query in {@link #target()} (after {@code ?}), or -1 without a query. */
+    default int queryStart() {
+        return -1;
+    }
+
+    /** End of the query in {@link #target()}, or -1 without a query. */
+    default int queryEnd() {
+        return -1;
+    }
 }

@@ -1,13 +1,23 @@
 package io.paduraksa.snapshot;
 
+import io.paduraksa.config.ActionSpec;
 import io.paduraksa.config.PolicySpec;
+import io.paduraksa.config.RequestRate;
+import io.paduraksa.config.RequestRuleSpec;
+import io.paduraksa.config.RespondSpec;
 import io.paduraksa.net.IpRangeSet;
 import io.paduraksa.policy.IpPolicy;
 import io.paduraksa.policy.MethodPolicy;
 import io.paduraksa.policy.PathPolicy;
 import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.RateLimitPolicy;
+import io.paduraksa.policy.RateLimiter;
+import io.paduraksa.policy.RateLimiters;
+import io.paduraksa.policy.RequestRule;
+import io.paduraksa.policy.RequestRulesPolicy;
 import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.policy.UserAgentPolicy;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +55,8 @@ final class PolicyCompiler {
                 case PolicySpec.UserAgent ua -> userAgentPolicy(name, ua, path, denied);
                 case PolicySpec.PathPrefix pp -> pathPolicy(name, pp, path, denied);
                 case PolicySpec.Method m -> methodPolicy(name, m, path, denied);
+                case PolicySpec.RateLimit rl -> rateLimitPolicy(name, rl, path, denied);
+                case PolicySpec.Request r -> requestPolicy(name, r, path, denied);
             };
         } catch (IllegalArgumentException e) {
             context.error(path, e.getMessage());
@@ -103,6 +115,78 @@ final class PolicyCompiler {
             return null;
         }
         return new MethodPolicy(name, m.allow(), denied);
+    }
+
+    /**
+     * One limiter per policy, shared by every host and route that lists it, and kept across a
+     * reload while its settings are unchanged (see {@link RateLimiters}).
+     */
+    private RequestPolicy rateLimitPolicy(String name, PolicySpec.RateLimit rl, String path, PolicyDecision limited) {
+        RequestRate rate = RequestRate.parseOrNull(rl.rate());
+        if (rate == null) {
+            context.error(path + ".rate", "found '" + rl.rate() + "' (expected a rate like 10/s, 600/m or 5000/h)");
+            return null;
+        }
+        RateLimiter.Settings settings = new RateLimiter.Settings(rate.intervalNanos(), rl.burst(), rl.maxKeys(),
+                rl.whenFull().equals("allow"), rl.idleAfter().toNanos());
+        RateLimitPolicy.Key key = RateLimitPolicy.Key.of(rl.key());
+        String header = key == RateLimitPolicy.Key.HEADER ? rl.key().substring("header:".length()) : null;
+        RateLimiter limiter = RateLimiters.shared(name, key == RateLimitPolicy.Key.HEADER ? "header:" + header.toLowerCase(java.util.Locale.ROOT) : rl.key(), settings);
+        return new RateLimitPolicy(name, limiter, key, header, limited);
+    }
+
+    private RequestPolicy requestPolicy(String name, PolicySpec.Request r, String path, PolicyDecision denied) {
+        List<RequestRule> deny = rules(r.deny(), path + ".deny", true);
+        List<RequestRule> allow = rules(r.allow(), path + ".allow", false);
+        if (deny == null || allow == null) {
+            return null;
+        }
+        PolicyDecision tooLarge = denied;
+        if (r.maxBody() != null) {
+            ActionSpec payloadTooLarge = new ActionSpec(new RespondSpec(413, null, null, null, null), null, null, null);
+            CompiledAction answer = actions.action(payloadTooLarge, path + ".max_body", false);
+            tooLarge = answer == null ? PolicyDecision.DROP : decision(answer);
+        }
+        return new RequestRulesPolicy(name, deny, allow, r.maxBody() == null ? -1 : r.maxBody().bytes(), r.botSignal(), denied, tooLarge);
+    }
+
+    /** Deny rules fold ASCII case unless told otherwise, allow rules do not: case games can only deny. */
+    private List<RequestRule> rules(List<RequestRuleSpec> specs, String path, boolean denyList) {
+        List<RequestRule> rules = new ArrayList<>(specs.size());
+        boolean ok = true;
+        for (int i = 0; i < specs.size(); i++) {
+            try {
+                rules.add(rule(specs.get(i), denyList));
+            } catch (IllegalArgumentException e) {
+                context.error(path + "[" + i + "]", e.getMessage());
+                ok = false;
+            }
+        }
+        return ok ? rules : null;
+    }
+
+    private static RequestRule rule(RequestRuleSpec s, boolean denyList) {
+        boolean ignoreCase = s.caseSensitive() == null ? denyList : !s.caseSensitive();
+        if (s.method() != null) {
+            return RequestRule.method(s.method(), ignoreCase);
+        }
+        RequestRule.Match match;
+        String value;
+        if (s.present() != null) {
+            match = s.present() ? RequestRule.Match.PRESENT : RequestRule.Match.ABSENT;
+            value = null;
+        } else if (s.exact() != null) {
+            match = RequestRule.Match.EXACT;
+            value = s.exact();
+        } else if (s.prefix() != null) {
+            match = RequestRule.Match.PREFIX;
+            value = s.prefix();
+        } else {
+            match = RequestRule.Match.CONTAINS;
+            value = s.contains();
+        }
+        return s.header() != null ? RequestRule.header(s.header(), match, value, ignoreCase)
+                : RequestRule.query(s.query(), match, value, ignoreCase);
     }
 
     private static PolicyDecision decision(CompiledAction a) {

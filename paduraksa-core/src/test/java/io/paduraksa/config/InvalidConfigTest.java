@@ -54,8 +54,28 @@ class InvalidConfigTest {
             address-missing           | listeners[0].address                | 2 | 5  | missing (expected host:port
             protocol-unknown          | listeners[0].protocols[1]           | 3 | 24 | unknown protocol 'http3' (expected one of: http1, h2c, h2)
             protocol-h2-without-tls   | listeners[0].protocols[1]           | 3 | 24 | 'h2' needs tls on this listener
-            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method)
-            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method)
+            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method, rate_limit, request)
+            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method, rate_limit, request)
+            rate-limit-rate           | policies.api-limit.rate             | 4 | 11 | found '10/sec' (expected a rate like 10/s, 600/m or 5000/h
+            rate-limit-rate-missing   | policies.api-limit.rate             | 3 | 5  | missing (expected a rate like 10/s, 600/m or 5000/h)
+            rate-limit-key            | policies.api-limit.key              | 4 | 10 | unknown key 'client-ip' (expected one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>)
+            rate-limit-header-key     | policies.api-limit.key              | 4 | 10 | 'header:X Api Key' does not name a header (expected header:<Name>
+            rate-limit-burst          | policies.api-limit.burst            | 2 | 52 | found '0' (expected a positive integer)
+            rate-limit-max-keys       | policies.api-limit.max_keys         | 2 | 55 | found '-5' (expected a positive integer)
+            rate-limit-when-full      | policies.api-limit.when_full        | 2 | 56 | unknown value 'reject' (expected one of: deny, allow)
+            rate-limit-idle-after     | policies.api-limit.idle_after       | 2 | 57 | found '0s', a duration must be positive
+            request-empty             | policies.no-bots                    | 3 | 5  | a request policy checks nothing (expected at least one of: deny, allow, max_body, bot_signal)
+            request-max-body          | policies.no-bots.max_body           | 4 | 15 | found '1m' (expected a size like 512, 64KiB, 1MiB
+            request-rule-two-subjects | policies.no-bots.deny[0]            | 5 | 9  | a rule looks at one thing, found [header, query] (expected exactly one of: header, query, method)
+            request-rule-no-match     | policies.no-bots.deny[0]            | 5 | 9  | a header rule needs how it matches (expected exactly one of: present, exact, prefix, contains)
+            request-rule-two-matches  | policies.no-bots.deny[0]            | 5 | 9  | found [prefix, contains] (expected exactly one of: present, exact, prefix, contains)
+            request-rule-header-name  | policies.no-bots.deny[0].header     | 5 | 18 | 'X Debug' is not a header name
+            request-rule-query-name   | policies.no-bots.deny[0].query      | 5 | 17 | 'debug=1' is not a query parameter name (expected a name without &, ;, = or #
+            request-rule-empty-value  | policies.no-bots.deny[0].prefix     | 5 | 38 | found an empty string (expected a non-empty value, or present: true/false)
+            request-rule-method-lowercase | policies.no-bots.deny[0].method[1] | 5 | 26 | 'track' would never match: methods are case-sensitive (expected 'TRACK')
+            request-rule-method-extra | policies.no-bots.deny[0].present    | 5 | 27 | a method rule lists methods only (expected {method: [TRACE, TRACK]})
+            request-rule-method-scalar | policies.no-bots.deny[0].method    | 5 | 18 | found 'TRACE' (expected a list of methods like TRACE)
+            request-rule-unknown-key  | policies.no-bots.deny[0].presnt     | 5 | 27 | unknown key (did you mean 'present'?)
             method-lowercase          | policies.read-only.allow[1]         | 4 | 18 | 'head' would never match: methods are case-sensitive (expected 'HEAD')
             load-balancing            | clusters.app.load_balancing         | 4 | 21 | unknown value 'round-robin' (did you mean 'round_robin'?
             header-injection          | default.respond.headers.X-Note      | 4 | 15 | 'a\\r\\nSet-Cookie: x=1' has a line break
@@ -114,7 +134,7 @@ class InvalidConfigTest {
                 "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected an integer from 1 to 1000)",
                 "invalid/multi.yaml:10:25: clusters.app.timeouts.connect: found '5' (expected a duration like 500ms, 5s, 1m, 2h)",
                 "invalid/multi.yaml:13:11: policies.bad-bots.type: unknown type 'useragent'"
-                        + " (expected one of: ip, user_agent, path, method)",
+                        + " (expected one of: ip, user_agent, path, method, rate_limit, request)",
                 "invalid/multi.yaml:16:12: hosts[0].names: found 'www.example.test'"
                         + " (expected a list of host names like www.example.test or *.example.test)",
                 "invalid/multi.yaml:17:5: hosts[0].polices: unknown key (did you mean 'policies'?)",

@@ -5,9 +5,9 @@ import io.paduraksa.policy.PolicyInput;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A {@link PolicyInput} for policy tests: client IP, normalised path, method and User-Agent set
- * by the test (defaults: ::, "/", GET, no User-Agent). Reading allocates nothing, so allocation
- * tests extend it with their policy and step.
+ * A {@link PolicyInput} for policy tests: client IP, normalised path, method, headers, request
+ * target and host/route positions set by the test (defaults: ::, "/", GET, no headers, no query,
+ * no host). Reading allocates nothing, so allocation tests extend it with their policy and step.
  */
 public class TestPolicyInput implements PolicyInput {
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
@@ -18,6 +18,14 @@ public class TestPolicyInput implements PolicyInput {
     private long low;
     private CharSequence method = "GET";
     private CharSequence userAgent;
+    private final AsciiString[] headerNames = new AsciiString[16];
+    private final CharSequence[] headerValues = new CharSequence[16];
+    private int headerCount;
+    private CharSequence target;
+    private int queryStart = -1;
+    private int queryEnd = -1;
+    private int hostIndex = -1;
+    private int routeIndex = -1;
 
     public TestPolicyInput() {
         path("/");
@@ -47,6 +55,54 @@ public class TestPolicyInput implements PolicyInput {
         return this;
     }
 
+    /** Adds a header field line (the name is matched case-insensitively; the first line wins, as in the gate). */
+    public final TestPolicyInput header(String name, CharSequence value) {
+        headerNames[headerCount] = AsciiString.of(name.toLowerCase(java.util.Locale.ROOT));
+        headerValues[headerCount] = value;
+        headerCount++;
+        return this;
+    }
+
+    /** Sets the request target; the query is what follows the first {@code ?}. */
+    public final TestPolicyInput target(String target) {
+        this.target = new AsciiString(target);
+        int q = target.indexOf('?');
+        this.queryStart = q < 0 ? -1 : q + 1;
+        this.queryEnd = q < 0 ? -1 : target.length();
+        return this;
+    }
+
+    public final TestPolicyInput hostAndRoute(int host, int route) {
+        this.hostIndex = host;
+        this.routeIndex = route;
+        return this;
+    }
+
+    @Override
+    public final CharSequence target() {
+        return target;
+    }
+
+    @Override
+    public final int queryStart() {
+        return queryStart;
+    }
+
+    @Override
+    public final int queryEnd() {
+        return queryEnd;
+    }
+
+    @Override
+    public final int hostIndex() {
+        return hostIndex;
+    }
+
+    @Override
+    public final int routeIndex() {
+        return routeIndex;
+    }
+
     @Override
     public final long clientIpHigh() {
         return high;
@@ -74,6 +130,14 @@ public class TestPolicyInput implements PolicyInput {
 
     @Override
     public final CharSequence header(AsciiString lowerCaseName) {
-        return USER_AGENT.contentEquals(lowerCaseName) ? userAgent : null;
+        if (userAgent != null && USER_AGENT.contentEquals(lowerCaseName)) {
+            return userAgent;
+        }
+        for (int i = 0; i < headerCount; i++) {
+            if (headerNames[i].contentEquals(lowerCaseName)) {
+                return headerValues[i];
+            }
+        }
+        return null;
     }
 }
