@@ -209,8 +209,9 @@ public final class EdgeServer {
     private String boundText() {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, InetSocketAddress> e : bound.entrySet()) {
+            String host = e.getValue().getAddress().getHostAddress();
             sb.append(sb.isEmpty() ? "" : ", ").append(e.getKey()).append('=')
-                    .append(e.getValue().getAddress().getHostAddress()).append(':').append(e.getValue().getPort());
+                    .append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(e.getValue().getPort());
         }
         return sb.toString();
     }
