@@ -40,6 +40,7 @@ public final class Reloader implements AutoCloseable {
     private volatile String lastError;
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private volatile SystemdNotifier notifier = SystemdNotifier.none();
 
     public Reloader(Path file, SnapshotStore store, Duration grace) {
         this.file = file;
@@ -57,6 +58,11 @@ public final class Reloader implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /** Where {@link #reload} reports RELOADING=1 before and READY=1 after (also after a rejected file). */
+    public void notifier(SystemdNotifier notifier) {
+        this.notifier = notifier;
+    }
+
     /** Loads and compiles a file, as start-up does. */
     public static Snapshot compile(Path file) throws IOException, ConfigException {
         return SnapshotCompiler.compile(ConfigLoader.load(file), PooledByteBufAllocator.DEFAULT);
@@ -67,6 +73,16 @@ public final class Reloader implements AutoCloseable {
      * snapshot is serving.
      */
     public synchronized boolean reload() {
+        SystemdNotifier n = notifier;
+        n.reloading();
+        boolean swapped = swap();
+        // READY=1 also after a rejected file: the service is still serving, on the previous generation.
+        n.ready(swapped ? "config generation " + store.current().generation() + " loaded"
+                : "reload failed, still serving generation " + store.current().generation() + ": " + lastError);
+        return swapped;
+    }
+
+    private boolean swap() {
         Snapshot next;
         try {
             next = compile(file);

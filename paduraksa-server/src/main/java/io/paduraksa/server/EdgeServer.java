@@ -16,6 +16,7 @@ import io.paduraksa.gate.Gate;
 import io.paduraksa.ops.AdminHandler;
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.ops.Signals;
+import io.paduraksa.ops.SystemdNotifier;
 import io.paduraksa.proxy.Forwarder;
 import io.paduraksa.proxy.UpstreamForwarder;
 import io.paduraksa.respond.DateHeader;
@@ -61,6 +62,7 @@ public final class EdgeServer {
     private volatile boolean stopping;
     /** The forwarder this server made (and closes), or null when one was given. */
     private final UpstreamForwarder upstreams;
+    private volatile SystemdNotifier notifier = SystemdNotifier.none();
 
     private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
         this.spec = initial.spec();
@@ -197,6 +199,29 @@ public final class EdgeServer {
         });
     }
 
+    /**
+     * Tells systemd the server is up (READY=1, with the bound addresses as STATUS) and from now on
+     * tells it about reloads, the stop and, when the unit has a watchdog, that the event loops run.
+     * Called once every listener is bound and the signal handlers are installed, so that a SIGHUP
+     * sent as soon as systemd sees READY finds its handler.
+     */
+    public void ready(SystemdNotifier n) {
+        notifier = n;
+        reloader.notifier(n);
+        n.startWatchdog(group);
+        n.ready("serving config generation " + store.current().generation() + " on " + boundText());
+    }
+
+    private String boundText() {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, InetSocketAddress> e : bound.entrySet()) {
+            String host = e.getValue().getAddress().getHostAddress();
+            sb.append(sb.isEmpty() ? "" : ", ").append(e.getKey()).append('=')
+                    .append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(e.getValue().getPort());
+        }
+        return sb.toString();
+    }
+
     /** The address each listener is bound to, by listener name (the address text when unnamed). */
     public Map<String, InetSocketAddress> boundAddresses() {
         return Map.copyOf(bound);
@@ -232,6 +257,7 @@ public final class EdgeServer {
             return;
         }
         stopping = true;
+        notifier.stopping();
         LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
         for (Channel ch : serverChannels) {
             ch.close().syncUninterruptibly();
@@ -251,6 +277,7 @@ public final class EdgeServer {
         clock.shutdownNow();
         reloader.close();
         store.current().release();
+        notifier.close();
         stopped.countDown();
         LOG.info("stopped");
     }

@@ -4,6 +4,7 @@ import io.netty.util.ResourceLeakDetector;
 import io.paduraksa.config.ConfigError;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.ops.SystemdNotifier;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.paduraksa.config.ConfigLoader;
 import io.paduraksa.config.LoadedConfig;
@@ -150,6 +151,7 @@ public final class Main {
         try {
             EdgeServer server = EdgeServer.start(o.config, s);
             server.installSignalHandlers();
+            server.ready(SystemdNotifier.fromEnvironment(System.getenv(), ProcessHandle.current().pid()));
             return 0;
         } catch (Exception e) {
             err.println("paduraksa: cannot start: " + e.getMessage());

@@ -1,0 +1,95 @@
+package io.paduraksa.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** dist/systemd/paduraksa.service: the settings the service relies on, and systemd's own verdict. */
+class UnitFileTest {
+    static final Path UNIT = Path.of("..", "dist", "systemd", "paduraksa.service");
+
+    /** Every {@code key=value} of the [Service] section (comments dropped), in order. */
+    static List<String> service() throws IOException {
+        List<String> lines = new ArrayList<>();
+        boolean inService = false;
+        for (String line : Files.readAllLines(UNIT, StandardCharsets.UTF_8)) {
+            String l = line.strip();
+            if (l.startsWith("[")) {
+                inService = l.equals("[Service]");
+            } else if (inService && !l.isEmpty() && !l.startsWith("#")) {
+                lines.add(l);
+            }
+        }
+        return lines;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "Type=notify",
+        "NotifyAccess=main",
+        "ExecStartPre=/usr/bin/paduraksa check --config /etc/paduraksa/paduraksa.yaml",
+        "ExecStart=/usr/bin/paduraksa run --config /etc/paduraksa/paduraksa.yaml",
+        "ExecReload=/bin/kill -HUP $MAINPID",
+        "WatchdogSec=30s",
+        "Restart=on-failure",
+        "User=paduraksa",
+        "AmbientCapabilities=CAP_NET_BIND_SERVICE",
+        "CapabilityBoundingSet=CAP_NET_BIND_SERVICE",
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+        "ProtectHome=yes",
+        "PrivateTmp=yes",
+        "LimitNOFILE=1048576",
+        "StandardOutput=journal",
+        "EnvironmentFile=-/etc/default/paduraksa",
+    })
+    void serviceHas(String setting) throws IOException {
+        assertThat(service()).contains(setting);
+    }
+
+    @Test
+    void stopTimeoutIsAboveTheDefaultDrainTimeout() throws IOException {
+        String stop = service().stream().filter(l -> l.startsWith("TimeoutStopSec=")).findFirst().orElseThrow();
+        // server.drain_timeout defaults to 30 s (ServerSpec); systemd must not SIGKILL a drain in progress.
+        assertThat(Integer.parseInt(stop.replaceAll("\\D", ""))).isGreaterThan(30);
+    }
+
+    @Test
+    void noNotifyReloadWhichDebian12sSystemdLacks() throws IOException {
+        assertThat(service()).doesNotContain("Type=notify-reload").doesNotContain("DynamicUser=yes");
+    }
+
+    /**
+     * systemd-analyze verify on the unit, with /usr/bin/paduraksa pointed at an executable stub (verify
+     * refuses a unit whose ExecStart binary is missing); any message (unknown key, bad value) fails.
+     */
+    @Test
+    void systemdAnalyzeVerifiesTheUnit(@TempDir Path dir) throws Exception {
+        Path analyze = Path.of("/usr/bin/systemd-analyze");
+        assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed");
+        Path stub = dir.resolve("paduraksa");
+        Files.writeString(stub, "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(stub, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path unit = dir.resolve("paduraksa.service");
+        Files.writeString(unit, Files.readString(UNIT).replace("/usr/bin/paduraksa", stub.toString()));
+        Path out = dir.resolve("verify.log");
+        Process p = new ProcessBuilder(analyze.toString(), "verify", unit.toString())
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(out);
+        assertThat(p.exitValue()).as(log).isZero();
+        assertThat(log).as("systemd-analyze verify output").isBlank();
+    }
+}
