@@ -53,6 +53,8 @@ final class Http1Exchange implements ForwardExchange {
     private boolean chunkedDown;
     private boolean closeAfter;
     private boolean paused;
+    /** Reads are held until the upstream head is written. */
+    private boolean holding;
 
     Http1Exchange(Http1GateHandler handler) {
         this.handler = handler;
@@ -70,6 +72,7 @@ final class Http1Exchange implements ForwardExchange {
         this.bodyReady = false;
         this.chunkedDown = false;
         this.paused = false;
+        this.holding = false;
         this.call = null;
         this.active = true;
     }
@@ -90,7 +93,9 @@ final class Http1Exchange implements ForwardExchange {
                 pending = new ArrayDeque<>(4);
             }
             pending.addLast(chunk);
-            pauseRequestBody(true); // until the upstream connection is there
+            // Until the upstream connection is there. Unlike back-pressure this keeps the body-rate
+            // rule running: connecting is bounded by the connect timeout, far below the rule's grace.
+            holdReads(true);
         }
     }
 
@@ -196,8 +201,16 @@ final class Http1Exchange implements ForwardExchange {
         }
         if (bodyEnded) {
             c.requestEnd();
-        } else if (paused && ctx.channel().isWritable()) {
-            pauseRequestBody(false);
+        }
+        holdReads(false);
+    }
+
+    private void holdReads(boolean hold) {
+        if (holding != hold) {
+            holding = hold;
+            if (!paused) {
+                ctx.channel().config().setAutoRead(!hold);
+            }
         }
     }
 
@@ -205,7 +218,7 @@ final class Http1Exchange implements ForwardExchange {
     public void pauseRequestBody(boolean pause) {
         if (paused != pause) {
             paused = pause;
-            ctx.channel().config().setAutoRead(!pause);
+            ctx.channel().config().setAutoRead(!pause && !holding);
             handler.bodyPaused(pause);
         }
     }
@@ -344,10 +357,13 @@ final class Http1Exchange implements ForwardExchange {
         active = false;
         call = null;
         releasePending();
-        if (paused) {
-            paused = false;
+        if (paused || holding) {
             ctx.channel().config().setAutoRead(true);
-            handler.bodyPaused(false);
+            if (paused) {
+                handler.bodyPaused(false);
+            }
+            paused = false;
+            holding = false;
         }
     }
 
