@@ -62,9 +62,9 @@ public final class ForwardingRules {
         if (spec.xRealIp()) {
             names.add("x-real-ip");
         }
-        if (!spec.requestId().propagate()) {
-            names.add(spec.requestId().header());
-        }
+        // Always removed, also when propagating: the forwarder writes the one request-id field
+        // itself (the client's usable value, or a generated one), so a client can never add a second.
+        names.add(spec.requestId().header());
         names.add("cf-connecting-ip");
         names.add(clientIpHeader);
         names.addAll(spec.removeRequestHeaders());
@@ -115,7 +115,7 @@ public final class ForwardingRules {
      * {@code keep-alive}, {@code te}, {@code trailer}, {@code transfer-encoding}, {@code upgrade},
      * {@code proxy-*}), {@code host}, {@code content-length}, the {@code x-forwarded-*} and
      * {@code x-real-ip} headers this configuration sets ({@code x-forwarded-for} unless off: the
-     * forwarder writes it, appending or not), the request-id header when ids are generated,
+     * forwarder writes it, appending or not), the request-id header (always: the forwarder writes the one copy itself),
      * {@code cf-connecting-ip}, {@code client_ip.header}, and {@code remove_request_headers}.
      * Names listed in the client's {@code Connection} header are the forwarder's to drop.
      * ASCII case-insensitive; per request, allocates nothing.

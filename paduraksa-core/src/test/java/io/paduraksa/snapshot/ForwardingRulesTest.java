@@ -98,7 +98,7 @@ class ForwardingRulesTest {
             OFF       | X-Forwarded-For     | false
             OFF       | X-Forwarded-Proto   | false
             OFF       | X-Forwarded-Host    | false
-            OFF       | X-Request-Id        | false
+            OFF       | X-Request-Id        | true
             OFF       | Connection          | true
             OFF       | CF-Connecting-IP    | true
             APPEND    | X-Forwarded-For     | true

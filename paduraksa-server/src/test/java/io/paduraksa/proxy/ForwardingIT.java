@@ -87,6 +87,15 @@ class ForwardingIT {
     }
 
     @Test
+    void clientRequestIdNeverReachesTheUpstreamWhenIdsAreGenerated() throws IOException {
+        try (RawHttp c = client()) {
+            String seen = c.exchange("GET /id HTTP/1.1\r\nHost: app.test\r\nX-Request-Id: forged\r\nx-request-id: again\r\n\r\n").body();
+            assertThat(seen).doesNotContain("forged", "again");
+            assertThat(seen.split("x-request-id: ", -1)).hasSize(2);
+        }
+    }
+
+    @Test
     void responseFieldsFollowTheHostAndDefaultRules() throws IOException {
         try (RawHttp c = client()) {
             RawHttp.Response r = c.exchange("GET /fields HTTP/1.1\r\nHost: app.test\r\n\r\n");

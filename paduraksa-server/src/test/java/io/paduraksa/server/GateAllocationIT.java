@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -23,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * connections with browser-like requests. The server runs with a {@link GateMeter}, which brackets
  * {@code Gate.run} (and nothing else: not decoding, not the answer's write) with the event-loop
  * thread's allocated-bytes counter. For each gate action (200 answer, 301 redirect, 403 policy
- * denial): 2,000 warm-up requests with the meter off, rounds of 2,000 with the meter on until one is
+ * denial, and a request forwarded to an in-test upstream): 2,000 warm-up requests with the meter off, rounds of 2,000 with the meter on until one is
  * clean (in practice the first), then 10,000 counted ones, over ONE keep-alive HTTP/1.1 connection
  * (pipelined 8 at a time) and over ONE HTTP/2 connection (50 streams in flight). HTTP/1.1 must show
  * 0 B; HTTP/2 at most 1 % non-zero requests of at most 1 KiB each (none seen so far). Before all
@@ -65,6 +66,8 @@ class GateAllocationIT {
               blocklist: {type: ip, deny: [198.51.100.0/24, "2001:db8:bad::/48", 192.0.2.128/25]}
               read-only: {type: method, allow: [GET, HEAD, OPTIONS]}
               no-admin: {type: path, deny: [/admin, /.git, /.env]}
+            clusters:
+              app: {destinations: [{url: "%s"}]}
             hosts:
             %s
             default: {respond: {status: 421}}
@@ -72,6 +75,7 @@ class GateAllocationIT {
     static final String[] HOSTS = {"a.test", "b.test", "c.test", "shop.example", "api.example", "news.example"};
 
     static TestServer server;
+    static TestOrigin origin;
 
     @BeforeAll
     static void start() throws Exception {
@@ -84,19 +88,23 @@ class GateAllocationIT {
                     .append("      - {path: /static, respond: {status: 200, content_type: text/html, body: \"<!doctype html><h1>hello</h1>\\n\"}}\n")
                     .append("      - {path: /old, redirect: {location: \"/new\", status: 301}}\n")
                     .append("      - {path: /admin, policies: [no-admin], respond: {status: 200}}\n")
+                    .append("      - {path: /fixed, forward: app}\n")
                     .append("      - {path: /, respond: {status: 200}}\n");
         }
-        server = TestServer.startMetered(YAML.formatted(hosts));
+        origin = new TestOrigin("origin");
+        server = TestServer.startMetered(YAML.formatted(origin.url(), hosts));
         jitWarmUp();
     }
 
     @AfterAll
     static void stop() {
         server.close();
+        origin.close();
     }
 
     @ParameterizedTest(name = "HTTP/1.1 {0}")
-    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403"})
+    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403",
+        "200 forwarded, /fixed/app, 200"})
     void http1GateAllocatesNothingPerRequest(String what, String path, int status) throws Exception {
         GateMeter meter = server.meter();
         try (H1Connection c = new H1Connection(path, status)) {
@@ -109,7 +117,8 @@ class GateAllocationIT {
     }
 
     @ParameterizedTest(name = "HTTP/2 {0}")
-    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403"})
+    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403",
+        "200 forwarded, /fixed/app, 200"})
     void http2GateAllocationsAreBounded(String what, String path, int status) throws Exception {
         GateMeter meter = server.meter();
         try (H2Client c = H2Client.connect(server.port("h2"))) {
@@ -129,17 +138,17 @@ class GateAllocationIT {
      * have seen all three outcomes (see {@link #warmUpAndSettle} for what the JIT costs otherwise).
      */
     static void jitWarmUp() throws Exception {
-        String[] paths = {"/static/app", "/old/page", "/admin/users"};
-        int[] statuses = {200, 301, 403};
-        H1Connection[] h1 = new H1Connection[3];
-        Http2Headers[][] h2 = new Http2Headers[3][];
+        String[] paths = {"/static/app", "/old/page", "/admin/users", "/fixed/app"};
+        int[] statuses = {200, 301, 403, 200};
+        H1Connection[] h1 = new H1Connection[paths.length];
+        Http2Headers[][] h2 = new Http2Headers[paths.length][];
         try (H2Client c = H2Client.connect(server.port("h2"))) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < paths.length; i++) {
                 h1[i] = new H1Connection(paths[i], statuses[i]);
                 h2[i] = h2Requests(paths[i]);
             }
             for (int chunk = 0; chunk < JIT_WARM_UP / 1_000; chunk++) {
-                for (int i = 0; i < 3; i++) {
+                for (int i = 0; i < paths.length; i++) {
                     h1[i].run(1_000);
                     h2Run(c, h2[i], statuses[i], 1_000);
                 }

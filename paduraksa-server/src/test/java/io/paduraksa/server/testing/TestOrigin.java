@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code /close-delimited}: a body without length, ended by closing;</li>
  *   <li>{@code /chunked}: a chunked body in three chunks with a {@code grpc-status} trailer;</li>
  *   <li>{@code /status/NNN}: an empty answer with that status;</li>
+ *   <li>{@code /fixed...}: 200 with a fixed 16-byte body (every answer the same length);</li>
  *   <li>{@code /big/N}: N bytes of body, written as the client reads them (writability);</li>
  *   <li>{@code /slow-upload}: the echo, but reading the body pauses for a second after 64 MiB;</li>
  *   <li>anything else: 200 with a text echo of the request line, each field, the body's length
@@ -46,7 +47,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * Answers {@code 100 Continue} to {@code Expect: 100-continue}. Counts connections and requests.
  */
 public final class TestOrigin implements AutoCloseable {
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    /** Its own thread name, so that tests measuring the server's event-loop threads do not count it. */
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+            new io.netty.util.concurrent.DefaultThreadFactory("test-origin"), NioIoHandler.newFactory());
     private final Channel server;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
@@ -151,6 +154,8 @@ public final class TestOrigin implements AutoCloseable {
             } else if (p.equals("/chunked")) {
                 ctx.writeAndFlush(ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: grpc-status\r\n\r\n"
                         + "5\r\nhello\r\n1\r\n \r\n5\r\nworld\r\n0\r\ngrpc-status: 0\r\n\r\n"));
+            } else if (p.startsWith("/fixed")) {
+                ctx.writeAndFlush(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 16\r\n\r\n0123456789abcdef"));
             } else if (p.startsWith("/status/")) {
                 ctx.writeAndFlush(ascii("HTTP/1.1 " + p.substring(8) + " Status\r\nContent-Length: 0\r\n\r\n"));
             } else if (p.startsWith("/big/")) {
