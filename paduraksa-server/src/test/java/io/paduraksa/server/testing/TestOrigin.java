@@ -38,13 +38,15 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code /close-delimited}: a body without length, ended by closing;</li>
  *   <li>{@code /chunked}: a chunked body in three chunks with a {@code grpc-status} trailer;</li>
  *   <li>{@code /status/NNN}: an empty answer with that status;</li>
+ *   <li>{@code /healthz}: 200, or 503 after {@link #healthy(boolean) healthy(false)};</li>
  *   <li>{@code /fixed...}: 200 with a fixed 16-byte body (every answer the same length);</li>
  *   <li>{@code /big/N}: N bytes of body, written as the client reads them (writability);</li>
  *   <li>{@code /slow-upload}: the echo, but reading the body pauses for a second after 64 MiB;</li>
  *   <li>anything else: 200 with a text echo of the request line, each field, the body's length
  *       and the peer port, with {@code Server} and {@code X-Powered-By} fields.</li>
  * </ul>
- * Answers {@code 100 Continue} to {@code Expect: 100-continue}. Counts connections and requests.
+ * Answers {@code 100 Continue} to {@code Expect: 100-continue}. Counts connections (all and open)
+ * and requests; the echo ends with {@code origin: NAME}.
  */
 public final class TestOrigin implements AutoCloseable {
     /** Its own thread name, so that tests measuring the server's event-loop threads do not count it. */
@@ -53,6 +55,8 @@ public final class TestOrigin implements AutoCloseable {
     private final Channel server;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger open = new AtomicInteger();
+    private volatile boolean healthy = true;
     private final AtomicReference<String> lastRequest = new AtomicReference<>();
     private final String name;
 
@@ -65,6 +69,8 @@ public final class TestOrigin implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         connections.incrementAndGet();
+                        open.incrementAndGet();
+                        ch.closeFuture().addListener(f -> open.decrementAndGet());
                         ch.pipeline().addLast(new HttpRequestDecoder(), new Handler());
                     }
                 })
@@ -81,6 +87,16 @@ public final class TestOrigin implements AutoCloseable {
 
     public int connections() {
         return connections.get();
+    }
+
+    /** Connections open now. */
+    public int openConnections() {
+        return open.get();
+    }
+
+    /** What {@code /healthz} answers from now on: 200, or 503 when false. */
+    public void healthy(boolean healthy) {
+        this.healthy = healthy;
     }
 
     public int requests() {
@@ -128,6 +144,7 @@ public final class TestOrigin implements AutoCloseable {
                 if (msg instanceof LastHttpContent) {
                     echo.append("body-bytes: ").append(bodyBytes).append('\n');
                     echo.append("peer-port: ").append(((InetSocketAddress) ctx.channel().remoteAddress()).getPort()).append('\n');
+                    echo.append("origin: ").append(name).append('\n');
                     lastRequest.set(echo.toString());
                     answer(ctx);
                 }
@@ -154,6 +171,9 @@ public final class TestOrigin implements AutoCloseable {
             } else if (p.equals("/chunked")) {
                 ctx.writeAndFlush(ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: grpc-status\r\n\r\n"
                         + "5\r\nhello\r\n1\r\n \r\n5\r\nworld\r\n0\r\ngrpc-status: 0\r\n\r\n"));
+            } else if (p.equals("/healthz")) {
+                ctx.writeAndFlush(ascii(healthy ? "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+                        : "HTTP/1.1 503 Unavailable\r\nContent-Length: 0\r\n\r\n"));
             } else if (p.startsWith("/fixed")) {
                 ctx.writeAndFlush(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 16\r\n\r\n0123456789abcdef"));
             } else if (p.startsWith("/status/")) {

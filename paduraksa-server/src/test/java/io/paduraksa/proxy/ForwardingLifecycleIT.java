@@ -1,0 +1,172 @@
+package io.paduraksa.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paduraksa.server.testing.RawHttp;
+import io.paduraksa.server.testing.TestOrigin;
+import io.paduraksa.server.testing.TestServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The forwarder over time: reloads that keep or drop upstream connections, a client leaving in the
+ * middle of a response, session affinity, and active health checks steering traffic. A fresh
+ * server and two origins per test.
+ */
+class ForwardingLifecycleIT {
+    private TestOrigin one;
+    private TestOrigin two;
+    private TestServer server;
+
+    @BeforeEach
+    void origins() throws Exception {
+        one = new TestOrigin("one");
+        two = new TestOrigin("two");
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+        one.close();
+        two.close();
+    }
+
+    private String config(String cluster, String extraRoute) {
+        return """
+                listeners:
+                  - {name: public, address: "127.0.0.1:0", protocols: [http1]}
+                clusters:
+                  app:
+                %s
+                hosts:
+                  - names: [app.test]
+                    routes:
+                %s
+                      - {path: /, forward: app}
+                """.formatted(cluster.indent(4).stripTrailing(), extraRoute.indent(6).stripTrailing());
+    }
+
+    private String get(RawHttp c, String path) throws IOException {
+        return c.exchange("GET " + path + " HTTP/1.1\r\nHost: app.test\r\n\r\n").body();
+    }
+
+    @Test
+    void reloadThatKeepsTheClusterKeepsItsUpstreamConnections() throws Exception {
+        String cluster = "destinations: [{url: \"%s\"}]".formatted(one.url());
+        server = TestServer.start(config(cluster, ""));
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            assertThat(get(c, "/first")).contains("origin: one");
+            int connections = one.connections();
+            assertThat(server.reload(config(cluster, "- {path: /new, respond: {status: 200, body: new}}"))).isTrue();
+            assertThat(get(c, "/second")).contains("origin: one");
+            assertThat(get(c, "/new")).isEqualTo("new");
+            assertThat(one.connections()).as("no new upstream connection after the reload").isEqualTo(connections);
+        }
+    }
+
+    @Test
+    void reloadThatReplacesADestinationMovesTrafficAndClosesTheOldPool() throws Exception {
+        server = TestServer.start(config("destinations: [{url: \"%s\"}]".formatted(one.url()), ""));
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            assertThat(get(c, "/first")).contains("origin: one");
+            assertThat(one.openConnections()).isEqualTo(1);
+            assertThat(server.reload(config("destinations: [{url: \"%s\"}]".formatted(two.url()), ""))).isTrue();
+            assertThat(get(c, "/second")).contains("origin: two");
+            // The old snapshot's runtime is kept until a second newer one exists (requests may still use it).
+            assertThat(server.reload(config("destinations: [{url: \"%s\"}]".formatted(two.url()), "- {path: /x, respond: {status: 204}}"))).isTrue();
+            assertThat(get(c, "/third")).contains("origin: two");
+            await(() -> one.openConnections() == 0, "the removed destination's idle connection closes");
+        }
+    }
+
+    @Test
+    void clientLeavingMidResponseClosesTheUpstreamConnection() throws Exception {
+        server = TestServer.start(config("destinations: [{url: \"%s\"}]".formatted(one.url()), ""));
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            c.send("GET /big/" + (1L << 30) + " HTTP/1.1\r\nHost: app.test\r\n\r\n");
+            InputStream in = c.socket().getInputStream();
+            assertThat(in.readNBytes(1 << 20)).hasSize(1 << 20);
+            await(() -> one.openConnections() == 1, "the download's upstream connection is open");
+        }
+        await(() -> one.openConnections() == 0, "the upstream connection closes when the client leaves");
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            assertThat(get(c, "/after")).contains("origin: one");
+        }
+    }
+
+    @Test
+    void affinityCookieKeepsAClientOnItsDestination() throws Exception {
+        server = TestServer.start(config("""
+                destinations: [{url: "%s"}, {url: "%s"}]
+                load_balancing: round_robin
+                affinity: {cookie: pdk_affinity}""".formatted(one.url(), two.url()), ""));
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            RawHttp.Response first = c.exchange("GET /a HTTP/1.1\r\nHost: app.test\r\n\r\n");
+            String setCookie = first.header("set-cookie");
+            assertThat(setCookie).startsWith("pdk_affinity=").contains("HttpOnly");
+            String origin = originOf(first.body());
+            String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+            for (int i = 0; i < 6; i++) {
+                RawHttp.Response r = c.exchange("GET /b HTTP/1.1\r\nHost: app.test\r\nCookie: x=1; " + cookie + "\r\n\r\n");
+                assertThat(originOf(r.body())).isEqualTo(origin);
+                assertThat(r.header("set-cookie")).isNull();
+            }
+        }
+    }
+
+    @Test
+    void activeHealthChecksSteerTrafficAwayAndBack() throws Exception {
+        server = TestServer.start(config("""
+                destinations: [{url: "%s"}, {url: "%s"}]
+                load_balancing: round_robin
+                health: {active: {path: /healthz, interval: 50ms, timeout: 500ms, healthy_threshold: 1, unhealthy_threshold: 1}}"""
+                .formatted(one.url(), two.url()), ""));
+        one.healthy(false);
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            await(() -> {
+                try {
+                    for (int i = 0; i < 4; i++) {
+                        if (!get(c, "/probe").contains("origin: two")) {
+                            return false;
+                        }
+                    }
+                    return true;
+                } catch (IOException e) {
+                    return false;
+                }
+            }, "all traffic on the healthy destination");
+            one.healthy(true);
+            await(() -> {
+                try {
+                    return get(c, "/probe").contains("origin: one") || get(c, "/probe").contains("origin: one");
+                } catch (IOException e) {
+                    return false;
+                }
+            }, "the recovered destination gets traffic again");
+        }
+    }
+
+    private static String originOf(String echo) {
+        Matcher m = Pattern.compile("origin: (\\w+)").matcher(echo);
+        assertThat(m.find()).as(echo).isTrue();
+        return m.group(1);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 5 s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
