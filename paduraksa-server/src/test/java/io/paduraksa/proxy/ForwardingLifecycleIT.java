@@ -88,6 +88,19 @@ class ForwardingLifecycleIT {
     }
 
     @Test
+    void destinationGivenByHostNameIsResolved() throws Exception {
+        server = TestServer.start(config("""
+                destinations: [{url: "http://localhost:%d"}]
+                resolve_every: 100ms""".formatted(one.port()), ""));
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(get(c, "/by-name")).contains("origin: one", "host: app.test");
+                Thread.sleep(120); // across re-resolutions
+            }
+        }
+    }
+
+    @Test
     void clientLeavingMidResponseClosesTheUpstreamConnection() throws Exception {
         server = TestServer.start(config("destinations: [{url: \"%s\"}]".formatted(one.url()), ""));
         try (RawHttp c = new RawHttp(server.port("public"))) {
