@@ -32,7 +32,7 @@ final class Endpoint implements AutoCloseable {
     private final String sni;
     private volatile LoopPool[] pools = new LoopPool[0];
 
-    private record LoopPool(EventLoop loop, UpstreamPool pool) {
+    private record LoopPool(EventLoop loop, ConnectionPool pool) {
     }
 
     Endpoint(UpstreamCluster cluster, UpstreamCluster.Destination destination, Class<? extends SocketChannel> channelClass,
@@ -84,7 +84,7 @@ final class Endpoint implements AutoCloseable {
     }
 
     /** This loop's pool, created on first use. */
-    UpstreamPool pool(EventLoop loop) {
+    ConnectionPool pool(EventLoop loop) {
         LoopPool[] p = pools;
         for (int i = 0; i < p.length; i++) {
             if (p[i].loop == loop) {
@@ -94,7 +94,7 @@ final class Endpoint implements AutoCloseable {
         return addPool(loop);
     }
 
-    private synchronized UpstreamPool addPool(EventLoop loop) {
+    private synchronized ConnectionPool addPool(EventLoop loop) {
         LoopPool[] p = pools;
         for (LoopPool lp : p) {
             if (lp.loop == loop) {
