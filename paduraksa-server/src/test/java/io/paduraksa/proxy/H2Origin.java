@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /goaway-after}: GOAWAY naming this stream as the last, then the echo;</li>
  *   <li>{@code /goaway-refuse}: on the origin's first connection GOAWAY with last stream 0 and no
  *       answer (the stream was not processed); on later connections the echo;</li>
+ *   <li>{@code /big/N}: N zero bytes in 16 KiB DATA frames (queued by the flow controller, sent as the window allows);</li>
  *   <li>anything else: 200 with a text echo of every received field and the body's length.</li>
  * </ul>
  * Counts connections; keeps the last request's fields.
@@ -170,9 +171,24 @@ final class H2Origin implements AutoCloseable {
                         echo(ctx, id, req, body);
                     }
                 }
-                default -> echo(ctx, id, req, body);
+                default -> {
+                    if (path.startsWith("/big/")) {
+                        body.release();
+                        big(ctx, id, Integer.parseInt(path.substring(5)));
+                    } else {
+                        echo(ctx, id, req, body);
+                    }
+                }
             }
             handler.flush(ctx);
+        }
+
+        private void big(ChannelHandlerContext ctx, int id, int n) {
+            write(ctx, id, new DefaultHttp2Headers().status("200").add("content-length", Integer.toString(n)), false);
+            for (int left = n; left > 0; left -= 16384) {
+                int size = Math.min(left, 16384);
+                handler.encoder().writeData(ctx, id, Unpooled.buffer(size).writeZero(size), 0, left == size, ctx.newPromise());
+            }
         }
 
         private void echo(ChannelHandlerContext ctx, int id, Http2Headers req, ByteBuf body) {

@@ -141,6 +141,28 @@ class Http2UpstreamIT {
     }
 
     @Test
+    void bigResponseFollowsASlowClientThroughFlowControl() throws Exception {
+        int size = 16 << 20;
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port("public"))) {
+            s.setReceiveBufferSize(16 * 1024);
+            s.getOutputStream().write(("GET /big/" + size + " HTTP/1.1\r\nHost: grpc.test\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = s.getInputStream();
+            byte[] buf = new byte[8192];
+            long total = 0;
+            int reads = 0;
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                total += n;
+                if (++reads < 50) {
+                    Thread.sleep(2); // slow at first, so that the proxy's client side fills and the upstream stream pauses
+                }
+            }
+            assertThat(total).isGreaterThan(size).isLessThan(size + 1024L); // the head plus exactly the body
+        }
+    }
+
+    @Test
     void h2OverTlsWithAlpn() throws Exception {
         try (H2Client c = H2Client.connect(server.port("public"))) {
             H2Client.Response r = c.get("GET", "tls.test", "/echo");
