@@ -109,7 +109,7 @@ final class ClusterRuntime implements AutoCloseable {
         return states[d];
     }
 
-    UpstreamPool pool(int d, EventLoop loop) {
+    ConnectionPool pool(int d, EventLoop loop) {
         return endpoints[d].pool(loop);
     }
 

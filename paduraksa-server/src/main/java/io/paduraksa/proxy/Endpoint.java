@@ -3,11 +3,14 @@ package io.paduraksa.proxy;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.paduraksa.proxy.health.ResolvedAddress;
+import io.paduraksa.proxy.http2.Http2UpstreamPool;
 import io.paduraksa.snapshot.UpstreamCluster;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,10 +19,11 @@ import javax.net.ssl.SSLException;
 /**
  * One destination of a cluster as the forwarder connects to it: its current address (host names
  * re-resolved off the event loops), its TLS client context, and one {@link UpstreamPool} per event
- * loop. Survives a reload that leaves the cluster's connection settings unchanged, so its pools do.
+ * loop ({@link UpstreamPool} for HTTP/1.1, {@link Http2UpstreamPool} for h2 and h2c). Survives a
+ * reload that leaves the cluster's connection settings unchanged, so its pools do.
  * {@link #pool} runs per request: a scan of a tiny array, no lock, no allocation.
  */
-final class Endpoint implements AutoCloseable {
+public final class Endpoint implements AutoCloseable {
     /** Largest upstream response head, and most header fields in it. */
     static final int MAX_RESPONSE_HEAD = 64 * 1024;
     static final int MAX_RESPONSE_HEADERS = 100;
@@ -29,10 +33,12 @@ final class Endpoint implements AutoCloseable {
     private final Class<? extends SocketChannel> channelClass;
     private final ResolvedAddress address;
     private final SslContext sslContext;
+    /** The context pools use: {@link #sslContext} for HTTP/1.1; for h2 one that offers h2 and http/1.1 by ALPN. */
+    private final SslContext poolContext;
     private final String sni;
     private volatile LoopPool[] pools = new LoopPool[0];
 
-    private record LoopPool(EventLoop loop, UpstreamPool pool) {
+    private record LoopPool(EventLoop loop, ConnectionPool pool) {
     }
 
     Endpoint(UpstreamCluster cluster, UpstreamCluster.Destination destination, Class<? extends SocketChannel> channelClass,
@@ -41,13 +47,26 @@ final class Endpoint implements AutoCloseable {
         this.destination = destination;
         this.channelClass = channelClass;
         this.address = new ResolvedAddress(destination.host(), destination.port(), cluster.resolveEvery(), resolver);
-        this.sslContext = destination.tls() ? clientContext(cluster.tls()) : null;
+        this.sslContext = destination.tls() ? clientContext(cluster.tls(), false) : null;
+        this.poolContext = destination.tls() && cluster.protocol() == UpstreamCluster.Protocol.H2
+                ? clientContext(cluster.tls(), true) : sslContext;
         String configured = cluster.tls().sni();
         this.sni = configured != null ? configured : destination.ipLiteral() ? null : destination.host();
     }
 
-    static SslContext clientContext(UpstreamCluster.Tls tls) throws SSLException {
+    /**
+     * A client context for {@code tls}. With {@code alpnH2} it offers h2 and http/1.1: the upstream's
+     * choice is checked after the handshake, so that an upstream without h2 fails with a clear
+     * message instead of a handshake alert.
+     */
+    static SslContext clientContext(UpstreamCluster.Tls tls, boolean alpnH2) throws SSLException {
         SslContextBuilder b = SslContextBuilder.forClient();
+        if (alpnH2) {
+            b.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                    ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                    ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                    ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1));
+        }
         if (!tls.verify()) {
             b.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
         } else {
@@ -59,7 +78,8 @@ final class Endpoint implements AutoCloseable {
         return b.build();
     }
 
-    UpstreamCluster cluster() {
+    /** The cluster model this endpoint was built for. */
+    public UpstreamCluster cluster() {
         return cluster;
     }
 
@@ -67,11 +87,12 @@ final class Endpoint implements AutoCloseable {
         return destination;
     }
 
-    Class<? extends SocketChannel> channelClass() {
+    public Class<? extends SocketChannel> channelClass() {
         return channelClass;
     }
 
-    InetSocketAddress address() {
+    /** The destination's current address (re-resolved off the event loops). */
+    public InetSocketAddress address() {
         return address.current();
     }
 
@@ -83,8 +104,21 @@ final class Endpoint implements AutoCloseable {
         return sni == null ? sslContext.newHandler(alloc) : sslContext.newHandler(alloc, sni, destination.port());
     }
 
+    /** A TLS handler for a pooled connection (ALPN h2 for h2 clusters), or null for cleartext destinations. */
+    public SslHandler newPoolSslHandler(ByteBufAllocator alloc) {
+        if (poolContext == null) {
+            return null;
+        }
+        return sni == null ? poolContext.newHandler(alloc) : poolContext.newHandler(alloc, sni, destination.port());
+    }
+
+    /** The destination's URL and cluster, for log lines. */
+    public String describe() {
+        return destination.url() + " (cluster '" + cluster.name() + "')";
+    }
+
     /** This loop's pool, created on first use. */
-    UpstreamPool pool(EventLoop loop) {
+    ConnectionPool pool(EventLoop loop) {
         LoopPool[] p = pools;
         for (int i = 0; i < p.length; i++) {
             if (p[i].loop == loop) {
@@ -94,7 +128,7 @@ final class Endpoint implements AutoCloseable {
         return addPool(loop);
     }
 
-    private synchronized UpstreamPool addPool(EventLoop loop) {
+    private synchronized ConnectionPool addPool(EventLoop loop) {
         LoopPool[] p = pools;
         for (LoopPool lp : p) {
             if (lp.loop == loop) {
@@ -102,7 +136,9 @@ final class Endpoint implements AutoCloseable {
             }
         }
         LoopPool[] grown = java.util.Arrays.copyOf(p, p.length + 1);
-        grown[p.length] = new LoopPool(loop, new UpstreamPool(this, loop));
+        ConnectionPool pool = cluster.protocol() == UpstreamCluster.Protocol.HTTP1
+                ? new UpstreamPool(this, loop) : new Http2UpstreamPool(this, loop);
+        grown[p.length] = new LoopPool(loop, pool);
         pools = grown;
         return grown[p.length].pool;
     }

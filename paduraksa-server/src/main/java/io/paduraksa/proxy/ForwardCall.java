@@ -1,12 +1,8 @@
 package io.paduraksa.proxy;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.channel.Channel;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.proxy.http1.Http1ResponseHead;
-import io.paduraksa.proxy.http1.Http1ResponseTrailers;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 
@@ -22,7 +18,16 @@ import io.paduraksa.snapshot.ResponseHeaderRules;
  * on another destination when the connection failed, or when a reused keep-alive connection closed
  * before any response byte (the upstream closed it while idle, a race every pooling proxy meets),
  * as long as the cluster's attempts and retry budget allow. Nothing else is retried: once a request
- * body was streamed or a response started, the bytes are gone.
+ * body was streamed or a response started, the bytes are gone. An HTTP/2 upstream's refusal
+ * (REFUSED_STREAM, or a stream above a GOAWAY's last stream id) is retried the same way.
+ *
+ * <p>The upstream side is an {@link UpstreamStream} (an HTTP/1.1 connection or an HTTP/2 stream);
+ * its callbacks below ({@code onResponseHead} ...) are public for the protocol packages.
+ *
+ * <p>WebSocket: a request with {@link ForwardExchange#isUpgradeRequest()} that gets {@code 101}
+ * turns the call into a tunnel: raw bytes both ways through the same request-body and
+ * response-body paths (with the same back-pressure), until either side closes; the other side is
+ * then closed after what was written to it is flushed.
  */
 public final class ForwardCall {
     private static final Recycler<ForwardCall> RECYCLER = new Recycler<>() {
@@ -41,9 +46,8 @@ public final class ForwardCall {
     /** The available destination the request's affinity cookie named, or -1. */
     private int cookieDestination;
     private boolean retryable;
-    private Http1UpstreamHandler upstream;
+    private UpstreamStream upstream;
     private boolean reusedConnection;
-    private boolean chunkedUp;
     private long requestLength;
     private boolean requestDone;
     private boolean responseStarted;
@@ -52,8 +56,11 @@ public final class ForwardCall {
     /** A pool holds this call (connecting, or waiting for a connection): it must not be recycled yet. */
     private boolean inPool;
     private boolean headRequest;
+    private boolean upgradeRequest;
+    /** 101 came: bytes flow both ways until a close. */
+    private boolean tunnel;
     private byte[] affinityLine;
-    private Http1ResponseTrailers trailers;
+    private ResponseTrailers trailers;
 
     private ForwardCall(Recycler.Handle<ForwardCall> handle) {
         this.handle = handle;
@@ -68,6 +75,7 @@ public final class ForwardCall {
         call.finished = false;
         call.responseStarted = false;
         call.responseDone = false;
+        call.tunnel = false;
         // Read once: on HTTP/2 the body may end before the upstream head is written, and the head's
         // framing must describe the body as it was announced, not as it looks later.
         call.requestLength = exchange.requestBodyLength();
@@ -76,6 +84,8 @@ public final class ForwardCall {
         call.retriesLeft = cluster.model().retry().attempts();
         call.affinityLine = null;
         call.headRequest = Idempotency.isHead(state.view().method());
+        // Only HTTP/1.1 upstreams can take an Upgrade; an HTTP/2 one gets a plain request.
+        call.upgradeRequest = exchange.isUpgradeRequest() && cluster.model().protocol() == io.paduraksa.snapshot.UpstreamCluster.Protocol.HTTP1;
         cluster.onRequest();
         exchange.attach(call);
         call.cookieDestination = cluster.affinityChoice(state);
@@ -95,34 +105,43 @@ public final class ForwardCall {
         cluster.pool(d, exchange.eventLoop()).acquire(this);
     }
 
-    boolean isHeadRequest() {
+    /** The request is a HEAD: its response has no body whatever it declares. */
+    public boolean isHeadRequest() {
         return headRequest;
+    }
+
+    /** The request is a WebSocket handshake forwarded with its Upgrade fields. */
+    public boolean isUpgradeRequest() {
+        return upgradeRequest;
     }
 
     // ---- from the pool ----
 
-    /** The pool handed over a connection (fresh or reused); writes the request head and, if any, the body. */
-    void connected(Http1UpstreamHandler connection, boolean reused) {
+    /** The pool handed over a stream (on a fresh or reused connection); writes the request head and, if any, the body. */
+    public void connected(UpstreamStream stream, boolean reused) {
         inPool = false;
         if (finished) {
-            connection.pool().release(connection, true);
+            stream.abandon();
             handle.recycle(this); // the client left while this call waited: end() left the recycling to us
             return;
         }
         if (!exchange.isOpen()) {
-            connection.pool().release(connection, true);
+            stream.abandon();
             cluster.destination(destination).requestEnded();
             end(false);
             return;
         }
-        upstream = connection;
+        upstream = stream;
         reusedConnection = reused;
-        connection.begin(this, cluster.model().timeouts().responseHeaders().toNanos());
-        writeHead(connection.channel());
+        stream.begin(this, cluster.model().timeouts().responseHeaders().toNanos());
+        stream.writeHead(state, exchange, cluster.model(), cluster.endpointAuthority(destination), requestLength);
+        if (!requestDone && upstream == stream) {
+            exchange.requestBodyReady();
+        }
     }
 
-    /** Connecting failed (refused, unreachable, timed out): another destination, or 502. */
-    void connectFailed() {
+    /** Connecting failed (refused, unreachable, timed out, TLS or ALPN refused): another destination, or 502. */
+    public void connectFailed() {
         inPool = false;
         if (finished) {
             handle.recycle(this);
@@ -133,63 +152,28 @@ public final class ForwardCall {
         retryOrFail(502);
     }
 
-    private void writeHead(Channel ch) {
-        ByteBuf out = ch.alloc().ioBuffer(UpstreamRequestHead.estimate(state));
-        long length = requestLength;
-        chunkedUp = length < 0;
-        UpstreamRequestHead.write(out, state, exchange, cluster.model(), cluster.endpointAuthority(destination), length);
-        // Flushed at once even with a body to follow: a client that sent Expect: 100-continue waits
-        // for the upstream's 100 before sending it.
-        ch.writeAndFlush(out, ch.voidPromise());
-        if (!requestDone) {
-            exchange.requestBodyReady();
-        }
-    }
-
     // ---- request body, from the exchange ----
 
-    /** A part of the request body (ownership passes here). */
+    /** A part of the request body, or tunnel bytes from the client (ownership passes here). */
     public void requestBody(ByteBuf chunk) {
-        Http1UpstreamHandler u = upstream;
+        UpstreamStream u = upstream;
         if (finished || u == null) {
             chunk.release();
             return;
         }
-        Channel ch = u.channel();
-        int n = chunk.readableBytes();
-        if (n == 0) {
-            chunk.release();
-            return;
-        }
-        if (chunkedUp) {
-            ByteBuf size = ch.alloc().ioBuffer(12);
-            ByteBufUtil.writeAscii(size, Integer.toHexString(n)); // rare path: only bodies without Content-Length
-            size.writeShort(CRLF_SHORT);
-            ch.write(size, ch.voidPromise());
-            ch.write(chunk, ch.voidPromise());
-            ch.writeAndFlush(ch.alloc().ioBuffer(2).writeShort(CRLF_SHORT), ch.voidPromise());
-        } else {
-            ch.writeAndFlush(chunk, ch.voidPromise());
-        }
-        if (!ch.isWritable()) {
+        if (!u.writeBody(chunk)) {
             exchange.pauseRequestBody(true);
         }
     }
 
-    private static final int CRLF_SHORT = ('\r' << 8) | '\n';
-    private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
-
     /** The request body ended. */
     public void requestEnd() {
         requestDone = true;
-        Http1UpstreamHandler u = upstream;
+        UpstreamStream u = upstream;
         if (finished || u == null) {
             return;
         }
-        if (chunkedUp) {
-            Channel ch = u.channel();
-            ch.writeAndFlush(ch.alloc().ioBuffer(LAST_CHUNK.length).writeBytes(LAST_CHUNK), ch.voidPromise());
-        }
+        u.endBody();
         if (responseDone) {
             release();
         }
@@ -197,62 +181,77 @@ public final class ForwardCall {
 
     /** The client can take response bytes again: resume reading the upstream. */
     public void clientWritable() {
-        Http1UpstreamHandler u = upstream;
+        UpstreamStream u = upstream;
         if (u != null && !finished) {
             u.readResponse(true);
         }
     }
 
-    /** The client went away: the upstream request is abandoned and its connection closed. */
+    /** The client went away: the upstream request is abandoned (a tunnel's upstream gets what was sent first). */
     public void clientClosed() {
         if (finished) {
             return;
         }
-        Http1UpstreamHandler u = upstream;
+        UpstreamStream u = upstream;
         upstream = null;
         if (u != null) {
-            u.close();
+            if (tunnel) {
+                u.closeAfterFlush();
+            } else {
+                u.close();
+            }
         }
         cluster.destination(destination).requestEnded();
         end(false);
     }
 
-    // ---- from the upstream connection ----
+    // ---- from the upstream ----
 
-    void upstreamWritable(boolean writable) {
-        if (!finished && !requestDone) {
+    /** The upstream can take more request bytes (true) or not (false). */
+    public void upstreamWritable(boolean writable) {
+        if (!finished && (!requestDone || tunnel)) {
             exchange.pauseRequestBody(!writable);
         }
     }
 
-    void onInterim(Http1ResponseHead head) {
+    /** An interim response (1xx other than 101); the caller keeps ownership of {@code head}. */
+    public void onInterim(ResponseHead head) {
         exchange.interimResponse(head);
-        head.release();
     }
 
-    void onResponseHead(Http1ResponseHead head) {
+    /** The final response head; the caller keeps ownership of {@code head}. */
+    public void onResponseHead(ResponseHead head) {
         responseStarted = true;
         cluster.destination(destination).onSuccess();
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
+        if (head.status() == 101 && upgradeRequest) {
+            tunnel = true;
+            requestDone = true;
+            exchange.responseHead(head, rules, null);
+            exchange.upgraded();
+            return;
+        }
         exchange.responseHead(head, rules, affinityLine);
-        head.release();
     }
 
-    void onResponseBody(ByteBuf chunk) {
+    /** A part of the response body, or tunnel bytes from the upstream (ownership passes here). */
+    public void onResponseBody(ByteBuf chunk) {
         exchange.responseBody(chunk);
         if (!exchange.isWritable() && upstream != null) {
             upstream.readResponse(false);
         }
     }
 
-    void onTrailers(Http1ResponseTrailers t) {
+    /** Trailers of the response; released by this call once written. */
+    public void onTrailers(ResponseTrailers t) {
         trailers = t;
     }
 
-    void onResponseEnd() {
+    /** The response ended completely. */
+    public void onResponseEnd() {
         responseDone = true;
-        Http1ResponseTrailers t = trailers;
+        ResponseTrailers t = trailers;
         trailers = null;
         exchange.responseEnd(t);
         if (t != null) {
@@ -264,21 +263,22 @@ public final class ForwardCall {
         } else {
             // The upstream answered before the request body was sent (an early 413, a redirect):
             // the connection is mid-request and cannot be reused.
-            Http1UpstreamHandler u = upstream;
+            UpstreamStream u = upstream;
             upstream = null;
             u.close();
             end(true);
         }
     }
 
-    void flushClient() {
+    /** The upstream's read ended: the client's queued writes go out. */
+    public void flushClient() {
         if (!finished) {
             exchange.flush();
         }
     }
 
     /** The upstream's response was malformed or smuggled extra bytes: 502 before the head, else abort. */
-    void onUpstreamError() {
+    public void onUpstreamError() {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
         cluster.destination(destination).requestEnded();
@@ -290,10 +290,16 @@ public final class ForwardCall {
         }
     }
 
-    /** The upstream connection closed before the response ended. */
-    void onUpstreamClosed() {
+    /** The upstream connection closed (or the HTTP/2 stream was reset) before the response ended. */
+    public void onUpstreamClosed() {
         upstream = null;
         cluster.destination(destination).requestEnded();
+        if (tunnel) {
+            // Either side of a tunnel may end it: the client gets what came before the close.
+            exchange.responseEnd(null);
+            end(true);
+            return;
+        }
         if (responseStarted) {
             exchange.abort();
             end(false);
@@ -308,19 +314,41 @@ public final class ForwardCall {
         retryOrFail(502);
     }
 
+    /**
+     * An HTTP/2 upstream did not process the stream (REFUSED_STREAM, or above a GOAWAY's last
+     * stream id, RFC 9113 8.7): retried like a stale connection when the request may be retried.
+     */
+    public void onUpstreamRefused() {
+        upstream = null;
+        cluster.destination(destination).requestEnded();
+        if (!responseStarted && retryable && exchange.isOpen()) {
+            pickAndConnect(-1, -1);
+            return;
+        }
+        if (responseStarted) {
+            exchange.abort();
+            end(false);
+            return;
+        }
+        fail(502);
+    }
+
     /** No response head within the cluster's response-headers timeout: 504. */
-    void onHeadersTimeout() {
+    public void onHeadersTimeout() {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
         cluster.destination(destination).requestEnded();
         fail(504);
     }
 
-    /** The upstream was silent longer than the idle timeout in the middle of a response. */
-    void onIdleTimeout() {
+    /** The upstream was silent longer than the idle timeout in the middle of a response (or tunnel). */
+    public void onIdleTimeout() {
         dropConnection();
         cluster.destination(destination).requestEnded();
-        if (responseStarted) {
+        if (tunnel) {
+            exchange.responseEnd(null);
+            end(true);
+        } else if (responseStarted) {
             exchange.abort();
             end(false);
         } else {
@@ -344,7 +372,7 @@ public final class ForwardCall {
     }
 
     private void dropConnection() {
-        Http1UpstreamHandler u = upstream;
+        UpstreamStream u = upstream;
         upstream = null;
         if (u != null) {
             u.close();
@@ -360,7 +388,7 @@ public final class ForwardCall {
 
     /** The response and the request both ended cleanly: the connection goes back to its pool. */
     private void release() {
-        Http1UpstreamHandler u = upstream;
+        UpstreamStream u = upstream;
         upstream = null;
         if (u != null) {
             u.finish();

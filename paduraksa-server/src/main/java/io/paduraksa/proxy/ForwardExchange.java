@@ -2,8 +2,7 @@ package io.paduraksa.proxy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
-import io.paduraksa.proxy.http1.Http1ResponseHead;
-import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
@@ -46,6 +45,13 @@ public interface ForwardExchange {
     void writeRequestHeaders(ByteBuf out, ForwardingRules rules);
 
     /**
+     * Adds the client's header fields that survive {@code rules} to an HTTP/2 upstream request, with
+     * lower-case names and without connection-specific fields (RFC 9113 8.2.2); {@code te: trailers}
+     * passes. The forwarder adds the pseudo-header fields and the forwarding fields itself.
+     */
+    void addRequestHeaders(Http2Headers out, ForwardingRules rules);
+
+    /**
      * Called once when forwarding starts: from now on the exchange reports the client going away
      * ({@link ForwardCall#clientClosed}) and becoming writable again ({@link ForwardCall#clientWritable}).
      */
@@ -63,13 +69,20 @@ public interface ForwardExchange {
     // ---- response side ----
 
     /** Relays an interim response (100 Continue, 103 Early Hints) when the protocol can carry it. */
-    void interimResponse(Http1ResponseHead head);
+    void interimResponse(ResponseHead head);
 
     /**
      * Writes the response head: the upstream's status and fields minus what {@code rules} removes,
      * plus {@code rules}' own fields and {@code extraLine} (an affinity cookie line, or null).
      */
-    void responseHead(Http1ResponseHead head, ResponseHeaderRules rules, byte[] extraLine);
+    void responseHead(ResponseHead head, ResponseHeaderRules rules, byte[] extraLine);
+
+    /**
+     * The upstream accepted the WebSocket upgrade and its 101 head was written: from now on the
+     * client's bytes go unparsed to {@link ForwardCall#requestBody}, the upstream's go out as they
+     * come ({@link #responseBody}), and {@link #responseEnd} closes the connection after a flush.
+     */
+    void upgraded();
 
     /** Writes a part of the response body (ownership passes to the exchange). */
     void responseBody(ByteBuf chunk);
@@ -81,7 +94,7 @@ public interface ForwardExchange {
     void flush();
 
     /** Ends the response, with trailers (or null); ends the exchange. */
-    void responseEnd(Http1ResponseTrailers trailers);
+    void responseEnd(ResponseTrailers trailers);
 
     /** The response cannot be completed (upstream failed mid-way): close (HTTP/1.1) or reset the stream (HTTP/2). */
     void abort();

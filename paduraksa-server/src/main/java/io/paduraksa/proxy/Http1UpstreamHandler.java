@@ -1,23 +1,34 @@
 package io.paduraksa.proxy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
+import io.paduraksa.gate.RequestState;
 import io.paduraksa.proxy.http1.Http1ResponseDecoder;
 import io.paduraksa.proxy.http1.Http1ResponseEnd;
 import io.paduraksa.proxy.http1.Http1ResponseError;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
 import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
  * One pooled HTTP/1.1 upstream connection: feeds what {@link Http1ResponseDecoder} decodes to the
  * {@link ForwardCall} that holds the connection, reports closes and writability, and keeps the
  * deadlines its pool's sweep checks (response headers, idle in the middle of a response, idle in
- * the pool). Runs on the event loop it was connected on; allocates nothing per request.
+ * the pool). As the {@link UpstreamStream} of one call at a time it writes the request head and
+ * body (chunked when the length is unknown). After a {@code 101} to a WebSocket handshake it is a
+ * tunnel: raw bytes both ways until either side closes; it never returns to the pool then. Runs on
+ * the event loop it was connected on; allocates nothing per request.
  */
-final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
+final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements UpstreamStream {
+    private static final int CRLF_SHORT = ('\r' << 8) | '\n';
+    private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
+
     private final UpstreamPool pool;
     private final Http1ResponseDecoder decoder;
     private ChannelHandlerContext ctx;
@@ -26,6 +37,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
     private long lastActivity;
     private int requests;
     private boolean closed;
+    private boolean chunkedUp;
 
     Http1UpstreamHandler(UpstreamPool pool, Http1ResponseDecoder decoder) {
         this.pool = pool;
@@ -53,18 +65,85 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Takes the connection for {@code call}; the response must start within {@code headersTimeoutNanos}. */
-    void begin(ForwardCall call, long headersTimeoutNanos) {
+    @Override
+    public void begin(ForwardCall call, long headersTimeoutNanos) {
         this.call = call;
         requests++;
         long now = System.nanoTime();
         lastActivity = now;
         headersDeadline = now + headersTimeoutNanos;
-        decoder.expectResponse(call.isHeadRequest(), false);
+        decoder.expectResponse(call.isHeadRequest(), call.isUpgradeRequest());
         readResponse(true);
     }
 
+    @Override
+    public void writeHead(RequestState state, ForwardExchange exchange, UpstreamCluster cluster, AsciiString endpointAuthority,
+                          long bodyLength) {
+        Channel ch = ctx.channel();
+        ByteBuf out = ch.alloc().ioBuffer(UpstreamRequestHead.estimate(state));
+        chunkedUp = bodyLength < 0;
+        UpstreamRequestHead.write(out, state, exchange, cluster, endpointAuthority, bodyLength);
+        // Flushed at once even with a body to follow: a client that sent Expect: 100-continue waits
+        // for the upstream's 100 before sending it.
+        ch.writeAndFlush(out, ch.voidPromise());
+    }
+
+    @Override
+    public boolean writeBody(ByteBuf chunk) {
+        Channel ch = ctx.channel();
+        int n = chunk.readableBytes();
+        if (n == 0) {
+            chunk.release();
+            return ch.isWritable();
+        }
+        lastActivity = System.nanoTime();
+        if (chunkedUp) {
+            ByteBuf size = ch.alloc().ioBuffer(12);
+            writeHex(size, n);
+            size.writeShort(CRLF_SHORT);
+            ch.write(size, ch.voidPromise());
+            ch.write(chunk, ch.voidPromise());
+            ch.writeAndFlush(ch.alloc().ioBuffer(2).writeShort(CRLF_SHORT), ch.voidPromise());
+        } else {
+            ch.writeAndFlush(chunk, ch.voidPromise());
+        }
+        return ch.isWritable();
+    }
+
+    private static void writeHex(ByteBuf out, int value) {
+        int shift = 28;
+        while (shift > 0 && (value >>> shift) == 0) {
+            shift -= 4;
+        }
+        for (; shift >= 0; shift -= 4) {
+            int d = (value >>> shift) & 0xF;
+            out.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
+        }
+    }
+
+    @Override
+    public void endBody() {
+        if (chunkedUp) {
+            Channel ch = ctx.channel();
+            ch.writeAndFlush(ch.alloc().ioBuffer(LAST_CHUNK.length).writeBytes(LAST_CHUNK), ch.voidPromise());
+        }
+    }
+
+    @Override
+    public void abandon() {
+        pool.release(this, true);
+    }
+
+    @Override
+    public void closeAfterFlush() {
+        closed = true;
+        call = null;
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
     /** The call ended cleanly: back to the pool when the decoder saw a reusable ending. */
-    void finish() {
+    @Override
+    public void finish() {
         call = null;
         headersDeadline = 0;
         lastActivity = System.nanoTime();
@@ -72,14 +151,16 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Back-pressure from the client: stop or resume reading the response. */
-    void readResponse(boolean read) {
+    @Override
+    public void readResponse(boolean read) {
         Channel ch = ctx.channel();
         if (ch.config().isAutoRead() != read) {
             ch.config().setAutoRead(read);
         }
     }
 
-    void close() {
+    @Override
+    public void close() {
         closed = true;
         call = null;
         ctx.close();
@@ -128,6 +209,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter {
                 headersDeadline = 0;
                 c.onResponseHead(head);
             }
+            head.release();
         } else if (msg == Http1ResponseEnd.INSTANCE) {
             c.onResponseEnd();
         } else if (msg instanceof Http1ResponseTrailers trailers) {

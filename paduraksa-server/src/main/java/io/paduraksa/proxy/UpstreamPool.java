@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #SWEEP_MILLIS} fires the response-headers, idle and pool-idle timeouts, so a request
  * schedules no timer of its own.
  */
-final class UpstreamPool {
+final class UpstreamPool implements ConnectionPool {
     static final long SWEEP_MILLIS = 100;
 
     private final Endpoint endpoint;
@@ -61,7 +61,8 @@ final class UpstreamPool {
     }
 
     /** Hands {@code call} a connection now (reused), after connecting, or when one is released. */
-    void acquire(ForwardCall call) {
+    @Override
+    public void acquire(ForwardCall call) {
         Http1UpstreamHandler h;
         while ((h = idle.pollLast()) != null) {
             if (h.isUsable()) {
@@ -109,7 +110,8 @@ final class UpstreamPool {
     }
 
     /** Stops pooling: idle connections close now, busy ones when their call ends. On the pool's loop. */
-    void close() {
+    @Override
+    public void close() {
         if (loop.inEventLoop()) {
             close0();
         } else {
@@ -126,11 +128,13 @@ final class UpstreamPool {
         }
     }
 
-    int openConnections() {
+    @Override
+    public int openConnections() {
         return all.size();
     }
 
-    int idleConnections() {
+    @Override
+    public int idleConnections() {
         return idle.size();
     }
 

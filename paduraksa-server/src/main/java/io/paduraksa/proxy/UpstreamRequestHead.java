@@ -6,7 +6,6 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
-import io.paduraksa.net.IpParser;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
 
@@ -14,28 +13,21 @@ import io.paduraksa.snapshot.UpstreamCluster;
  * Writes the HTTP/1.1 request head an upstream receives: the request line with the NORMALISED path
  * (the path routes and policies judged, so the upstream cannot read a different one) and the
  * client's query, Host, the client's surviving fields, the forwarding fields from the gate's client
- * IP, and the body framing. Per request on the event loop; allocates nothing (the IP text and the
- * request id go through a per-thread scratch array).
+ * IP ({@link ForwardingFields}), and the body framing. Per request on the event loop; allocates
+ * nothing (the forwarding fields go through a per-thread line writer).
  */
 final class UpstreamRequestHead {
     private static final byte[] HTTP_1_1_CRLF = {' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1', '\r', '\n'};
     private static final byte[] HOST = ascii("Host: ");
-    private static final byte[] XFF = ascii("X-Forwarded-For: ");
-    private static final byte[] XFP_HTTPS = ascii("X-Forwarded-Proto: https\r\n");
-    private static final byte[] XFP_HTTP = ascii("X-Forwarded-Proto: http\r\n");
-    private static final byte[] XFH = ascii("X-Forwarded-Host: ");
-    private static final byte[] XRI = ascii("X-Real-IP: ");
     private static final byte[] CONTENT_LENGTH = ascii("Content-Length: ");
     private static final byte[] CHUNKED = ascii("Transfer-Encoding: chunked\r\n");
-    private static final byte[] COMMA_SPACE = {',', ' '};
-    private static final AsciiString X_FORWARDED_FOR = AsciiString.cached("x-forwarded-for");
+    /** RFC 6455 4.1: the upgrade fields are hop-by-hop; a forwarded WebSocket handshake carries them again. */
+    private static final byte[] UPGRADE_WEBSOCKET = ascii("Connection: Upgrade\r\nUpgrade: websocket\r\n");
     private static final int CRLF = ('\r' << 8) | '\n';
-    /** Longest client-supplied request id that is propagated. */
-    static final int MAX_REQUEST_ID = 128;
-    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+    private static final FastThreadLocal<Lines> LINES = new FastThreadLocal<>() {
         @Override
-        protected byte[] initialValue() {
-            return new byte[IpParser.MAX_TEXT_LENGTH + 1];
+        protected Lines initialValue() {
+            return new Lines();
         }
     };
 
@@ -64,7 +56,13 @@ final class UpstreamRequestHead {
         ByteBufUtil.writeAscii(out, cluster.preserveHost() && authority != null ? authority : endpointAuthority);
         out.writeShort(CRLF);
         exchange.writeRequestHeaders(out, rules);
-        writeForwarding(out, state, exchange, rules, authority);
+        if (exchange.isUpgradeRequest()) {
+            out.writeBytes(UPGRADE_WEBSOCKET);
+        }
+        Lines lines = LINES.get();
+        lines.out = out;
+        ForwardingFields.write(lines, state, exchange.isTls(), rules, authority);
+        lines.out = null;
         if (bodyLength > 0) {
             out.writeBytes(CONTENT_LENGTH);
             writeDecimal(out, bodyLength);
@@ -75,78 +73,30 @@ final class UpstreamRequestHead {
         out.writeShort(CRLF);
     }
 
-    private static void writeForwarding(ByteBuf out, RequestState state, ForwardExchange exchange, ForwardingRules rules,
-                                        CharSequence authority) {
-        byte[] scratch = SCRATCH.get();
-        int ipLength = IpParser.formatTo(state.clientIpHigh(), state.clientIpLow(), scratch);
-        if (rules.xForwardedFor() != ForwardingRules.XForwardedFor.OFF) {
-            out.writeBytes(XFF);
-            CharSequence earlier = rules.xForwardedFor() == ForwardingRules.XForwardedFor.APPEND
-                    ? state.header(X_FORWARDED_FOR) : null;
-            if (earlier != null && earlier.length() > 0) {
-                ByteBufUtil.writeAscii(out, earlier);
-                out.writeBytes(COMMA_SPACE);
-            }
-            out.writeBytes(scratch, 0, ipLength).writeShort(CRLF);
+    /** Forwarding fields as {@code Name: value\r\n} lines; one per thread, pointed at the head being written. */
+    private static final class Lines implements FieldSink {
+        ByteBuf out;
+
+        @Override
+        public void name(AsciiString http1Name, AsciiString lowerName) {
+            out.writeBytes(http1Name.array(), http1Name.arrayOffset(), http1Name.length());
+            out.writeByte(':').writeByte(' ');
         }
-        if (rules.xRealIp()) {
-            out.writeBytes(XRI).writeBytes(scratch, 0, ipLength).writeShort(CRLF);
+
+        @Override
+        public void value(CharSequence text) {
+            ByteBufUtil.writeAscii(out, text);
         }
-        if (rules.xForwardedProto()) {
-            out.writeBytes(exchange.isTls() ? XFP_HTTPS : XFP_HTTP);
+
+        @Override
+        public void value(byte[] bytes, int from, int length) {
+            out.writeBytes(bytes, from, length);
         }
-        if (rules.xForwardedHost() && authority != null) {
-            out.writeBytes(XFH);
-            ByteBufUtil.writeAscii(out, authority);
+
+        @Override
+        public void end() {
             out.writeShort(CRLF);
         }
-        writeRequestId(out, state, rules, scratch);
-        out.writeBytes(rules.viaLine());
-    }
-
-    /**
-     * The request id: the client's own when propagation is on and it is usable, else ours (the
-     * gate's 64-bit id as 16 hex digits, the same as in error pages). The client's field never
-     * passes through {@code writeRequestHeaders}: {@link ForwardingRules#isRemovedRequestHeader}
-     * removes it in both modes, so there is exactly one.
-     */
-    private static void writeRequestId(ByteBuf out, RequestState state, ForwardingRules rules, byte[] scratch) {
-        AsciiString name = rules.requestIdHeader();
-        if (name == null) {
-            return;
-        }
-        CharSequence incoming = rules.propagateRequestId() ? state.header(name) : null;
-        if (incoming != null && !isUsableId(incoming)) {
-            incoming = null;
-        }
-        out.writeBytes(name.array(), name.arrayOffset(), name.length());
-        out.writeByte(':').writeByte(' ');
-        if (incoming != null) {
-            ByteBufUtil.writeAscii(out, incoming);
-        } else {
-            long id = state.requestId();
-            for (int i = 0; i < 16; i++) {
-                int d = (int) (id >>> (60 - 4 * i)) & 0xF;
-                scratch[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
-            }
-            out.writeBytes(scratch, 0, 16);
-        }
-        out.writeShort(CRLF);
-    }
-
-    /** A propagated id: 1 to 128 visible ASCII characters, nothing that could break the head. */
-    static boolean isUsableId(CharSequence id) {
-        int n = id.length();
-        if (n == 0 || n > MAX_REQUEST_ID) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            char c = id.charAt(i);
-            if (c <= ' ' || c >= 0x7F) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static void writeRange(ByteBuf out, CharSequence text, int from, int to) {

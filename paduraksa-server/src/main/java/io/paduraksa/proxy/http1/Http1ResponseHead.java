@@ -2,6 +2,7 @@ package io.paduraksa.proxy.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.server.http1.AsciiView;
 import java.util.Arrays;
 
@@ -27,7 +28,7 @@ import java.util.Arrays;
  * declared (a HEAD or 304 response may declare a length it does not send); {@link #hasBody()} and
  * {@link #isCloseDelimited()} say what the decoder does (RFC 9112 section 6.3).
  */
-public final class Http1ResponseHead {
+public final class Http1ResponseHead implements ResponseHead {
     /** {@link #version()} of an HTTP/1.0 response. */
     public static final int HTTP_1_0 = 10;
     /** {@link #version()} of an HTTP/1.1 response. */

@@ -2,6 +2,7 @@ package io.paduraksa.proxy.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.server.http1.AsciiView;
 import java.util.Arrays;
 
@@ -18,7 +19,7 @@ import java.util.Arrays;
  * trailers (RFC 9110 section 6.5.1) is the consumer's decision. {@link #name} and {@link #value}
  * re-point one view each, valid until called again or released.
  */
-public final class Http1ResponseTrailers {
+public final class Http1ResponseTrailers implements ResponseTrailers {
     private static final int INITIAL_CAPACITY = 4;
     private static final int SLOTS = 4;
 

@@ -1,15 +1,19 @@
 package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ResponseHead;
+import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
-import io.paduraksa.proxy.http1.Http1ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
@@ -23,7 +27,13 @@ import java.util.ArrayDeque;
  * head is written from the upstream's head bytes, both filtered by the snapshot's rules, so neither
  * direction makes a String or a header object. Response bodies without a length are sent chunked
  * (or close-delimited to an HTTP/1.0 client). Runs on the connection's event loop; allocates
- * nothing per request beyond the buffers it writes.
+ * nothing per request beyond the buffers it writes, when the upstream spoke HTTP/1.1 (a head from an
+ * HTTP/2 upstream is written field by field from its header objects).
+ *
+ * <p>WebSocket: a handshake is forwarded with its Upgrade fields; on {@code 101} the head goes out
+ * with {@code Connection: Upgrade}, the request decoder leaves the pipeline (what it buffered is
+ * passed on as raw bytes) and the connection is a tunnel until either side closes. Extended
+ * CONNECT (RFC 8441, WebSocket over HTTP/2 clients) is not supported.
  */
 final class Http1Exchange implements ForwardExchange {
     private static final byte[] HTTP_1_1 = "HTTP/1.1 ".getBytes(StandardCharsets.US_ASCII);
@@ -36,6 +46,11 @@ final class Http1Exchange implements ForwardExchange {
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
     private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
+    private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
+    private static final AsciiString TE = AsciiString.cached("te");
+    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
+    private static final byte[] CONNECTION_UPGRADE = "Connection: Upgrade\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] COLON_SPACE = {':', ' '};
     private static final int CRLF = ('\r' << 8) | '\n';
 
     private final Http1GateHandler handler;
@@ -184,6 +199,24 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     @Override
+    public void addRequestHeaders(Http2Headers out, ForwardingRules rules) {
+        Http1RequestHead h = head;
+        int connection = h.findHeader(CONNECTION);
+        CharSequence options = connection < 0 ? null : copyOf(h, connection);
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (rules.isRemovedRequestHeader(name) || (options != null && ConnectionOptions.names(options, name))) {
+                continue;
+            }
+            out.add(new AsciiString(name).toLowerCase(), new AsciiString(h.headerValue(i)));
+        }
+        int te = h.findHeader(TE);
+        if (te >= 0 && ConnectionOptions.names(h.headerValue(te), TRAILERS)) {
+            out.add(TE, TRAILERS); // RFC 9113 8.2.2: the one TE value HTTP/2 carries (gRPC needs it)
+        }
+    }
+
+    @Override
     public void attach(ForwardCall call) {
         this.call = call;
     }
@@ -224,7 +257,7 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     @Override
-    public void interimResponse(Http1ResponseHead interim) {
+    public void interimResponse(ResponseHead interim) {
         if (!http10 && interim.status() == 100) {
             ctx.write(ctx.alloc().ioBuffer(CONTINUE.length).writeBytes(CONTINUE), ctx.voidPromise());
             ctx.flush();
@@ -233,10 +266,38 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     @Override
-    public void responseHead(Http1ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
-        ByteBuf src = h.buffer();
+    public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        if (h.status() == 101) {
+            writeSwitchingProtocols(h, rules);
+            return;
+        }
         byte[] own = rules.http1Lines();
-        ByteBuf out = ctx.alloc().ioBuffer(src.readableBytes() + own.length + 64);
+        ByteBuf out;
+        if (h instanceof Http1ResponseHead h1) {
+            out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + own.length + 64);
+            writeHttp1Head(out, h1, rules);
+        } else {
+            out = ctx.alloc().ioBuffer(1024 + own.length);
+            writeStatusLine(out, h.status());
+            for (int i = 0, n = h.headerCount(); i < n; i++) {
+                CharSequence name = h.headerName(i);
+                if (!rules.isRemoved(name) && !isFraming(name)) {
+                    writeField(out, name, h.headerValue(i));
+                }
+            }
+        }
+        out.writeBytes(own);
+        if (extraLine != null) {
+            out.writeBytes(extraLine);
+        }
+        writeFraming(out, h);
+        out.writeShort(CRLF);
+        ctx.write(out, ctx.voidPromise());
+    }
+
+    /** The upstream's head bytes copied field by field: no String, no header object. */
+    private static void writeHttp1Head(ByteBuf out, Http1ResponseHead h, ResponseHeaderRules rules) {
+        ByteBuf src = h.buffer();
         out.writeBytes(HTTP_1_1);
         Http1ResponseWriting.writeStatus(out, h.status());
         out.writeByte(' ');
@@ -250,19 +311,58 @@ final class Http1Exchange implements ForwardExchange {
             out.writeBytes(src, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));
             out.writeShort(CRLF);
         }
-        out.writeBytes(own);
-        if (extraLine != null) {
-            out.writeBytes(extraLine);
-        }
-        writeFraming(out, h);
-        out.writeShort(CRLF);
-        ctx.write(out, ctx.voidPromise());
     }
 
-    private void writeFraming(ByteBuf out, Http1ResponseHead h) {
+    /** A status line for a head without a reason phrase (HTTP/2): the standard phrase. */
+    private static void writeStatusLine(ByteBuf out, int status) {
+        out.writeBytes(HTTP_1_1);
+        Http1ResponseWriting.writeStatus(out, status);
+        out.writeByte(' ');
+        ByteBufUtil.writeAscii(out, HttpResponseStatus.valueOf(status).reasonPhrase()); // cached for known codes
+        out.writeShort(CRLF);
+    }
+
+    private static void writeField(ByteBuf out, CharSequence name, CharSequence value) {
+        ByteBufUtil.writeAscii(out, name);
+        out.writeBytes(COLON_SPACE);
+        ByteBufUtil.writeAscii(out, value);
+        out.writeShort(CRLF);
+    }
+
+    /**
+     * The upstream accepted the WebSocket handshake: its 101 with the fields the handshake needs
+     * (Upgrade, Sec-WebSocket-*), Connection: Upgrade, no framing. The tunnel starts in {@link #upgraded}.
+     */
+    private void writeSwitchingProtocols(ResponseHead h, ResponseHeaderRules rules) {
+        ByteBuf out = ctx.alloc().ioBuffer(512);
+        writeStatusLine(out, 101);
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (CONNECTION.contentEqualsIgnoreCase(name) || isFraming(name)
+                    || (!UPGRADE.contentEqualsIgnoreCase(name) && rules.isRemoved(name))) {
+                continue;
+            }
+            writeField(out, name, h.headerValue(i));
+        }
+        out.writeBytes(CONNECTION_UPGRADE);
+        out.writeShort(CRLF);
+        ctx.write(out, ctx.voidPromise());
+        ctx.flush();
+    }
+
+    @Override
+    public void upgraded() {
+        bodyReady = true;
+        closeAfter = true;
+        chunkedDown = false;
+        handler.upgraded();
+    }
+
+    private void writeFraming(ByteBuf out, ResponseHead h) {
         boolean close = closeAfter || handler.isDraining() || !bodyEnded;
+        boolean chunked = h instanceof Http1ResponseHead h1 && h1.isChunked();
         if (h.hasBody() && !headRequest) {
-            if (h.contentLength() >= 0 && !h.isChunked()) {
+            if (h.contentLength() >= 0 && !chunked) {
                 writeContentLength(out, h.contentLength());
             } else if (http10) {
                 close = true; // an HTTP/1.0 client cannot read chunked: the close ends the body
@@ -325,7 +425,7 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     @Override
-    public void responseEnd(Http1ResponseTrailers trailers) {
+    public void responseEnd(ResponseTrailers trailers) {
         if (!active) {
             return;
         }

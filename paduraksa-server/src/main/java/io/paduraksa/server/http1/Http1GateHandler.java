@@ -387,6 +387,22 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         ctx.close();
     }
 
+    /**
+     * A forwarded WebSocket handshake got 101: the connection becomes a tunnel. The decoder leaves
+     * (passing on what it buffered as raw bytes) and so do the HTTP deadlines; the tunnel's idle
+     * limit is the upstream side's. The head is released: nothing reads it any more.
+     */
+    void upgraded() {
+        releaseHead();
+        ChannelHandlerContext c = ctx;
+        if (c.pipeline().get(Http1Deadlines.class) != null) {
+            c.pipeline().remove(Http1Deadlines.class);
+        }
+        if (c.pipeline().get(Http1RequestDecoder.class) != null) {
+            c.pipeline().remove(Http1RequestDecoder.class);
+        }
+    }
+
     void bodyPaused(boolean paused) {
         deadlines.bodyPaused(paused);
     }

@@ -3,7 +3,7 @@ package io.paduraksa.server.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.util.AsciiString;
-import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+import io.paduraksa.proxy.ResponseTrailers;
 
 /** Number and trailer writing for forwarded HTTP/1.1 responses; allocates nothing. */
 final class Http1ResponseWriting {
@@ -41,7 +41,7 @@ final class Http1ResponseWriting {
         }
     }
 
-    static void writeTrailers(ByteBuf out, Http1ResponseTrailers trailers) {
+    static void writeTrailers(ByteBuf out, ResponseTrailers trailers) {
         for (int i = 0, n = trailers.count(); i < n; i++) {
             CharSequence name = trailers.name(i);
             if (isForbidden(name)) {

@@ -17,8 +17,8 @@ import io.paduraksa.gate.RequestState;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
-import io.paduraksa.proxy.http1.Http1ResponseHead;
-import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+import io.paduraksa.proxy.ResponseHead;
+import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
@@ -48,6 +48,8 @@ final class Http2Exchange implements ForwardExchange {
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
+    private static final AsciiString TE = AsciiString.cached("te");
+    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
     private static final byte[] COOKIE_LINE = "cookie: ".getBytes(StandardCharsets.US_ASCII);
     private static final int CRLF = ('\r' << 8) | '\n';
 
@@ -240,6 +242,24 @@ final class Http2Exchange implements ForwardExchange {
     }
 
     @Override
+    public void addRequestHeaders(Http2Headers out, ForwardingRules rules) {
+        Http2Headers headers = view.headers();
+        CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
+        for (Map.Entry<CharSequence, CharSequence> e : headers) {
+            CharSequence name = e.getKey();
+            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name)
+                    || (options != null && ConnectionOptions.names(options, name))) {
+                continue;
+            }
+            out.add(name, e.getValue()); // decoded names are lower case already; values are immutable
+        }
+        CharSequence te = headers.get(TE);
+        if (te != null && ConnectionOptions.names(te, TRAILERS)) {
+            out.add(TE, TRAILERS);
+        }
+    }
+
+    @Override
     public void attach(ForwardCall call) {
         this.call = call;
     }
@@ -289,12 +309,12 @@ final class Http2Exchange implements ForwardExchange {
     }
 
     @Override
-    public void interimResponse(Http1ResponseHead interim) {
+    public void interimResponse(ResponseHead interim) {
         // 1xx responses are not relayed over HTTP/2 (optional; 100-continue is answered by the upstream's final response).
     }
 
     @Override
-    public void responseHead(Http1ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+    public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
         Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 2);
         out.status(AsciiString.of(Integer.toString(h.status())));
         for (int i = 0, n = h.headerCount(); i < n; i++) {
@@ -303,7 +323,7 @@ final class Http2Exchange implements ForwardExchange {
                 continue;
             }
             AsciiString lower = new AsciiString(name).toLowerCase();
-            out.add(lower, new AsciiString(h.headerValue(i)));
+            out.add(lower, new AsciiString(h.headerValue(i))); // copies: an HTTP/1.1 head's views are re-pointed
         }
         AsciiString[] names = rules.names();
         AsciiString[] values = rules.values();
@@ -360,7 +380,7 @@ final class Http2Exchange implements ForwardExchange {
     }
 
     @Override
-    public void responseEnd(Http1ResponseTrailers trailers) {
+    public void responseEnd(ResponseTrailers trailers) {
         if (!open) {
             return;
         }
@@ -380,6 +400,12 @@ final class Http2Exchange implements ForwardExchange {
             handler.encoder().writeData(ctx, streamId, Unpooled.EMPTY_BUFFER, 0, true, ctx.voidPromise());
         }
         finish();
+    }
+
+    /** Never called: HTTP/2 clients cannot ask for an Upgrade (Extended CONNECT, RFC 8441, is not supported). */
+    @Override
+    public void upgraded() {
+        throw new IllegalStateException("no upgrade on HTTP/2 streams");
     }
 
     /**

@@ -70,6 +70,8 @@ public final class H2Client implements AutoCloseable {
     public static final class Stream {
         final int id;
         Http2Headers headers;
+        /** The trailing HEADERS, when the answer had them. */
+        public volatile Http2Headers trailers;
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
         /** Completes at END_STREAM from the server or at RST_STREAM, whichever comes first. */
         public final CompletableFuture<Response> done = new CompletableFuture<>();
@@ -262,6 +264,8 @@ public final class H2Client implements AutoCloseable {
             }
             if (s.headers == null) {
                 s.headers = headers;
+            } else {
+                s.trailers = headers;
             }
             if (endOfStream) {
                 s.done.complete(s.response(-1));

@@ -1,0 +1,127 @@
+package io.paduraksa.proxy;
+
+import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.net.IpParser;
+import io.paduraksa.snapshot.ForwardingRules;
+
+/**
+ * The fields the forwarder adds to every upstream request, whatever protocol carries it:
+ * X-Forwarded-For (replaced or appended), X-Real-IP, X-Forwarded-Proto, X-Forwarded-Host, the
+ * request id and Via, from the gate's client IP and the snapshot's {@link ForwardingRules}. Per
+ * request on the event loop; allocates nothing itself (the IP text and the request id go through a
+ * per-thread scratch array), what the sink does with the parts is the sink's cost.
+ */
+public final class ForwardingFields {
+    private static final AsciiString XFF = AsciiString.cached("X-Forwarded-For");
+    private static final AsciiString XFF_LOWER = AsciiString.cached("x-forwarded-for");
+    private static final AsciiString XRI = AsciiString.cached("X-Real-IP");
+    private static final AsciiString XRI_LOWER = AsciiString.cached("x-real-ip");
+    private static final AsciiString XFP = AsciiString.cached("X-Forwarded-Proto");
+    private static final AsciiString XFP_LOWER = AsciiString.cached("x-forwarded-proto");
+    private static final AsciiString XFH = AsciiString.cached("X-Forwarded-Host");
+    private static final AsciiString XFH_LOWER = AsciiString.cached("x-forwarded-host");
+    private static final AsciiString VIA = AsciiString.cached("Via");
+    private static final AsciiString VIA_LOWER = AsciiString.cached("via");
+    private static final AsciiString HTTPS = AsciiString.cached("https");
+    private static final AsciiString HTTP = AsciiString.cached("http");
+    private static final byte[] COMMA_SPACE = {',', ' '};
+    /** Longest client-supplied request id that is propagated. */
+    static final int MAX_REQUEST_ID = 128;
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[Math.max(IpParser.MAX_TEXT_LENGTH + 1, 16)];
+        }
+    };
+
+    private ForwardingFields() {
+    }
+
+    /**
+     * Puts the forwarding fields into {@code sink}. {@code tls}: the client connection is TLS;
+     * {@code authority}: the client's Host or :authority, or null.
+     */
+    public static void write(FieldSink sink, RequestState state, boolean tls, ForwardingRules rules, CharSequence authority) {
+        byte[] scratch = SCRATCH.get();
+        int ipLength = IpParser.formatTo(state.clientIpHigh(), state.clientIpLow(), scratch);
+        if (rules.xForwardedFor() != ForwardingRules.XForwardedFor.OFF) {
+            sink.name(XFF, XFF_LOWER);
+            CharSequence earlier = rules.xForwardedFor() == ForwardingRules.XForwardedFor.APPEND
+                    ? state.header(XFF_LOWER) : null;
+            if (earlier != null && earlier.length() > 0) {
+                sink.value(earlier);
+                sink.value(COMMA_SPACE, 0, 2);
+            }
+            sink.value(scratch, 0, ipLength);
+            sink.end();
+        }
+        if (rules.xRealIp()) {
+            sink.name(XRI, XRI_LOWER);
+            sink.value(scratch, 0, ipLength);
+            sink.end();
+        }
+        if (rules.xForwardedProto()) {
+            sink.name(XFP, XFP_LOWER);
+            sink.value(tls ? HTTPS : HTTP);
+            sink.end();
+        }
+        if (rules.xForwardedHost() && authority != null) {
+            sink.name(XFH, XFH_LOWER);
+            sink.value(authority);
+            sink.end();
+        }
+        writeRequestId(sink, state, rules, scratch);
+        AsciiString via = rules.viaValue();
+        if (via != null) {
+            sink.name(VIA, VIA_LOWER);
+            sink.value(via);
+            sink.end();
+        }
+    }
+
+    /**
+     * The request id: the client's own when propagation is on and it is usable, else ours (the
+     * gate's 64-bit id as 16 hex digits, the same as in error pages). The client's field never
+     * passes through the exchange's header copy: {@link ForwardingRules#isRemovedRequestHeader}
+     * removes it in both modes, so there is exactly one.
+     */
+    private static void writeRequestId(FieldSink sink, RequestState state, ForwardingRules rules, byte[] scratch) {
+        AsciiString name = rules.requestIdHeader();
+        if (name == null) {
+            return;
+        }
+        CharSequence incoming = rules.propagateRequestId() ? state.header(name) : null;
+        if (incoming != null && !isUsableId(incoming)) {
+            incoming = null;
+        }
+        sink.name(name, name);
+        if (incoming != null) {
+            sink.value(incoming);
+        } else {
+            long id = state.requestId();
+            for (int i = 0; i < 16; i++) {
+                int d = (int) (id >>> (60 - 4 * i)) & 0xF;
+                scratch[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+            }
+            sink.value(scratch, 0, 16);
+        }
+        sink.end();
+    }
+
+    /** A propagated id: 1 to 128 visible ASCII characters, nothing that could break the head. */
+    static boolean isUsableId(CharSequence id) {
+        int n = id.length();
+        if (n == 0 || n > MAX_REQUEST_ID) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = id.charAt(i);
+            if (c <= ' ' || c >= 0x7F) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

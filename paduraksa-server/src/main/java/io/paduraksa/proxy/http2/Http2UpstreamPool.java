@@ -1,0 +1,244 @@
+package io.paduraksa.proxy.http2;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.paduraksa.proxy.ConnectionPool;
+import io.paduraksa.proxy.Endpoint;
+import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.snapshot.UpstreamCluster;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP/2 connections of one destination on one event loop (only that loop touches it, so no
+ * locks). A call gets a stream on the first usable connection that has room under the upstream's
+ * SETTINGS_MAX_CONCURRENT_STREAMS; when none has, it waits and one more connection is opened (one
+ * at a time, at most {@code pool.max_connections} in all). Connections count as usable once the
+ * upstream's SETTINGS arrived (and ALPN chose h2 over TLS). If connecting fails while no connection
+ * is usable or on its way, the waiting calls fail (they retry elsewhere or answer 502). A sweep
+ * every 100 ms fires the response-headers and idle timeouts of streams, the connect deadline (TCP,
+ * TLS and SETTINGS together) and the pool idle timeout.
+ */
+public final class Http2UpstreamPool implements ConnectionPool {
+    private static final Logger LOG = LoggerFactory.getLogger(Http2UpstreamPool.class);
+    static final long SWEEP_MILLIS = 100;
+
+    private final Endpoint endpoint;
+    private final UpstreamCluster.Pool settings;
+    private final long connectNanos;
+    private final long idleNanos;
+    private final long poolIdleNanos;
+    private final Bootstrap bootstrap;
+    private final ArrayList<Http2UpstreamHandler> connections = new ArrayList<>(4);
+    private final ArrayDeque<ForwardCall> waiting = new ArrayDeque<>();
+    private final EventLoop loop;
+    private final ScheduledFuture<?> sweep;
+    private int connecting;
+    private boolean closed;
+
+    public Http2UpstreamPool(Endpoint endpoint, EventLoop loop) {
+        this.endpoint = endpoint;
+        this.loop = loop;
+        UpstreamCluster cluster = endpoint.cluster();
+        this.settings = cluster.pool();
+        this.connectNanos = cluster.timeouts().connect().toNanos();
+        this.idleNanos = cluster.timeouts().idle().toNanos();
+        this.poolIdleNanos = settings.idleTimeout().toNanos();
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(endpoint.channelClass())
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.timeouts().connect().toMillis()));
+        this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    String describe() {
+        return endpoint.describe();
+    }
+
+    long gracefulShutdownMillis() {
+        return Math.max(1000, endpoint.cluster().timeouts().idle().toMillis());
+    }
+
+    @Override
+    public void acquire(ForwardCall call) {
+        Http2UpstreamHandler c = usable();
+        if (c != null && waiting.isEmpty()) {
+            give(c, call);
+            return;
+        }
+        waiting.addLast(call);
+        drain();
+    }
+
+    private Http2UpstreamHandler usable() {
+        int max = settings.maxRequestsPerConnection();
+        for (int i = 0; i < connections.size(); i++) {
+            Http2UpstreamHandler c = connections.get(i);
+            if (c.canOpenStream(max)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static void give(Http2UpstreamHandler c, ForwardCall call) {
+        call.connected(c.newStream(), c.opened() > 0);
+    }
+
+    /** Hands waiting calls to connections with room; opens one more connection when some are left. */
+    private void drain() {
+        Http2UpstreamHandler c;
+        while (!waiting.isEmpty() && (c = usable()) != null) {
+            give(c, waiting.pollFirst());
+        }
+        if (!waiting.isEmpty() && connecting == 0 && connections.size() < settings.maxConnections()) {
+            connect();
+        }
+    }
+
+    private void connect() {
+        Http2UpstreamHandler h = Http2UpstreamHandler.create(this);
+        connections.add(h);
+        connecting++;
+        ChannelFuture f = bootstrap.clone().handler(new Initializer(endpoint, h)).connect(endpoint.address());
+        f.addListener(new Connected(this, h));
+    }
+
+    void connectionReady(Http2UpstreamHandler h) {
+        connecting--;
+        if (closed) {
+            h.drain();
+        }
+        drain();
+    }
+
+    void streamEnded(Http2UpstreamHandler h) {
+        if ((closed || h.isDraining()) && h.isIdle()) {
+            h.drain();
+        }
+        drain();
+    }
+
+    /** A connection closed, or never connected: forget it; fail the waiting calls when nothing else can serve them. */
+    void connectionClosed(Http2UpstreamHandler h) {
+        if (h.removed) {
+            return;
+        }
+        h.removed = true;
+        connections.remove(h);
+        if (!h.isReady()) {
+            connecting--;
+            if (connecting == 0 && usable() == null) {
+                failWaiting();
+                return;
+            }
+        }
+        drain();
+    }
+
+    private void failWaiting() {
+        int n = waiting.size();
+        for (int i = 0; i < n; i++) {
+            ForwardCall call = waiting.pollFirst();
+            if (call == null) {
+                return;
+            }
+            call.connectFailed(); // may retry on this pool again: it connects anew, as a new request would
+        }
+    }
+
+    @Override
+    public void close() {
+        if (loop.inEventLoop()) {
+            close0();
+        } else {
+            loop.execute(this::close0);
+        }
+    }
+
+    private void close0() {
+        closed = true;
+        sweep.cancel(false);
+        for (Http2UpstreamHandler h : connections.toArray(new Http2UpstreamHandler[0])) {
+            if (h.isReady()) {
+                h.drain();
+            }
+        }
+    }
+
+    @Override
+    public int openConnections() {
+        return connections.size();
+    }
+
+    @Override
+    public int idleConnections() {
+        int idle = 0;
+        for (int i = 0; i < connections.size(); i++) {
+            if (connections.get(i).isReady() && connections.get(i).isIdle()) {
+                idle++;
+            }
+        }
+        return idle;
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            if (i < connections.size()) {
+                connections.get(i).sweep(now, connectNanos, idleNanos, poolIdleNanos);
+            }
+        }
+    }
+
+    /** Rare path (one per new connection): a refused or timed-out connect. */
+    private static final class Connected implements ChannelFutureListener {
+        private final Http2UpstreamPool pool;
+        private final Http2UpstreamHandler handler;
+
+        Connected(Http2UpstreamPool pool, Http2UpstreamHandler handler) {
+            this.pool = pool;
+            this.handler = handler;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            if (!future.isSuccess()) {
+                LOG.debug("upstream {}: connect failed: {}", pool.describe(), future.cause().toString());
+                pool.connectionClosed(handler);
+            }
+        }
+    }
+
+    private static final class Initializer extends ChannelInitializer<Channel> {
+        private final Endpoint endpoint;
+        private final Http2UpstreamHandler handler;
+
+        Initializer(Endpoint endpoint, Http2UpstreamHandler handler) {
+            this.endpoint = endpoint;
+            this.handler = handler;
+        }
+
+        @Override
+        protected void initChannel(Channel ch) {
+            SslHandler ssl = endpoint.newPoolSslHandler(ch.alloc());
+            if (ssl != null) {
+                ch.pipeline().addLast(ssl);
+            }
+            ch.pipeline().addLast(handler);
+        }
+    }
+}

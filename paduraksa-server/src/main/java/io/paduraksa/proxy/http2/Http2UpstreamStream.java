@@ -1,0 +1,343 @@
+package io.paduraksa.proxy.http2;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.AsciiString;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.gate.RequestView;
+import io.paduraksa.proxy.FieldSink;
+import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
+import io.paduraksa.proxy.UpstreamStream;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.UpstreamCluster;
+
+/**
+ * One forwarded request as a stream of an {@link Http2UpstreamHandler} connection. The request
+ * head becomes an HTTP/2 header block: {@code :method}, {@code :scheme} (the upstream's: https for
+ * h2, http for h2c), {@code :authority} (the client's when the cluster preserves the host, else the
+ * destination's), {@code :path} from the NORMALISED path and the client's query, then the client's
+ * surviving fields (lower case, no connection-specific ones, {@code te: trailers} kept) and the
+ * forwarding fields ({@link ForwardingFields}, shared with HTTP/1.1). The response comes back as
+ * HEADERS, DATA and trailing HEADERS; while the client cannot take more, DATA is not consumed, so
+ * the upstream's flow-control window closes (HTTP/2 flow control is the back-pressure).
+ *
+ * <p>One object per request (not pooled), on the connection's event loop.
+ */
+public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
+    private static final AsciiString HTTPS = AsciiString.cached("https");
+    private static final AsciiString HTTP = AsciiString.cached("http");
+    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
+
+    private final Http2UpstreamHandler connection;
+    private final Http2ResponseFields fields = new Http2ResponseFields();
+    private ForwardCall call;
+    private int id = -1;
+    private boolean headRequest;
+    private boolean headDone;
+    private boolean paused;
+    private int unconsumed;
+    private long resetCode = -1;
+    private long headersDeadline;
+    private long lastActivity;
+    /** The header block being written and the forwarding field being built (see the FieldSink methods). */
+    private Http2Headers building;
+    private AsciiString fieldName;
+    private byte[] fieldValue;
+    private int fieldLength;
+
+    Http2UpstreamStream(Http2UpstreamHandler connection) {
+        this.connection = connection;
+    }
+
+    int id() {
+        return id;
+    }
+
+    void id(int id) {
+        this.id = id;
+    }
+
+    boolean isActive() {
+        return call != null;
+    }
+
+    // ---- UpstreamStream, from the call
+
+    @Override
+    public void begin(ForwardCall call, long headersTimeoutNanos) {
+        this.call = call;
+        this.headRequest = call.isHeadRequest();
+        long now = System.nanoTime();
+        lastActivity = now;
+        headersDeadline = now + headersTimeoutNanos;
+    }
+
+    @Override
+    public void writeHead(RequestState state, ForwardExchange exchange, UpstreamCluster cluster, AsciiString endpointAuthority,
+                          long bodyLength) {
+        RequestView view = state.view();
+        ForwardingRules rules = state.snapshot().forwarding();
+        CharSequence authority = view.authority();
+        Http2Headers h = new DefaultHttp2Headers(false, 24);
+        h.method(AsciiString.of(view.method()));
+        h.scheme(cluster.protocol() == UpstreamCluster.Protocol.H2 ? HTTPS : HTTP);
+        h.authority(cluster.preserveHost() && authority != null ? AsciiString.of(authority) : endpointAuthority);
+        h.path(path(state, view));
+        exchange.addRequestHeaders(h, rules);
+        building = h;
+        ForwardingFields.write(this, state, exchange.isTls(), rules, authority);
+        building = null;
+        if (bodyLength > 0) {
+            h.set(CONTENT_LENGTH, AsciiString.of(Long.toString(bodyLength)));
+        }
+        if (!connection.open(this, h, bodyLength == 0) && call != null) {
+            ForwardCall c = call;
+            call = null;
+            c.onUpstreamRefused(); // the connection could not open a stream after all (closing, limit)
+        }
+    }
+
+    /** {@code /normalised/path[?query]} as the gate judged it. */
+    private static AsciiString path(RequestState state, RequestView view) {
+        int query = state.queryStart();
+        int pathLength = state.pathLength();
+        int length = pathLength + (query >= 0 ? 1 + state.queryEnd() - query : 0);
+        byte[] b = new byte[length];
+        System.arraycopy(state.path(), 0, b, 0, pathLength);
+        if (query >= 0) {
+            b[pathLength] = '?';
+            CharSequence target = view.target();
+            for (int i = query, j = pathLength + 1; i < state.queryEnd(); i++, j++) {
+                b[j] = (byte) target.charAt(i);
+            }
+        }
+        return new AsciiString(b, false);
+    }
+
+    @Override
+    public boolean writeBody(ByteBuf chunk) {
+        if (call == null || id < 0) {
+            chunk.release();
+            return true;
+        }
+        lastActivity = System.nanoTime();
+        ChannelHandlerContext ctx = connection.context();
+        connection.encoder().writeData(ctx, id, chunk, 0, false, ctx.voidPromise());
+        connection.flushAll();
+        return isWritable();
+    }
+
+    boolean isWritable() {
+        Http2Stream s = connection.connection().stream(id);
+        return s != null && connection.encoder().flowController().isWritable(s) && connection.context().channel().isWritable();
+    }
+
+    @Override
+    public void endBody() {
+        if (call == null || id < 0) {
+            return;
+        }
+        ChannelHandlerContext ctx = connection.context();
+        connection.encoder().writeData(ctx, id, Unpooled.EMPTY_BUFFER, 0, true, ctx.voidPromise());
+        connection.flushAll();
+    }
+
+    @Override
+    public void readResponse(boolean read) {
+        paused = !read;
+        if (read && unconsumed > 0) {
+            int n = unconsumed;
+            unconsumed = 0;
+            Http2Stream s = connection.connection().stream(id);
+            if (s != null) {
+                try {
+                    connection.decoder().flowController().consumeBytes(s, n);
+                    connection.flushAll();
+                } catch (Http2Exception e) {
+                    connection.context().fireExceptionCaught(e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void finish() {
+        call = null;
+        fields.clear();
+    }
+
+    @Override
+    public void abandon() {
+        call = null;
+        connection.abandoned();
+    }
+
+    @Override
+    public void close() {
+        call = null;
+        fields.clear();
+        if (id > 0 && connection.connection().stream(id) != null) {
+            ChannelHandlerContext ctx = connection.context();
+            connection.resetStream(ctx, id, Http2Error.CANCEL.code(), ctx.voidPromise());
+            connection.flushAll();
+        }
+    }
+
+    @Override
+    public void closeAfterFlush() {
+        close(); // no tunnels over HTTP/2 upstreams
+    }
+
+    // ---- FieldSink: forwarding fields into the header block being built
+
+    @Override
+    public void name(AsciiString http1Name, AsciiString lowerName) {
+        fieldName = lowerName.toLowerCase();
+        fieldLength = 0;
+        if (fieldValue == null) {
+            fieldValue = new byte[256];
+        }
+    }
+
+    @Override
+    public void value(CharSequence text) {
+        int n = text.length();
+        grow(n);
+        for (int i = 0; i < n; i++) {
+            fieldValue[fieldLength++] = (byte) text.charAt(i);
+        }
+    }
+
+    @Override
+    public void value(byte[] bytes, int from, int length) {
+        grow(length);
+        System.arraycopy(bytes, from, fieldValue, fieldLength, length);
+        fieldLength += length;
+    }
+
+    private void grow(int more) {
+        if (fieldLength + more > fieldValue.length) {
+            fieldValue = java.util.Arrays.copyOf(fieldValue, Math.max(fieldValue.length * 2, fieldLength + more));
+        }
+    }
+
+    @Override
+    public void end() {
+        building.add(fieldName, new AsciiString(fieldValue, 0, fieldLength, true));
+    }
+
+    // ---- from the connection
+
+    void onHeaders(Http2Headers headers, boolean endStream) {
+        ForwardCall c = call;
+        if (c == null) {
+            return;
+        }
+        lastActivity = System.nanoTime();
+        if (headDone) {
+            fields.trailers(headers);
+            c.onTrailers(fields);
+            if (endStream) {
+                end(c);
+            }
+            return;
+        }
+        if (!fields.head(headers, endStream, headRequest)) {
+            call = null;
+            connection.resetStream(connection.context(), id, Http2Error.PROTOCOL_ERROR.code(), connection.context().voidPromise());
+            c.onUpstreamError();
+            return;
+        }
+        if (fields.isInterim()) {
+            c.onInterim(fields);
+            return;
+        }
+        headDone = true;
+        headersDeadline = 0;
+        c.onResponseHead(fields);
+        if (endStream && call != null) {
+            end(c);
+        }
+    }
+
+    int onData(ByteBuf data, int padding, boolean endStream) {
+        int n = data.readableBytes();
+        ForwardCall c = call;
+        if (c == null || !headDone) {
+            return n + padding;
+        }
+        lastActivity = System.nanoTime();
+        if (n > 0) {
+            c.onResponseBody(data.retain());
+        }
+        if (endStream && call != null) {
+            end(c);
+            return n + padding;
+        }
+        if (paused) {
+            unconsumed += n;
+            return padding;
+        }
+        return n + padding;
+    }
+
+    private void end(ForwardCall c) {
+        c.onResponseEnd();
+        fields.clear();
+    }
+
+    void onReset(long errorCode) {
+        resetCode = errorCode;
+    }
+
+    /** Netty closed the stream: a clean end was already reported; anything else fails the call. */
+    void onClosed(boolean unprocessed) {
+        ForwardCall c = call;
+        call = null;
+        fields.clear();
+        if (c == null) {
+            return;
+        }
+        if (!headDone && (unprocessed || resetCode == Http2Error.REFUSED_STREAM.code())) {
+            c.onUpstreamRefused(); // RFC 9113 8.7: the upstream did not process it, a retry is safe
+        } else {
+            c.onUpstreamClosed();
+        }
+    }
+
+    void onWritabilityChanged(boolean writable) {
+        ForwardCall c = call;
+        if (c != null) {
+            c.upstreamWritable(writable);
+        }
+    }
+
+    void flushClient() {
+        ForwardCall c = call;
+        if (c != null) {
+            c.flushClient();
+        }
+    }
+
+    /** The connection's sweep: response-headers and idle timeouts of this stream. */
+    void sweep(long now, long idleNanos) {
+        ForwardCall c = call;
+        if (c == null) {
+            return;
+        }
+        if (headersDeadline != 0 && now - headersDeadline >= 0) {
+            headersDeadline = 0;
+            c.onHeadersTimeout();
+        } else if (headersDeadline == 0 && now - lastActivity >= idleNanos) {
+            c.onIdleTimeout();
+        }
+    }
+}

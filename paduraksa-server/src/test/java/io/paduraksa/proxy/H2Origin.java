@@ -1,0 +1,215 @@
+package io.paduraksa.proxy;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.paduraksa.server.http2.H2Client;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real HTTP/2 upstream for forwarding tests (Netty's server-side {@link Http2ConnectionHandler}
+ * with a frame listener): h2c with prior knowledge, or h2 over TLS with the test certificate for
+ * {@code a.test} and the ALPN protocols given. What it answers depends on the path:
+ * <ul>
+ *   <li>{@code /grpc}: a unary gRPC answer, {@code content-type: application/grpc}, the request's
+ *       length-prefixed message echoed, trailers {@code grpc-status: 0}, {@code grpc-message: ok};</li>
+ *   <li>{@code /reset-mid}: headers, a part of the body, then RST_STREAM INTERNAL_ERROR;</li>
+ *   <li>{@code /slow}: the echo after 300 ms;</li>
+ *   <li>{@code /goaway-after}: GOAWAY naming this stream as the last, then the echo;</li>
+ *   <li>{@code /goaway-refuse}: on the origin's first connection GOAWAY with last stream 0 and no
+ *       answer (the stream was not processed); on later connections the echo;</li>
+ *   <li>{@code /big/N}: N zero bytes in 16 KiB DATA frames (queued by the flow controller, sent as the window allows);</li>
+ *   <li>anything else: 200 with a text echo of every received field and the body's length.</li>
+ * </ul>
+ * Counts connections; keeps the last request's fields.
+ */
+final class H2Origin implements AutoCloseable {
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final Channel server;
+    final AtomicInteger connections = new AtomicInteger();
+    final Queue<Http2Headers> requests = new ConcurrentLinkedQueue<>();
+
+    /** h2c, with {@code maxConcurrentStreams} in its SETTINGS. */
+    H2Origin(long maxConcurrentStreams) throws Exception {
+        this(maxConcurrentStreams, null);
+    }
+
+    /** h2 over TLS offering {@code alpn} (null: h2c). */
+    H2Origin(long maxConcurrentStreams, String[] alpn) throws Exception {
+        SslContext tls = alpn == null ? null : SslContextBuilder
+                .forServer(H2Client.testFile("a-test-chain.pem").toFile(), H2Client.testFile("a-test.key").toFile())
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, alpn))
+                .build();
+        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        int number = connections.incrementAndGet();
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
+                        Answers answers = new Answers(number);
+                        Http2ConnectionHandler h = new Http2ConnectionHandlerBuilder().server(true)
+                                .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxConcurrentStreams))
+                                .frameListener(answers).build();
+                        answers.handler = h;
+                        ch.pipeline().addLast(h);
+                    }
+                })
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    }
+
+    int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private final class Answers extends Http2FrameAdapter {
+        private final int connection;
+        private final Map<Integer, Http2Headers> heads = new HashMap<>();
+        private final Map<Integer, ByteBuf> bodies = new HashMap<>();
+        Http2ConnectionHandler handler;
+
+        Answers(int connection) {
+            this.connection = connection;
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
+            if (!heads.containsKey(streamId)) {
+                heads.put(streamId, headers);
+                requests.add(headers);
+                bodies.put(streamId, Unpooled.buffer());
+            }
+            if (endOfStream) {
+                answer(ctx, streamId);
+            }
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
+                                  short weight, boolean exclusive, int padding, boolean endOfStream) {
+            onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+        }
+
+        @Override
+        public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+            int n = data.readableBytes();
+            ByteBuf body = bodies.get(streamId);
+            if (body != null) {
+                body.writeBytes(data);
+            }
+            if (endOfStream) {
+                answer(ctx, streamId);
+            }
+            return n + padding;
+        }
+
+        private void answer(ChannelHandlerContext ctx, int id) {
+            Http2Headers req = heads.remove(id);
+            ByteBuf body = bodies.remove(id);
+            String path = req.path().toString();
+            switch (path) {
+                case "/grpc" -> {
+                    write(ctx, id, new DefaultHttp2Headers().status("200").add("content-type", "application/grpc"), false);
+                    handler.encoder().writeData(ctx, id, body, 0, false, ctx.newPromise());
+                    write(ctx, id, new DefaultHttp2Headers().add("grpc-status", "0").add("grpc-message", "ok"), true);
+                }
+                case "/reset-mid" -> {
+                    body.release();
+                    write(ctx, id, new DefaultHttp2Headers().status("200").add("content-type", "text/plain"), false);
+                    handler.encoder().writeData(ctx, id, ascii("partial"), 0, false, ctx.newPromise());
+                    handler.flush(ctx);
+                    ctx.executor().schedule(() -> {
+                        handler.resetStream(ctx, id, Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
+                        handler.flush(ctx);
+                    }, 50, TimeUnit.MILLISECONDS);
+                }
+                case "/slow" -> ctx.executor().schedule(() -> echo(ctx, id, req, body), 300, TimeUnit.MILLISECONDS);
+                case "/goaway-after" -> {
+                    handler.goAway(ctx, id, Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise());
+                    echo(ctx, id, req, body);
+                }
+                case "/goaway-refuse" -> {
+                    if (connection == 1) {
+                        body.release();
+                        handler.goAway(ctx, 0, Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise());
+                        handler.flush(ctx);
+                    } else {
+                        echo(ctx, id, req, body);
+                    }
+                }
+                default -> {
+                    if (path.startsWith("/big/")) {
+                        body.release();
+                        big(ctx, id, Integer.parseInt(path.substring(5)));
+                    } else {
+                        echo(ctx, id, req, body);
+                    }
+                }
+            }
+            handler.flush(ctx);
+        }
+
+        private void big(ChannelHandlerContext ctx, int id, int n) {
+            write(ctx, id, new DefaultHttp2Headers().status("200").add("content-length", Integer.toString(n)), false);
+            for (int left = n; left > 0; left -= 16384) {
+                int size = Math.min(left, 16384);
+                handler.encoder().writeData(ctx, id, Unpooled.buffer(size).writeZero(size), 0, left == size, ctx.newPromise());
+            }
+        }
+
+        private void echo(ChannelHandlerContext ctx, int id, Http2Headers req, ByteBuf body) {
+            StringBuilder sb = new StringBuilder();
+            for (Map.Entry<CharSequence, CharSequence> e : req) {
+                sb.append(e.getKey()).append(": ").append(e.getValue()).append('\n');
+            }
+            sb.append("body-bytes: ").append(body.readableBytes()).append('\n');
+            sb.append("connection: ").append(connection).append('\n');
+            body.release();
+            write(ctx, id, new DefaultHttp2Headers().status("200").add("content-type", "text/plain").add("server", "h2origin"), false);
+            handler.encoder().writeData(ctx, id, ascii(sb.toString()), 0, true, ctx.newPromise());
+            handler.flush(ctx);
+        }
+
+        private void write(ChannelHandlerContext ctx, int id, Http2Headers headers, boolean endStream) {
+            handler.encoder().writeHeaders(ctx, id, headers, 0, endStream, ctx.newPromise());
+        }
+    }
+
+    private static ByteBuf ascii(String s) {
+        return Unpooled.copiedBuffer(s, StandardCharsets.UTF_8);
+    }
+}
