@@ -22,7 +22,8 @@ import java.util.Map;
  * names, so that counters survive a reload that reorders, adds or removes entries.
  */
 final class CounterLayout {
-    final Snapshot snapshot;
+    /** The snapshot's generation (not the snapshot: an idle thread's counts must not keep a retired config reachable). */
+    final long generation;
     final String[] hostNames;
     final String[] routeHosts;
     final String[] routePrefixes;
@@ -31,7 +32,7 @@ final class CounterLayout {
     private final IdentityHashMap<RequestPolicy, Integer> policies;
 
     private CounterLayout(Snapshot snapshot) {
-        this.snapshot = snapshot;
+        this.generation = snapshot.generation();
         List<CompiledHost> hosts = snapshot.hostList();
         hostNames = new String[hosts.size() + 1];
         routeBase = new int[hosts.size()];

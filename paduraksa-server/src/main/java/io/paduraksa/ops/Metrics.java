@@ -181,10 +181,10 @@ public final class Metrics {
     /** The layout of {@code snapshot}, or null when a newer one is in use (a request that outlived a reload). */
     synchronized CounterLayout layoutFor(Snapshot snapshot) {
         CounterLayout l = latest;
-        if (l != null && l.snapshot == snapshot) {
+        if (l != null && l.generation == snapshot.generation()) {
             return l;
         }
-        if (l == null || snapshot.generation() > l.snapshot.generation()) {
+        if (l == null || snapshot.generation() > l.generation) {
             latest = CounterLayout.of(snapshot);
             return latest;
         }
@@ -210,10 +210,13 @@ public final class Metrics {
         /** The counts for {@code snapshot}'s layout; moves to a newer layout first; null for an outdated snapshot. */
         Counts counts(Snapshot snapshot, Metrics m) {
             Counts c = counts;
-            if (c != null && c.layout.snapshot == snapshot) {
+            if (snapshot == null) {
+                return null;
+            }
+            if (c != null && c.layout.generation == snapshot.generation()) {
                 return c;
             }
-            return snapshot == null ? null : adopt(snapshot, m);
+            return adopt(snapshot, m);
         }
 
         private Counts adopt(Snapshot snapshot, Metrics m) {
