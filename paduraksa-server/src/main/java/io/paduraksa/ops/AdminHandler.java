@@ -19,27 +19,32 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
-import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The admin listener (loopback by default): {@code /healthz} (alive), {@code /ready} (config loaded
- * and listeners bound), {@code /metrics} (Prometheus text) and {@code /config} (which snapshot is
- * serving, and the last reload error). Not on the request path: it uses Netty's stock codec.
+ * and listeners bound), {@code /metrics} (Prometheus text), {@code /config} (which snapshot is
+ * serving, and the last reload error), {@code /status} (also {@code /}: an HTML page for people)
+ * and {@code /status.json} (its figures). Not on the request path: it uses Netty's stock codec.
  */
 public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-
     private final SnapshotStore store;
     private final Reloader reloader;
     private final BooleanSupplier ready;
+    private final Metrics metrics;
+    private final Supplier<Map<String, InetSocketAddress>> bound;
 
-    AdminHandler(SnapshotStore store, Reloader reloader, BooleanSupplier ready) {
+    AdminHandler(SnapshotStore store, Reloader reloader, BooleanSupplier ready, Metrics metrics,
+                 Supplier<Map<String, InetSocketAddress>> bound) {
         this.store = store;
         this.reloader = reloader;
         this.ready = ready;
+        this.metrics = metrics;
+        this.bound = bound;
     }
 
     /** The admin listener's pipeline. */
@@ -47,17 +52,26 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         private final SnapshotStore store;
         private final Reloader reloader;
         private final BooleanSupplier ready;
+        private final Metrics metrics;
+        private final Supplier<Map<String, InetSocketAddress>> bound;
 
-        public Initializer(SnapshotStore store, Reloader reloader, BooleanSupplier ready) {
+        /**
+         * @param metrics the server's counters
+         * @param bound   the listeners' bound addresses, by name (for the status page)
+         */
+        public Initializer(SnapshotStore store, Reloader reloader, BooleanSupplier ready, Metrics metrics,
+                           Supplier<Map<String, InetSocketAddress>> bound) {
             this.store = store;
             this.reloader = reloader;
             this.ready = ready;
+            this.metrics = metrics;
+            this.bound = bound;
         }
 
         @Override
         protected void initChannel(Channel ch) {
             ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192), new HttpObjectAggregator(64 * 1024),
-                    new AdminHandler(store, reloader, ready));
+                    new AdminHandler(store, reloader, ready, metrics, bound));
         }
     }
 
@@ -73,7 +87,10 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             case "/ready" -> ready.getAsBoolean()
                     ? text(HttpResponseStatus.OK, "ready\n", "text/plain; charset=utf-8")
                     : text(HttpResponseStatus.SERVICE_UNAVAILABLE, "not ready\n", "text/plain; charset=utf-8");
-            case "/metrics" -> text(HttpResponseStatus.OK, metrics(), "text/plain; version=0.0.4; charset=utf-8");
+            case "/metrics" -> text(HttpResponseStatus.OK, MetricsText.render(metrics, reloader),
+                    "text/plain; version=0.0.4; charset=utf-8");
+            case "/", "/status" -> text(HttpResponseStatus.OK, StatusPage.HTML, "text/html; charset=utf-8");
+            case "/status.json" -> text(HttpResponseStatus.OK, StatusPage.json(metrics, reloader, bound.get()), "application/json");
             case "/config" -> text(HttpResponseStatus.OK, config(), "application/json");
             default -> text(HttpResponseStatus.NOT_FOUND, "not found\n", "text/plain; charset=utf-8");
         };
@@ -86,58 +103,14 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
     }
 
-    private String metrics() {
-        Snapshot s = store.current();
-        StringBuilder sb = new StringBuilder(1024);
-        counter(sb, "paduraksa_jvm_allocated_bytes_total", "Bytes allocated by all JVM threads since start.",
-                THREADS.getTotalThreadAllocatedBytes());
-        gauge(sb, "paduraksa_config_generation", "Generation of the snapshot serving requests.", s.generation());
-        counter(sb, "paduraksa_reloads_total", "Successful reloads.", reloader.reloads());
-        counter(sb, "paduraksa_reload_failures_total", "Rejected reloads (the running snapshot stayed).", reloader.failures());
-        gauge(sb, "paduraksa_hosts", "Host entries in the serving snapshot.", s.hostList().size());
-        return sb.toString();
-    }
-
-    private static void counter(StringBuilder sb, String name, String help, long value) {
-        sb.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name).append(" counter\n")
-                .append(name).append(' ').append(value).append('\n');
-    }
-
-    private static void gauge(StringBuilder sb, String name, String help, long value) {
-        sb.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name).append(" gauge\n")
-                .append(name).append(' ').append(value).append('\n');
-    }
-
     private String config() {
         Snapshot s = store.current();
         String error = reloader.lastError();
         return "{\"generation\":" + s.generation()
-                + ",\"file\":" + json(s.sourceName())
-                + ",\"sha256\":" + json(s.sourceSha256())
-                + ",\"compiled_at\":" + json(s.compiledAt().toString())
-                + ",\"last_reload_error\":" + (error == null ? "null" : json(error)) + "}\n";
-    }
-
-    private static String json(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"').toString();
+                + ",\"file\":" + Json.string(s.sourceName())
+                + ",\"sha256\":" + Json.string(s.sourceSha256())
+                + ",\"compiled_at\":" + Json.string(s.compiledAt().toString())
+                + ",\"last_reload_error\":" + (error == null ? "null" : Json.string(error)) + "}\n";
     }
 
     private static FullHttpResponse text(HttpResponseStatus status, String body, String contentType) {

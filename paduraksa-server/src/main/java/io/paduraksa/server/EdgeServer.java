@@ -14,6 +14,7 @@ import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.TlsSpec;
 import io.paduraksa.gate.Gate;
 import io.paduraksa.ops.AdminHandler;
+import io.paduraksa.ops.Metrics;
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.ops.Signals;
 import io.paduraksa.ops.SystemdNotifier;
@@ -63,6 +64,7 @@ public final class EdgeServer {
     /** The forwarder this server made (and closes), or null when one was given. */
     private final UpstreamForwarder upstreams;
     private volatile SystemdNotifier notifier = SystemdNotifier.none();
+    private final Metrics metrics;
 
     private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
         this.spec = initial.spec();
@@ -80,15 +82,39 @@ public final class EdgeServer {
         });
         clock.scheduleAtFixedRate(() -> date.refresh(System.currentTimeMillis()), 0, 200, TimeUnit.MILLISECONDS);
         this.upstreams = forwarder == null ? new UpstreamForwarder(group, transport.socketChannelClass()) : null;
-        GateContext context = new GateContext(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter);
+        this.metrics = newMetrics(spec, store);
+        GateContext context = new GateContext(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0);
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
             if (l.admin()) {
                 continue;
             }
-            listeners.add(new ListenerInitializer(i, l, spec.limits(), context, store, tls(l, configDirectory(configFile)), connections));
+            listeners.add(new ListenerInitializer(i, l, spec.limits(), context.forListener(i), store,
+                    tls(l, configDirectory(configFile)), connections));
         }
+        metrics.openConnections(this::openConnections);
         reloader.addListener((previous, current) -> afterReload(current));
+    }
+
+    /** Counters labelled by listener name (the address text when unnamed), in the order of {@code listeners:}. */
+    private static Metrics newMetrics(PaduraksaSpec spec, SnapshotStore store) {
+        List<String> names = new ArrayList<>();
+        boolean[] admin = new boolean[spec.listeners().size()];
+        for (int i = 0; i < admin.length; i++) {
+            ListenerSpec l = spec.listeners().get(i);
+            names.add(l.name() == null ? l.address() : l.name());
+            admin[i] = l.admin();
+        }
+        return new Metrics(store, names, admin);
+    }
+
+    private int openConnections(int listenerIndex) {
+        for (ListenerInitializer l : listeners) {
+            if (l.index() == listenerIndex) {
+                return l.openConnections();
+            }
+        }
+        return -1;
     }
 
     /** Starts with the upstream forwarder and no meter. */
@@ -139,7 +165,7 @@ public final class EdgeServer {
         }
         for (ListenerSpec l : spec.listeners()) {
             if (l.admin()) {
-                bindOne(l, new AdminHandler.Initializer(store, reloader, this::isReady));
+                bindOne(l, new AdminHandler.Initializer(store, reloader, this::isReady, metrics, this::boundAddresses));
             }
         }
         LOG.info("serving {} with {} hosts on {}", store.current().sourceName(), store.current().hostList().size(), bound);
@@ -225,6 +251,11 @@ public final class EdgeServer {
     /** The address each listener is bound to, by listener name (the address text when unnamed). */
     public Map<String, InetSocketAddress> boundAddresses() {
         return Map.copyOf(bound);
+    }
+
+    /** The server's request and upstream counters. */
+    public Metrics metrics() {
+        return metrics;
     }
 
     public Reloader reloader() {

@@ -14,6 +14,7 @@ import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
@@ -182,6 +183,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         if (refusal != 0) {
             // CONNECT may be followed by tunnel bytes at once; an unmappable target leaves nothing to trust.
             closeAfterAnswer = true;
+            countRefused(refusal);
             writeAnswer(context.gate().store().current().statusAnswer(refusal));
             return;
         }
@@ -192,11 +194,41 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             meter.after(before);
         }
         switch (outcome) {
-            case RESPOND, CHALLENGE -> writeAnswer(state.response());
-            case FORWARD -> forward(ctx, h);
-            case DROP -> drop(ctx);
-            default -> writeAnswer(state.snapshot().statusAnswer(500));
+            case RESPOND, CHALLENGE -> {
+                countAnswered(outcome, state.response().status());
+                writeAnswer(state.response());
+            }
+            case FORWARD -> forward(ctx, h); // counted by the forwarder when the status is known
+            case DROP -> {
+                countAnswered(outcome, 0);
+                drop(ctx);
+            }
+            default -> {
+                countAnswered(outcome, 500);
+                writeAnswer(state.snapshot().statusAnswer(500));
+            }
         }
+    }
+
+    /** Counts a request the gate decided (status 0: dropped). 0 B. */
+    private void countAnswered(GateOutcome outcome, int status) {
+        Metrics m = context.metrics();
+        if (m != null) {
+            m.answered(context.listener(), state, outcome, status);
+        }
+    }
+
+    /** Counts a request answered before the gate (refused, malformed, timed out). 0 B. */
+    private void countRefused(int status) {
+        Metrics m = context.metrics();
+        if (m != null) {
+            m.refused(context.listener(), status);
+        }
+    }
+
+    /** The listener's context: the forwarder's side reaches {@link GateContext#metrics()} and the listener index here. */
+    GateContext context() {
+        return context;
     }
 
     /**
@@ -324,6 +356,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
         closeAfterAnswer = true;
         headRequest = false;
+        countRefused(error.status());
         writeAnswer(context.gate().store().current().statusAnswer(error.status()));
     }
 
@@ -335,6 +368,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
         closeAfterAnswer = true;
         headRequest = false;
+        countRefused(408);
         writeAnswer(context.gate().store().current().statusAnswer(408));
     }
 

@@ -21,6 +21,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
@@ -57,7 +58,19 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
+            public void onStreamActive(Http2Stream stream) {
+                Metrics m = context.metrics();
+                if (m != null) {
+                    m.streamOpened();
+                }
+            }
+
+            @Override
             public void onStreamClosed(Http2Stream stream) {
+                Metrics m = context.metrics();
+                if (m != null) {
+                    m.streamClosed();
+                }
                 Http2Exchange e = forwarded.remove(stream.id());
                 if (e != null) {
                     e.onClientClosed();
@@ -161,6 +174,10 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         Http2Exchange exchange = Http2Exchange.take(this, streamId, head, endOfStream);
         int refusal = refusal(method, headers);
         if (refusal != 0) {
+            Metrics m = context.metrics();
+            if (m != null) {
+                m.refused(context.listener(), refusal);
+            }
             answer(exchange, context.gate().store().current().statusAnswer(refusal));
             return;
         }
@@ -172,21 +189,39 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             meter.after(before);
         }
         switch (outcome) {
-            case RESPOND, CHALLENGE -> answer(exchange, exchange.state.response());
-            case FORWARD -> {
+            case RESPOND, CHALLENGE -> {
+                count(exchange, outcome, exchange.state.response().status());
+                answer(exchange, exchange.state.response());
+            }
+            case FORWARD -> { // counted by the forwarder when the status is known
                 forwarded.put(streamId, exchange);
                 exchange.forwarding();
                 context.forwarder().forward(exchange.state, exchange);
             }
             case DROP -> {
+                count(exchange, outcome, 0);
                 exchange.recycle();
                 resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
             }
             default -> {
                 // No policy of this build needs I/O; an unexpected NEEDS_ASYNC is our error, not the client's.
+                count(exchange, outcome, 500);
                 answer(exchange, exchange.state.snapshot().statusAnswer(500));
             }
         }
+    }
+
+    /** Counts a request the gate decided (status 0: reset without an answer). 0 B. */
+    private void count(Http2Exchange exchange, GateOutcome outcome, int status) {
+        Metrics m = context.metrics();
+        if (m != null) {
+            m.answered(context.listener(), exchange.state, outcome, status);
+        }
+    }
+
+    /** The listener's context: the forwarder's side reaches {@link GateContext#metrics()} and the listener index here. */
+    GateContext gateContext() {
+        return context;
     }
 
     /**

@@ -10,6 +10,7 @@ import io.netty.util.ResourceLeakDetector;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.Gate;
 import io.paduraksa.net.IpParser;
+import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.connection.ClientInfoHandler;
@@ -17,6 +18,7 @@ import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
 import io.paduraksa.testing.AllocationAssert;
 import io.paduraksa.testing.CompiledFixtures;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -123,8 +125,10 @@ class Http1GateHandlerAllocationTest {
             IpParser.parse("203.0.113.9", 0, 11, ip);
             channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
             channel.attr(ClientInfoHandler.CLIENT_INFO).set(new ClientInfo(ip[0], ip[1], false, ClientInfo.NO_COUNTRY));
-            GateContext context = new GateContext(new Gate(new SnapshotStore(snapshot)), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
-                    new DateHeader(), null);
+            SnapshotStore store = new SnapshotStore(snapshot);
+            // With the server's counters installed, so the per-request metrics hook is measured too.
+            GateContext context = new GateContext(new Gate(store), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
+                    new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
             Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();
             channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));
