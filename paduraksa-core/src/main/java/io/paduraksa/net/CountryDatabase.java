@@ -1,12 +1,13 @@
 package io.paduraksa.net;
 
 import com.maxmind.db.CHMCache;
+import com.maxmind.db.MaxMindDbConstructor;
+import com.maxmind.db.MaxMindDbParameter;
 import com.maxmind.db.Reader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * A MaxMind-format country database (GeoLite2-Country, DB-IP Country Lite .mmdb), read with
@@ -14,9 +15,11 @@ import java.util.Map;
  * memory-mapped and its metadata decoded); {@link #country} runs once per connection, on the
  * connection's event loop, never per request.
  *
- * <p>A lookup allocates: the {@code InetAddress} the library takes and the library's own lookup
- * objects (about 100-200 B, see {@code CountryDatabaseAllocationTest}); the decoded records are
- * shared through the reader's cache (a country database has a few hundred distinct ones). Thread-safe.
+ * <p>A lookup allocates: the {@code InetAddress} the library takes, the library's per-lookup decoder
+ * and record objects and our two-field record: about 1.1 KB per lookup with the tests' database
+ * ({@code CountryDatabaseAllocationTest}), paid once per connection from an untrusted peer, next to
+ * the several KB a connection's channel and pipeline cost. Nested maps stored behind pointers (as
+ * MaxMind's own files store countries) come from the reader's cache. Thread-safe.
  */
 public final class CountryDatabase {
     private final Path path;
@@ -49,23 +52,38 @@ public final class CountryDatabase {
      */
     public int country(long high, long low) {
         try {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> record = reader.get(address(high, low), Map.class);
-            if (record == null) {
-                return CountryCodes.UNKNOWN;
-            }
-            int country = isoCode(record.get("country"));
-            return country != CountryCodes.UNKNOWN ? country : isoCode(record.get("registered_country"));
+            CountryRecord record = reader.get(address(high, low), CountryRecord.class);
+            return record == null ? CountryCodes.UNKNOWN : record.index;
         } catch (IOException | RuntimeException e) {
             return CountryCodes.UNKNOWN;
         }
     }
 
-    private static int isoCode(Object section) {
-        if (section instanceof Map<?, ?> map && map.get("iso_code") instanceof String code) {
-            return CountryCodes.index(code);
+    /**
+     * What a lookup decodes: only the two ISO codes. The library decodes a record's top level per
+     * lookup; decoding it into a map would also build every name in every language (several KB for
+     * GeoLite2), while the nested country maps, stored once and pointed to, come from its cache.
+     * Public for the library's reflection; not an API.
+     */
+    public static final class CountryRecord {
+        final int index;
+
+        @MaxMindDbConstructor
+        public CountryRecord(@MaxMindDbParameter(name = "country") IsoCode country,
+                @MaxMindDbParameter(name = "registered_country") IsoCode registered) {
+            int c = country == null ? CountryCodes.UNKNOWN : country.index;
+            this.index = c != CountryCodes.UNKNOWN || registered == null ? c : registered.index;
         }
-        return CountryCodes.UNKNOWN;
+    }
+
+    /** {@code {iso_code: "DE"}} as its {@link CountryCodes} index. Public for the library's reflection. */
+    public static final class IsoCode {
+        final int index;
+
+        @MaxMindDbConstructor
+        public IsoCode(@MaxMindDbParameter(name = "iso_code") String isoCode) {
+            this.index = CountryCodes.index(isoCode);
+        }
     }
 
     /** An IPv4-mapped address becomes an IPv4 one: the database's IPv4 tree is not under ::ffff:0:0/96. */
