@@ -18,6 +18,8 @@ import java.util.Map;
     @JsonSubTypes.Type(value = PolicySpec.Method.class, name = "method"),
     @JsonSubTypes.Type(value = PolicySpec.RateLimit.class, name = "rate_limit"),
     @JsonSubTypes.Type(value = PolicySpec.Request.class, name = "request"),
+    @JsonSubTypes.Type(value = PolicySpec.Challenge.class, name = "challenge"),
+    @JsonSubTypes.Type(value = PolicySpec.Country.class, name = "country"),
 })
 public sealed interface PolicySpec {
 
@@ -105,6 +107,57 @@ public sealed interface PolicySpec {
             deny = deny == null ? List.of() : List.copyOf(deny);
             allow = allow == null ? List.of() : List.copyOf(allow);
             botSignal = botSignal != null && botSignal;
+            action = action == null ? ActionSpec.DEFAULT_DENY : action;
+        }
+    }
+
+    /**
+     * A proof-of-work challenge: requests without a valid clearance cookie get a page whose script
+     * finds a nonce giving {@code difficulty} leading zero bits of SHA-256 within {@code solve_within},
+     * then earns a cookie named {@code cookie} for {@code ttl}, signed with the first of {@code keys}
+     * (all of them verify: rotation) and bound to the client's address ({@code bind: ip}) or network
+     * ({@code bind: prefix}, {@code prefix_v4} / {@code prefix_v6} bits). Requests that cannot run
+     * the page (not a GET or HEAD asking for text/html) and failed proofs get {@code non_browser}.
+     */
+    record Challenge(Integer difficulty, String cookie, Duration ttl, Duration solveWithin, List<ChallengeKeySpec> keys,
+            String bind, Integer prefixV4, Integer prefixV6, ActionSpec nonBrowser) implements PolicySpec {
+        public static final ActionSpec DEFAULT_NON_BROWSER = new ActionSpec(new RespondSpec(403,
+                "403 Forbidden\nThis site lets visitors in after their browser solves a small JavaScript puzzle.\n"
+                        + "Open it in a web browser with JavaScript enabled.\nrequest id: ${request_id}\n",
+                null, "no-store", null), null, null, null);
+
+        public Challenge {
+            difficulty = difficulty == null ? 16 : difficulty;
+            cookie = cookie == null ? "pdk_clearance" : cookie;
+            ttl = ttl == null ? Duration.ofHours(1) : ttl;
+            solveWithin = solveWithin == null ? Duration.ofMinutes(5) : solveWithin;
+            keys = keys == null ? List.of() : List.copyOf(keys);
+            bind = bind == null ? "ip" : bind;
+            prefixV4 = prefixV4 == null ? 24 : prefixV4;
+            prefixV6 = prefixV6 == null ? 64 : prefixV6;
+            nonBrowser = nonBrowser == null ? DEFAULT_NON_BROWSER : nonBrowser;
+        }
+
+        /** The denial is {@code non_browser}. */
+        @Override
+        public ActionSpec action() {
+            return nonBrowser;
+        }
+    }
+
+    /**
+     * Country rules on ISO 3166 alpha-2 codes ({@code deny} first, then {@code allow} when given).
+     * The country is the {@code header} (default {@code CF-IPCountry}) when the peer is a trusted
+     * proxy, else the peer address looked up once per connection in {@code database} (a MaxMind
+     * format .mmdb; one database per configuration). {@code unknown} decides for requests without a
+     * country; by default they are treated as in no list (denied by an allow list, allowed by a deny list).
+     */
+    record Country(List<String> allow, List<String> deny, String database, String unknown, String header,
+            ActionSpec action) implements PolicySpec {
+        public Country {
+            allow = allow == null ? List.of() : List.copyOf(allow);
+            deny = deny == null ? List.of() : List.copyOf(deny);
+            header = header == null ? "CF-IPCountry" : header;
             action = action == null ? ActionSpec.DEFAULT_DENY : action;
         }
     }

@@ -36,6 +36,9 @@ final class SpecChecks {
     private static final String RATE_KEY = "one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>";
     private static final List<String> RULE_SUBJECTS = List.of("header", "query", "method");
     private static final List<String> RULE_MATCHES = List.of("present", "exact", "prefix", "contains");
+    private static final List<String> BIND = List.of("ip", "prefix");
+    private static final List<String> UNKNOWN_COUNTRY = List.of("allow", "deny");
+    private static final String COUNTRY_CODE = "an ISO 3166 alpha-2 code like DE, or T1 (Tor, as Cloudflare sends it)";
 
     private SpecChecks() {
     }
@@ -53,7 +56,8 @@ final class SpecChecks {
     static boolean isRequired(SpecBinder.Slot slot) {
         return switch (key(slot)) {
             case "ListenerSpec.address", "DestinationSpec.url", "RedirectSpec.location", "CertificateSpec.cert",
-                    "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations", "RateLimit.rate" -> true;
+                    "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations", "RateLimit.rate", "Challenge.keys",
+                    "ChallengeKeySpec.id" -> true;
             default -> false;
         };
     }
@@ -88,6 +92,15 @@ final class SpecChecks {
             case "RateLimit.burst", "RateLimit.maxKeys" -> POSITIVE;
             case "RateLimit.whenFull" -> "one of: " + String.join(", ", WHEN_FULL);
             case "RequestRuleSpec.method" -> "methods like TRACE";
+            case "Challenge.difficulty" -> "leading zero bits from 1 to 32 (16 takes a browser well under a second)";
+            case "Challenge.cookie" -> "a cookie name (letters, digits and !#$%&'*+-.^_`|~)";
+            case "Challenge.bind" -> "one of: " + String.join(", ", BIND);
+            case "Challenge.prefixV4" -> "an integer from 1 to 32";
+            case "Challenge.prefixV6" -> "an integer from 1 to 128";
+            case "Challenge.keys" -> "keys like [{id: k1, secret_file: /etc/paduraksa/challenge.key}]";
+            case "ChallengeKeySpec.id" -> "1 to 16 letters, digits, '-' or '_'";
+            case "Country.allow", "Country.deny" -> "a list of " + COUNTRY_CODE;
+            case "Country.unknown" -> "one of: " + String.join(", ", UNKNOWN_COUNTRY);
             default -> null;
         };
     }
@@ -141,6 +154,16 @@ final class SpecChecks {
             case "RequestRuleSpec.method" -> methodList(node, path, errors);
             case "RequestRuleSpec.exact", "RequestRuleSpec.prefix", "RequestRuleSpec.contains" ->
                     single(node, value, path, errors, SpecChecks::ruleValue);
+            case "Challenge.difficulty" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 32, "an integer from 1 to 32"));
+            case "Challenge.cookie" -> single(node, value, path, errors, SpecChecks::cookieName);
+            case "Challenge.bind" -> single(node, value, path, errors, v -> oneOf(v, BIND));
+            case "Challenge.prefixV4" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 32, "an integer from 1 to 32"));
+            case "Challenge.prefixV6" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 128, "an integer from 1 to 128"));
+            case "Challenge.keys" -> notEmptyList(node, path, errors, "at least one key, like [{id: k1, secret_file: /etc/paduraksa/challenge.key}]");
+            case "ChallengeKeySpec.id" -> single(node, value, path, errors, SpecChecks::keyId);
+            case "Country.allow", "Country.deny" -> items(node, path, errors, SpecChecks::countryCode);
+            case "Country.unknown" -> single(node, value, path, errors, v -> oneOf(v, UNKNOWN_COUNTRY));
+            case "Country.header" -> single(node, value, path, errors, SpecChecks::headerName);
             default -> {
             }
         }
@@ -160,6 +183,10 @@ final class SpecChecks {
             requestRule(mapping, keys, path, errors);
         } else if (type == PolicySpec.Request.class) {
             requestPolicyNotEmpty(mapping, path, errors);
+        } else if (type == ChallengeKeySpec.class) {
+            oneSecret(mapping, path, errors);
+        } else if (type == PolicySpec.Country.class) {
+            countryPolicyNotEmpty(mapping, path, errors);
         }
     }
 
@@ -636,6 +663,40 @@ final class SpecChecks {
     private static void requestPolicyNotEmpty(YamlNode.Mapping mapping, String path, ErrorList errors) {
         if (present(mapping, List.of("deny", "allow", "max_body", "bot_signal")).isEmpty()) {
             errors.add(path, mapping.at(), "a request policy checks nothing (expected at least one of: deny, allow, max_body, bot_signal)");
+        }
+    }
+
+    private static void notEmptyList(YamlNode node, String path, ErrorList errors, String expected) {
+        if (node instanceof YamlNode.Sequence seq && seq.items().isEmpty()) {
+            errors.add(path, node.at(), "found an empty list (expected " + expected + ")");
+        }
+    }
+
+    /** Key ids travel in cookies and URLs (see {@code ChallengeKey.isId}). */
+    private static String keyId(Object value) {
+        String s = (String) value;
+        return io.paduraksa.policy.challenge.ChallengeKey.isId(s) ? null
+                : "'" + escape(s) + "' is not a key id (expected 1 to 16 letters, digits, '-' or '_')";
+    }
+
+    /** Two letters (or T1, Cloudflare's Tor code); case is folded when compiled. */
+    private static String countryCode(Object value) {
+        String s = (String) value;
+        return io.paduraksa.net.CountryCodes.index(s, 0, s.length()) != 0 ? null
+                : "'" + escape(s) + "' is not a country code (expected " + COUNTRY_CODE + ")";
+    }
+
+    private static void oneSecret(YamlNode.Mapping mapping, String path, ErrorList errors) {
+        List<String> found = present(mapping, List.of("secret", "secret_file"));
+        if (found.size() != 1) {
+            errors.add(path, mapping.at(), (found.isEmpty() ? "a key needs its secret" : "a key has one secret, found both")
+                    + " (expected exactly one of: secret, secret_file)");
+        }
+    }
+
+    private static void countryPolicyNotEmpty(YamlNode.Mapping mapping, String path, ErrorList errors) {
+        if (present(mapping, List.of("allow", "deny")).isEmpty()) {
+            errors.add(path, mapping.at(), "a country policy checks nothing (expected allow or deny, a list of " + COUNTRY_CODE + ")");
         }
     }
 }

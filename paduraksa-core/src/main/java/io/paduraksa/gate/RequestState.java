@@ -185,6 +185,21 @@ public final class RequestState implements PolicyInput {
     }
 
     @Override
+    public boolean isTls() {
+        return view.client().isTls();
+    }
+
+    @Override
+    public boolean isPeerTrustedProxy() {
+        return view.client().isTrustedProxy();
+    }
+
+    @Override
+    public int peerCountry() {
+        return view.client().country();
+    }
+
+    @Override
     public CharSequence header(AsciiString lowerCaseName) {
         return view.header(lowerCaseName);
     }

@@ -58,4 +58,26 @@ public interface PolicyInput {
     default int queryEnd() {
         return -1;
     }
+
+    /*
+     * Added for the challenge and country policies: facts of the connection (ClientInfo).
+     */
+
+    /** True when the connection came in over TLS on our listener (a challenge cookie is then {@code Secure}). */
+    default boolean isTls() {
+        return false;
+    }
+
+    /** True when the direct peer is a trusted proxy ({@code client_ip.trusted_proxies}). */
+    default boolean isPeerTrustedProxy() {
+        return false;
+    }
+
+    /**
+     * The peer address's country index (see {@code io.paduraksa.net.CountryCodes}) looked up once per
+     * connection, 0 when unknown; not looked up (0) when the peer is a trusted proxy.
+     */
+    default int peerCountry() {
+        return 0;
+    }
 }

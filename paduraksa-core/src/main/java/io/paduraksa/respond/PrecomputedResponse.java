@@ -16,8 +16,11 @@ import java.util.Locale;
  * <p>Per request only {@code Date}, an optional {@code Connection: close} and, for templates, the
  * request id are added; writing copies bytes and allocates nothing. A body may contain one
  * {@value #REQUEST_ID_VARIABLE} placeholder; the id is always {@value #REQUEST_ID_LENGTH} hex digits,
- * so {@code Content-Length} is fixed. The shared buffers are never written themselves: writers copy
- * from them or take {@link #retainedBody()}. {@link #release()} runs when the snapshot is retired.
+ * so {@code Content-Length} is fixed. Instead, a body may carry one {@link BodySlot} (a challenge
+ * policy's per-request token), also of a fixed length. The shared buffers are never written
+ * themselves: writers copy from them or take {@link #retainedBody()}. {@link #release()} runs when
+ * the snapshot is retired; a {@linkplain #isOneShot() one-shot} answer (built on a rare per-request
+ * path, such as a challenge's redirect with its cookie) is released by the writer right after writing.
  */
 public final class PrecomputedResponse {
     public static final String REQUEST_ID_VARIABLE = "${request_id}";
@@ -28,6 +31,30 @@ public final class PrecomputedResponse {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final short CRLF = ('\r' << 8) | '\n';
 
+    /**
+     * Bytes a template body gets per request, in place of its placeholder. Runs on the event loop
+     * while the answer is written: it must not block or allocate, and must write exactly
+     * {@link #length()} bytes (the {@code Content-Length} was fixed when the answer was built).
+     */
+    public interface BodySlot {
+        int length();
+
+        void write(ByteBuf out, long requestId, long clientIpHigh, long clientIpLow);
+    }
+
+    /** The {@value #REQUEST_ID_VARIABLE} slot: the request id as 16 hex digits. */
+    private static final BodySlot REQUEST_ID_SLOT = new BodySlot() {
+        @Override
+        public int length() {
+            return REQUEST_ID_LENGTH;
+        }
+
+        @Override
+        public void write(ByteBuf out, long requestId, long clientIpHigh, long clientIpLow) {
+            writeHex(out, requestId);
+        }
+    };
+
     private final int status;
     private final AsciiString statusText;
     private final AsciiString[] headerNames;
@@ -35,21 +62,26 @@ public final class PrecomputedResponse {
     private final ByteBuf head;
     private final ByteBuf body;
     private final ByteBuf bodyTail;
+    private final BodySlot bodySlot;
     private final int contentLength;
+    private final boolean oneShot;
 
     private PrecomputedResponse(Builder b, ByteBufAllocator alloc) {
         byte[] bodyBytes = b.body.getBytes(StandardCharsets.UTF_8);
-        int slot = b.body.indexOf(REQUEST_ID_VARIABLE);
+        String variable = b.slot != null ? b.slotVariable : REQUEST_ID_VARIABLE;
+        int slot = b.body.indexOf(variable);
         byte[] before = bodyBytes;
         byte[] after = null;
         if (slot >= 0) {
             int cut = b.body.substring(0, slot).getBytes(StandardCharsets.UTF_8).length;
             before = java.util.Arrays.copyOfRange(bodyBytes, 0, cut);
-            after = java.util.Arrays.copyOfRange(bodyBytes, cut + REQUEST_ID_VARIABLE.length(), bodyBytes.length);
+            after = java.util.Arrays.copyOfRange(bodyBytes, cut + variable.length(), bodyBytes.length);
         }
         this.status = b.status;
         this.statusText = AsciiString.of(Integer.toString(b.status));
-        this.contentLength = before.length + (after == null ? 0 : REQUEST_ID_LENGTH + after.length);
+        this.bodySlot = slot < 0 ? null : b.slot != null ? b.slot : REQUEST_ID_SLOT;
+        this.oneShot = b.oneShot;
+        this.contentLength = before.length + (after == null ? 0 : bodySlot.length() + after.length);
         if (b.withBody) {
             b.headers.add(new String[] {"Content-Length", Integer.toString(contentLength)});
         }
@@ -95,7 +127,15 @@ public final class PrecomputedResponse {
         return contentLength;
     }
 
-    /** True when the body carries a request-id placeholder and must be written with {@link #writeBody}. */
+    /**
+     * True for an answer built for one request (see the class comment): whoever writes it releases
+     * it right after writing (the buffers it wrote from were copied or retained).
+     */
+    public boolean isOneShot() {
+        return oneShot;
+    }
+
+    /** True when the body carries a request-id placeholder or slot and must be written with {@link #writeBody}. */
     public boolean isTemplate() {
         return bodyTail != null;
     }
@@ -119,9 +159,17 @@ public final class PrecomputedResponse {
 
     /** Copies the body into {@code out}, writing {@code requestId} as 16 hex digits into a template. */
     public void writeBody(ByteBuf out, long requestId) {
+        writeBody(out, requestId, 0, 0);
+    }
+
+    /**
+     * Copies the body into {@code out}, filling a template's placeholder: the request id as 16 hex
+     * digits, or what the answer's {@link BodySlot} writes for this client.
+     */
+    public void writeBody(ByteBuf out, long requestId, long clientIpHigh, long clientIpLow) {
         out.writeBytes(body, body.readerIndex(), body.readableBytes());
         if (bodyTail != null) {
-            writeHex(out, requestId);
+            bodySlot.write(out, requestId, clientIpHigh, clientIpLow);
             out.writeBytes(bodyTail, bodyTail.readerIndex(), bodyTail.readableBytes());
         }
     }
@@ -167,6 +215,9 @@ public final class PrecomputedResponse {
         private final List<String[]> headers = new ArrayList<>();
         private String body = "";
         private boolean withBody = true;
+        private String slotVariable;
+        private BodySlot slot;
+        private boolean oneShot;
 
         private Builder(int status) {
             if (status < 100 || status > 599) {
@@ -193,6 +244,27 @@ public final class PrecomputedResponse {
                 throw new IllegalArgumentException("a body may contain " + REQUEST_ID_VARIABLE + " at most once");
             }
             this.body = text;
+            return this;
+        }
+
+        /**
+         * The body text with one {@code variable} (such as {@code ${challenge}}) that {@code slot}
+         * fills per request; the text must contain it exactly once.
+         */
+        public Builder body(String text, String variable, BodySlot slot) {
+            int first = text.indexOf(variable);
+            if (first < 0 || text.indexOf(variable, first + 1) >= 0) {
+                throw new IllegalArgumentException("a body with a slot contains " + variable + " exactly once");
+            }
+            body(text);
+            this.slotVariable = variable;
+            this.slot = slot;
+            return this;
+        }
+
+        /** Marks the answer as built for one request: the writer releases it after writing. */
+        public Builder oneShot() {
+            this.oneShot = true;
             return this;
         }
 

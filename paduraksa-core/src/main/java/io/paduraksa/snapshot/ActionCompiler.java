@@ -118,6 +118,19 @@ final class ActionCompiler {
         return cached(spec, path + ".location", () -> PrecomputedResponse.builder(s).header("Location", spec.location()).body(""));
     }
 
+    /**
+     * Builds an answer that is no action (a challenge page), owned and released with the snapshot
+     * like the others; null, with the error recorded, when it cannot be built.
+     */
+    PrecomputedResponse own(Object key, String path, PrecomputedResponse.Builder builder) {
+        return cached(key, path, () -> builder);
+    }
+
+    /** The allocator answers are built from (policies build their one-shot answers from it too). */
+    ByteBufAllocator alloc() {
+        return alloc;
+    }
+
     PrecomputedResponse[] statusAnswers() {
         PrecomputedResponse[] answers = new PrecomputedResponse[600];
         for (int status : STATUS_ANSWERS) {

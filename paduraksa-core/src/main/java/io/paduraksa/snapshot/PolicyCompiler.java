@@ -17,6 +17,21 @@ import io.paduraksa.policy.RequestRule;
 import io.paduraksa.policy.RequestRulesPolicy;
 import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.policy.UserAgentPolicy;
+import io.paduraksa.policy.CountryPolicy;
+import io.paduraksa.policy.challenge.ChallengeKey;
+import io.paduraksa.policy.challenge.ChallengePage;
+import io.paduraksa.policy.challenge.ChallengePolicy;
+import io.paduraksa.policy.challenge.ChallengeToken;
+import io.paduraksa.policy.challenge.ClearanceCookie;
+import io.paduraksa.policy.challenge.ClientBinding;
+import io.paduraksa.config.ChallengeKeySpec;
+import io.paduraksa.net.CountryDatabase;
+import io.paduraksa.respond.PrecomputedResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +41,9 @@ import java.util.Map;
 final class PolicyCompiler {
     private final CompileContext context;
     private final ActionCompiler actions;
+    /** The one country database of this configuration (a connection is looked up once, before its host is known). */
+    private CountryDatabase countries;
+    private String countriesPath;
 
     PolicyCompiler(CompileContext context, ActionCompiler actions) {
         this.context = context;
@@ -47,7 +65,8 @@ final class PolicyCompiler {
     }
 
     private RequestPolicy policy(String name, PolicySpec spec, String path) {
-        CompiledAction denial = actions.action(spec.action(), path + ".action", false);
+        String actionPath = path + (spec instanceof PolicySpec.Challenge ? ".non_browser" : ".action");
+        CompiledAction denial = actions.action(spec.action(), actionPath, false);
         PolicyDecision denied = denial == null ? PolicyDecision.DROP : decision(denial);
         try {
             return switch (spec) {
@@ -57,6 +76,8 @@ final class PolicyCompiler {
                 case PolicySpec.Method m -> methodPolicy(name, m, path, denied);
                 case PolicySpec.RateLimit rl -> rateLimitPolicy(name, rl, path, denied);
                 case PolicySpec.Request r -> requestPolicy(name, r, path, denied);
+                case PolicySpec.Challenge c -> challengePolicy(name, c, path, denied);
+                case PolicySpec.Country c -> countryPolicy(name, c, path, denied);
             };
         } catch (IllegalArgumentException e) {
             context.error(path, e.getMessage());
@@ -187,6 +208,103 @@ final class PolicyCompiler {
         }
         return s.header() != null ? RequestRule.header(s.header(), match, value, ignoreCase)
                 : RequestRule.query(s.query(), match, value, ignoreCase);
+    }
+
+    /**
+     * The challenge: keys (the first signs), cookie, token and the page, whose token slot is
+     * filled per request. Secrets from files are read here, off the event loops.
+     */
+    private RequestPolicy challengePolicy(String name, PolicySpec.Challenge c, String path, PolicyDecision refused) {
+        ChallengeKey[] keys = keys(c.keys(), path + ".keys");
+        if (keys == null) {
+            return null;
+        }
+        ClientBinding binding = c.bind().equals("prefix") ? new ClientBinding(c.prefixV4(), c.prefixV6()) : ClientBinding.IP;
+        ClearanceCookie cookie = new ClearanceCookie(c.cookie(), keys, c.ttl().toSeconds(), binding);
+        ChallengeToken token = new ChallengeToken(keys, binding, c.difficulty(), c.solveWithin().toSeconds(), ChallengeToken.SYSTEM);
+        PrecomputedResponse page = actions.own("challenge:" + name, path, PrecomputedResponse.builder(403)
+                .header("Content-Type", "text/html; charset=utf-8")
+                .header("Cache-Control", "no-store")
+                .header("X-Robots-Tag", "noindex")
+                .body(ChallengePage.html(c.difficulty()), ChallengePage.TOKEN_VARIABLE, token));
+        if (page == null) {
+            return null;
+        }
+        return new ChallengePolicy(name, cookie, token, PolicyDecision.challenge(page), refused, ChallengeToken.SYSTEM, actions.alloc());
+    }
+
+    private ChallengeKey[] keys(List<ChallengeKeySpec> specs, String path) {
+        ChallengeKey[] keys = new ChallengeKey[specs.size()];
+        Set<String> ids = new HashSet<>();
+        boolean ok = true;
+        for (int i = 0; i < specs.size(); i++) {
+            ChallengeKeySpec k = specs.get(i);
+            String keyPath = path + "[" + i + "]";
+            if (!ids.add(k.id())) {
+                context.error(keyPath + ".id", "key id '" + k.id() + "' is listed twice (expected each id once)");
+                ok = false;
+                continue;
+            }
+            byte[] secret = secret(k, keyPath);
+            if (secret == null) {
+                ok = false;
+                continue;
+            }
+            try {
+                keys[i] = new ChallengeKey(k.id(), secret);
+            } catch (IllegalArgumentException e) {
+                context.error(keyPath + (k.secretFile() != null ? ".secret_file" : ".secret"), e.getMessage());
+                ok = false;
+            }
+        }
+        return ok ? keys : null;
+    }
+
+    private byte[] secret(ChallengeKeySpec k, String keyPath) {
+        if (k.secret() != null) {
+            return ChallengeKey.secretBytes(k.secret());
+        }
+        Path file = context.resolve(k.secretFile());
+        try {
+            return ChallengeKey.secretBytes(Files.readString(file));
+        } catch (IOException | RuntimeException e) {
+            context.error(keyPath + ".secret_file", "cannot read '" + file + "': " + e.getMessage() + " (expected a readable file holding the secret)");
+            return null;
+        }
+    }
+
+    /** Country rules; a named database is opened here, once per configuration. */
+    private RequestPolicy countryPolicy(String name, PolicySpec.Country c, String path, PolicyDecision denied) {
+        CountryDatabase database = null;
+        if (c.database() != null) {
+            database = database(c.database(), path + ".database");
+            if (database == null) {
+                return null;
+            }
+        }
+        boolean denyUnknown = c.unknown() != null ? c.unknown().equals("deny") : !c.allow().isEmpty();
+        return new CountryPolicy(name, c.allow(), c.deny(), denyUnknown, c.header(), database, denied);
+    }
+
+    private CountryDatabase database(String configured, String path) {
+        Path file = context.resolve(configured).toAbsolutePath().normalize();
+        if (countries != null) {
+            if (countriesPath.equals(file.toString())) {
+                return countries;
+            }
+            context.error(path, "a second country database '" + configured + "' (expected every country policy to name the same file, "
+                    + countriesPath + ": a connection's country is looked up once, before its host is known)");
+            return null;
+        }
+        try {
+            countries = CountryDatabase.open(file);
+            countriesPath = file.toString();
+            return countries;
+        } catch (IOException | RuntimeException e) {
+            context.error(path, "cannot open '" + file + "' as a MaxMind database: " + e.getMessage()
+                    + " (expected a country .mmdb such as GeoLite2-Country.mmdb)");
+            return null;
+        }
     }
 
     private static PolicyDecision decision(CompiledAction a) {

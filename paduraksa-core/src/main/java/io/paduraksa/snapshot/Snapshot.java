@@ -3,7 +3,9 @@ package io.paduraksa.snapshot;
 import io.netty.util.AsciiString;
 import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.host.HostTable;
+import io.paduraksa.net.CountryDatabase;
 import io.paduraksa.net.IpRangeSet;
+import io.paduraksa.policy.CountryPolicy;
 import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.respond.PrecomputedResponse;
 import java.time.Instant;
@@ -35,6 +37,7 @@ public final class Snapshot {
     private final Map<String, RequestPolicy> policies;
     private final PrecomputedResponse[] statusAnswers;
     private final List<PrecomputedResponse> ownedResponses;
+    private final CountryDatabase countries;
 
     Snapshot(SnapshotCompiler.Result r) {
         this.generation = r.generation;
@@ -55,6 +58,17 @@ public final class Snapshot {
         this.policies = Map.copyOf(r.policies);
         this.statusAnswers = r.statusAnswers;
         this.ownedResponses = List.copyOf(r.ownedResponses);
+        this.countries = countryDatabase(r.policies);
+    }
+
+    /** The database the country policies named (the compiler admits one per configuration), or null. */
+    private static CountryDatabase countryDatabase(Map<String, RequestPolicy> policies) {
+        for (RequestPolicy p : policies.values()) {
+            if (p instanceof CountryPolicy c && c.database() != null) {
+                return c.database();
+            }
+        }
+        return null;
     }
 
     /** Increases by one with every compiled snapshot of a process. */
@@ -129,6 +143,14 @@ public final class Snapshot {
 
     public Map<String, RequestPolicy> policies() {
         return policies;
+    }
+
+    /**
+     * The country database connections are looked up in (once each, when their {@code ClientInfo}
+     * is made), or null when no country policy names one.
+     */
+    public CountryDatabase countries() {
+        return countries;
     }
 
     /**

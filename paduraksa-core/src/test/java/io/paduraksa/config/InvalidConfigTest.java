@@ -54,8 +54,8 @@ class InvalidConfigTest {
             address-missing           | listeners[0].address                | 2 | 5  | missing (expected host:port
             protocol-unknown          | listeners[0].protocols[1]           | 3 | 24 | unknown protocol 'http3' (expected one of: http1, h2c, h2)
             protocol-h2-without-tls   | listeners[0].protocols[1]           | 3 | 24 | 'h2' needs tls on this listener
-            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method, rate_limit, request)
-            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method, rate_limit, request)
+            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country)
+            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country)
             rate-limit-rate           | policies.api-limit.rate             | 4 | 11 | found '10/sec' (expected a rate like 10/s, 600/m or 5000/h
             rate-limit-rate-missing   | policies.api-limit.rate             | 3 | 5  | missing (expected a rate like 10/s, 600/m or 5000/h)
             rate-limit-key            | policies.api-limit.key              | 4 | 10 | unknown key 'client-ip' (expected one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>)
@@ -64,6 +64,13 @@ class InvalidConfigTest {
             rate-limit-max-keys       | policies.api-limit.max_keys         | 2 | 55 | found '-5' (expected a positive integer)
             rate-limit-when-full      | policies.api-limit.when_full        | 2 | 56 | unknown value 'reject' (expected one of: deny, allow)
             rate-limit-idle-after     | policies.api-limit.idle_after       | 2 | 57 | found '0s', a duration must be positive
+            challenge-difficulty      | policies.pow.difficulty             | 2 | 38 | found '40' (expected an integer from 1 to 32)
+            challenge-key-secret      | policies.pow.keys[0]                | 5 | 9  | a key needs its secret (expected exactly one of: secret, secret_file)
+            challenge-key-id          | policies.pow.keys[0].id             | 4 | 17 | 'k 1' is not a key id
+            challenge-keys-missing    | policies.pow.keys                   | 2 | 8  | keys
+            country-code              | policies.geo.allow[1]               | 2 | 36 | 'DEU' is not a country code
+            country-empty             | policies.geo                        | 3 | 5  | a country policy checks nothing
+            country-unknown           | policies.geo.unknown                | 2 | 45 | unknown value 'block' (expected one of: allow, deny)
             request-empty             | policies.no-bots                    | 3 | 5  | a request policy checks nothing (expected at least one of: deny, allow, max_body, bot_signal)
             request-max-body          | policies.no-bots.max_body           | 4 | 15 | found '1m' (expected a size like 512, 64KiB, 1MiB
             request-rule-two-subjects | policies.no-bots.deny[0]            | 5 | 9  | a rule looks at one thing, found [header, query] (expected exactly one of: header, query, method)
@@ -134,7 +141,7 @@ class InvalidConfigTest {
                 "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected an integer from 1 to 1000)",
                 "invalid/multi.yaml:10:25: clusters.app.timeouts.connect: found '5' (expected a duration like 500ms, 5s, 1m, 2h)",
                 "invalid/multi.yaml:13:11: policies.bad-bots.type: unknown type 'useragent'"
-                        + " (expected one of: ip, user_agent, path, method, rate_limit, request)",
+                        + " (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country)",
                 "invalid/multi.yaml:16:12: hosts[0].names: found 'www.example.test'"
                         + " (expected a list of host names like www.example.test or *.example.test)",
                 "invalid/multi.yaml:17:5: hosts[0].polices: unknown key (did you mean 'policies'?)",

@@ -114,6 +114,22 @@ class SnapshotCompilerTest {
                             routes:
                               - {path: /a/../b, forward: app}
                         """, "hosts[0].routes[0].path", 9, "normal form"),
+                Arguments.of("short challenge secret", HEAD + """
+                          pow: {type: challenge, keys: [{id: k1, secret: "too short"}]}
+                        hosts: []
+                        """, "policies.pow.keys[0].secret", 6, "expected at least 32 bytes"),
+                Arguments.of("missing challenge secret file", HEAD + """
+                          pow: {type: challenge, keys: [{id: k1, secret_file: no-such-challenge.key}]}
+                        hosts: []
+                        """, "policies.pow.keys[0].secret_file", 6, "cannot read"),
+                Arguments.of("duplicate challenge key id", HEAD + """
+                          pow: {type: challenge, keys: [{id: k1, secret: "0123456789abcdef0123456789abcdef"}, {id: k1, secret: "0123456789abcdef0123456789abcdef"}]}
+                        hosts: []
+                        """, "policies.pow.keys[1].id", 6, "listed twice"),
+                Arguments.of("missing country database", HEAD + """
+                          geo: {type: country, allow: [DE], database: no-such.mmdb}
+                        hosts: []
+                        """, "policies.geo.database", 6, "cannot open"),
                 Arguments.of("unknown load balancing", HEAD.replace("destinations:", "load_balancing: fastest\n    destinations:") + "hosts: []\n",
                         "clusters.app.load_balancing", 3, "expected one of: round_robin"));
     }

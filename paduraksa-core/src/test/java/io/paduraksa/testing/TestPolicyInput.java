@@ -26,6 +26,9 @@ public class TestPolicyInput implements PolicyInput {
     private int queryEnd = -1;
     private int hostIndex = -1;
     private int routeIndex = -1;
+    private boolean tls;
+    private boolean peerTrusted;
+    private int peerCountry;
 
     public TestPolicyInput() {
         path("/");
@@ -76,6 +79,29 @@ public class TestPolicyInput implements PolicyInput {
         this.hostIndex = host;
         this.routeIndex = route;
         return this;
+    }
+
+    /** The connection's facts: listener TLS, trusted-proxy peer, looked-up country index. */
+    public final TestPolicyInput connection(boolean tls, boolean peerTrusted, int peerCountry) {
+        this.tls = tls;
+        this.peerTrusted = peerTrusted;
+        this.peerCountry = peerCountry;
+        return this;
+    }
+
+    @Override
+    public final boolean isTls() {
+        return tls;
+    }
+
+    @Override
+    public final boolean isPeerTrustedProxy() {
+        return peerTrusted;
+    }
+
+    @Override
+    public final int peerCountry() {
+        return peerCountry;
     }
 
     @Override

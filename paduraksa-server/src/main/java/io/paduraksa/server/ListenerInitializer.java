@@ -12,7 +12,10 @@ import io.paduraksa.config.LimitsSpec;
 import io.paduraksa.config.ListenerSpec;
 import io.paduraksa.server.connection.AcceptFilterHandler;
 import io.paduraksa.server.connection.AddressMatcher;
+import io.paduraksa.net.CountryCodes;
+import io.paduraksa.net.CountryDatabase;
 import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.server.connection.CountryLookup;
 import io.paduraksa.server.connection.ProxyProtocolHandler;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.http1.Http1Deadlines;
@@ -37,6 +40,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     private final GateContext context;
     private final AddressMatcher trustedProxies;
     private final AddressMatcher proxySenders;
+    private final CountryLookup countries;
     private final AcceptFilterHandler lockDown;
     private final AtomicReference<TlsContexts> tls;
     private final ChannelGroup channels;
@@ -53,6 +57,10 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         // Matchers read the current snapshot, so a reload of client_ip.trusted_proxies applies to new connections.
         this.trustedProxies = (high, low) -> store.current().trustedProxies().contains(high, low);
         this.proxySenders = (high, low) -> store.current().proxyProtocolSenders(index).contains(high, low);
+        this.countries = (high, low) -> {
+            CountryDatabase db = store.current().countries();
+            return db == null ? CountryCodes.UNKNOWN : db.country(high, low);
+        };
         this.lockDown = spec.trustedOnly() ? new AcceptFilterHandler(trustedProxies) : null;
         this.tls = new AtomicReference<>(tls);
         this.channels = channels;
@@ -97,7 +105,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         if (!spec.proxyProtocol().isEmpty()) {
             p.addLast(new ProxyProtocolHandler(proxySenders));
         }
-        p.addLast(new ClientInfoHandler(trustedProxies));
+        p.addLast(new ClientInfoHandler(trustedProxies, countries, spec.tls() != null));
         TlsContexts contexts = tls.get();
         if (contexts != null) {
             p.addLast(contexts.newHandler());

@@ -12,7 +12,9 @@ import java.util.ArrayDeque;
  * Makes the connection's {@link ClientInfo} once, stores it in {@link #CLIENT_INFO}, then removes
  * itself. The address is the {@link ClientAddressEvent}'s when a {@link ProxyProtocolHandler} is in the
  * pipeline, else the direct peer's; {@code trustedProxy} says whether that address is in
- * {@code client_ip.trusted_proxies} (only then may a request's client-IP header be believed).
+ * {@code client_ip.trusted_proxies} (only then may a request's client-IP header be believed). For
+ * any other peer the country is looked up once here ({@link CountryLookup}); a trusted proxy's
+ * requests carry their visitor's country in a header instead, so it is not looked up.
  *
  * <p>Reads that reach it before the address is known are held and passed on, in order, right after
  * the attribute is set, so every later handler can rely on the attribute being there. Place it after
@@ -25,12 +27,24 @@ public final class ClientInfoHandler extends ChannelInboundHandlerAdapter {
     public static final AttributeKey<ClientInfo> CLIENT_INFO = AttributeKey.valueOf(ClientInfoHandler.class, "CLIENT_INFO");
 
     private final AddressMatcher trustedProxies;
+    private final CountryLookup countries;
+    private final boolean tls;
     private ArrayDeque<Object> early;
     private boolean earlyReadComplete;
 
     /** @param trustedProxies {@code client_ip.trusted_proxies} */
     public ClientInfoHandler(AddressMatcher trustedProxies) {
+        this(trustedProxies, CountryLookup.NONE, false);
+    }
+
+    /**
+     * @param countries where a non-proxy peer's country is looked up
+     * @param tls       whether the listener has TLS (recorded in the {@link ClientInfo})
+     */
+    public ClientInfoHandler(AddressMatcher trustedProxies, CountryLookup countries, boolean tls) {
         this.trustedProxies = trustedProxies;
+        this.countries = countries;
+        this.tls = tls;
     }
 
     /** The connection's client, or null before {@link ClientInfoHandler} has run. */
@@ -90,7 +104,9 @@ public final class ClientInfoHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void publish(ChannelHandlerContext ctx, long high, long low) {
-        ClientInfo info = new ClientInfo(high, low, trustedProxies.matches(high, low), ClientInfo.NO_COUNTRY);
+        boolean trusted = trustedProxies.matches(high, low);
+        int country = trusted ? ClientInfo.NO_COUNTRY : countries.country(high, low);
+        ClientInfo info = new ClientInfo(high, low, trusted, country, tls);
         if (!ctx.channel().attr(CLIENT_INFO).compareAndSet(null, info)) {
             throw alreadySet(ctx);
         }

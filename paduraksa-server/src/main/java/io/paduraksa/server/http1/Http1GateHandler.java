@@ -311,13 +311,17 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             out.writerIndex(out.writerIndex() - 2).writeBytes(KEEP_ALIVE_END);
         }
         if (copyBody) {
-            response.writeBody(out, state.requestId());
+            // Template slots (a request id, a challenge token for this client) are filled here.
+            response.writeBody(out, state.requestId(), state.clientIpHigh(), state.clientIpLow());
             c.write(out, c.voidPromise());
         } else if (bodyLength > 0) {
             c.write(out, c.voidPromise());
             c.write(response.retainedBody(), c.voidPromise());
         } else {
             c.write(out, c.voidPromise());
+        }
+        if (response.isOneShot()) {
+            response.release(); // built for this request (a challenge's redirect): copied or retained above
         }
         finishAnswer(c, close);
     }

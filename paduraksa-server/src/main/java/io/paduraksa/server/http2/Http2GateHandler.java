@@ -279,12 +279,15 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             ByteBuf body;
             if (response.isTemplate()) {
                 body = ctx.alloc().ioBuffer(response.contentLength());
-                response.writeBody(body, exchange.state.requestId());
+                response.writeBody(body, exchange.state.requestId(), exchange.state.clientIpHigh(), exchange.state.clientIpLow());
             } else {
                 body = response.retainedBody();
             }
             encoder().writeData(ctx, streamId, body, 0, true,
                     exchange.requestEnded ? ctx.voidPromise() : ctx.newPromise().addListener(new ResetWhenWritten(this, streamId)));
+        }
+        if (response.isOneShot()) {
+            response.release(); // built for this request (a challenge's redirect): headers encoded, body copied or retained
         }
         exchange.recycle();
     }

@@ -1,0 +1,157 @@
+package io.paduraksa.policy.challenge;
+
+import io.netty.util.concurrent.FastThreadLocal;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * HMAC-SHA-256 (RFC 2104) over a per-thread {@link MessageDigest}, reused for every key and
+ * message: the message is gathered in a scratch array, then hashed from the key's precomputed
+ * pad blocks. 0 B per MAC after the thread's first call.
+ *
+ * <p>Why not {@code javax.crypto.Mac}: its {@code doFinal(byte[], int)} computes into a new array
+ * and copies it ({@code Mac.doFinal()} inside, and {@code HmacCore} allocates the inner digest),
+ * so every MAC would allocate; {@code MessageDigest.digest(byte[], int, int)} writes in place.
+ * Not thread-safe by design: one instance per thread ({@link #get()}), used by one call at a time.
+ */
+final class ChallengeHmac {
+    static final int MAC_BYTES = 32;
+    /** Longest message: a cookie or token prefix (at most ~40 chars) plus the 18-byte client binding. */
+    private static final int MAX_MESSAGE = 128;
+
+    private static final FastThreadLocal<ChallengeHmac> LOCAL = new FastThreadLocal<>() {
+        @Override
+        protected ChallengeHmac initialValue() {
+            return new ChallengeHmac();
+        }
+    };
+
+    private final MessageDigest sha;
+    private final byte[] message = new byte[MAX_MESSAGE];
+    private final byte[] inner = new byte[MAC_BYTES];
+    private final byte[] mac = new byte[MAC_BYTES];
+    private int length;
+
+    private ChallengeHmac() {
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+    }
+
+    /** This thread's engine, cleared. */
+    static ChallengeHmac get() {
+        ChallengeHmac h = LOCAL.get();
+        h.length = 0;
+        return h;
+    }
+
+    /** False when the message would not fit (the caller treats it as invalid input). */
+    boolean put(byte b) {
+        if (length == MAX_MESSAGE) {
+            return false;
+        }
+        message[length++] = b;
+        return true;
+    }
+
+    /** Appends {@code s[from, to)} as bytes (callers pass ASCII); false when it would not fit. */
+    boolean put(CharSequence s, int from, int to) {
+        if (to - from > MAX_MESSAGE - length) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            message[length++] = (byte) s.charAt(i);
+        }
+        return true;
+    }
+
+    /** Appends the last {@code digits} decimal digits of {@code value}, zero-padded. */
+    void putDigits(long value, int digits) {
+        for (int i = digits - 1; i >= 0; i--) {
+            message[length + i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        length += digits;
+    }
+
+    /**
+     * Appends what a MAC is bound to: the client address masked to {@code bits} leading bits of its
+     * 128-bit form (IPv4 mapped), then the bit count, so that an /ip and a /prefix binding differ.
+     */
+    void putBinding(long high, long low, int bits) {
+        long maskHigh = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
+        long maskLow = bits <= 64 ? 0 : bits >= 128 ? -1L : -1L << (128 - bits);
+        putLong(high & maskHigh);
+        putLong(low & maskLow);
+        message[length++] = (byte) bits;
+    }
+
+    private void putLong(long v) {
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            message[length++] = (byte) (v >>> shift);
+        }
+    }
+
+    /** HMAC-SHA-256 of the gathered message under {@code key}; the array is reused by the next call. */
+    byte[] mac(ChallengeKey key) {
+        try {
+            sha.reset();
+            sha.update(key.innerPad(), 0, ChallengeKey.BLOCK);
+            sha.update(message, 0, length);
+            sha.digest(inner, 0, MAC_BYTES);
+            sha.update(key.outerPad(), 0, ChallengeKey.BLOCK);
+            sha.update(inner, 0, MAC_BYTES);
+            sha.digest(mac, 0, MAC_BYTES);
+            return mac;
+        } catch (java.security.DigestException e) {
+            throw new IllegalStateException("a 32-byte array holds a SHA-256 digest", e);
+        }
+    }
+
+    /** SHA-256 of the gathered message (no key), for checking a proof of work; reused array. */
+    byte[] sha256() {
+        try {
+            sha.reset();
+            sha.update(message, 0, length);
+            sha.digest(mac, 0, MAC_BYTES);
+            return mac;
+        } catch (java.security.DigestException e) {
+            throw new IllegalStateException("a 32-byte array holds a SHA-256 digest", e);
+        }
+    }
+
+    /**
+     * Compares {@code hexDigits} lower-case hex digits at {@code s[from]} with the first
+     * {@code hexDigits / 2} bytes of {@code expected}, in time independent of where they differ.
+     */
+    static boolean hexEquals(CharSequence s, int from, byte[] expected, int hexDigits) {
+        int diff = 0;
+        for (int i = 0; i < hexDigits; i += 2) {
+            int hi = hexValue(s.charAt(from + i));
+            int lo = hexValue(s.charAt(from + i + 1));
+            diff |= (hi | lo) & 0x100; // an invalid digit is a mismatch, checked without a branch
+            diff |= (((hi << 4) | lo) & 0xFF) ^ (expected[i >> 1] & 0xFF);
+        }
+        return diff == 0;
+    }
+
+    /** 0-15 for a lower-case hex digit, 0x100 for anything else. */
+    private static int hexValue(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        return 0x100;
+    }
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** The lower-case hex digit of {@code nibble}'s low four bits. */
+    static byte hexDigit(int nibble) {
+        return HEX[nibble & 0xF];
+    }
+}

@@ -1,0 +1,149 @@
+package io.paduraksa.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.paduraksa.server.testing.RawHttp;
+import io.paduraksa.server.testing.TestServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The proof-of-work challenge through the real server: raw clients (non-browser refusal, the
+ * page, a proof solved in the test, the cookie) and, when Debian's chromium is installed, a real
+ * headless browser that loads the page, solves it, gets the cookie and sees the site.
+ */
+class ChallengeIT {
+    static final String YAML = """
+            listeners:
+              - {name: web, address: "127.0.0.1:0", protocols: [http1, h2c]}
+            policies:
+              pow:
+                type: challenge
+                difficulty: 8
+                ttl: 10m
+                keys: [{id: k2, secret: "second key for the challenge IT, 32+ bytes"}, {id: k1, secret: "first key for the challenge IT, 32+ bytes!"}]
+            hosts:
+              - names: [app.test]
+                policies: [pow]
+                routes:
+                  - {path: /, respond: {status: 200, content_type: "text/html; charset=utf-8", body: "<!doctype html><title>app</title><p id=w>welcome</p>"}}
+            """;
+    private static final Pattern TOKEN = Pattern.compile("var T = \"([^\"]+)\", D = (\\d+)");
+
+    static TestServer server;
+    static int port;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(YAML);
+        port = server.port("web");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    static RawHttp.Response get(String target, String... headers) throws IOException {
+        try (RawHttp http = new RawHttp(port)) {
+            StringBuilder req = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: app.test\r\n");
+            for (String h : headers) {
+                req.append(h).append("\r\n");
+            }
+            return http.send(req.append("Connection: close\r\n\r\n").toString()).read();
+        }
+    }
+
+    @Test
+    void aClientThatCannotRunThePageGetsA403SayingWhy() throws IOException {
+        RawHttp.Response r = get("/", "User-Agent: curl/8.5.0", "Accept: */*");
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.body()).contains("browser").doesNotContain("<script");
+    }
+
+    @Test
+    void aBrowserGetsThePageThenItsProofEarnsACookieThatPasses() throws Exception {
+        RawHttp.Response page = get("/shop?x=1", "Accept: text/html");
+        assertThat(page.status()).isEqualTo(403);
+        assertThat(page.header("content-type")).startsWith("text/html");
+        assertThat(page.header("cache-control")).isEqualTo("no-store");
+        Matcher m = TOKEN.matcher(page.body());
+        assertThat(m.find()).isTrue();
+        String token = m.group(1);
+        assertThat(token).startsWith("k2.");
+        String proof = token + "." + solve(token, Integer.parseInt(m.group(2)));
+
+        RawHttp.Response redirect = get("/shop?x=1&__pdk_proof=" + proof, "Accept: text/html");
+        assertThat(redirect.status()).isEqualTo(302);
+        assertThat(redirect.header("location")).isEqualTo("/shop?x=1");
+        String setCookie = redirect.header("set-cookie");
+        assertThat(setCookie).startsWith("pdk_clearance=1.k2.").contains("HttpOnly", "SameSite=Lax", "Max-Age=600");
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+
+        RawHttp.Response welcome = get("/shop?x=1", "Accept: text/html", "Cookie: " + cookie);
+        assertThat(welcome.status()).isEqualTo(200);
+        assertThat(welcome.body()).contains("welcome");
+        assertThat(get("/", "Cookie: " + cookie).status()).as("the cookie passes non-browsers too").isEqualTo(200);
+
+        String forged = cookie.substring(0, cookie.length() - 1) + (cookie.endsWith("0") ? "1" : "0");
+        assertThat(get("/", "Accept: text/html", "Cookie: " + forged).status()).isEqualTo(403);
+        assertThat(get("/?__pdk_proof=" + token + ".1x", "Accept: text/html").status()).isEqualTo(403);
+    }
+
+    @Test
+    void aRedirectNeverLeavesTheOrigin() throws Exception {
+        Matcher m = TOKEN.matcher(get("/", "Accept: text/html").body());
+        assertThat(m.find()).isTrue();
+        String proof = m.group(1) + "." + solve(m.group(1), Integer.parseInt(m.group(2)));
+        RawHttp.Response r = get("//evil.example/?__pdk_proof=" + proof, "Accept: text/html");
+        assertThat(r.status()).isEqualTo(302);
+        assertThat(r.header("location")).isEqualTo("/");
+    }
+
+    /** The same search the page's script does: SHA-256 of token.nonce with enough leading zero bits. */
+    static long solve(String token, int difficulty) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        for (long n = 0; ; n++) {
+            byte[] d = sha.digest((token + "." + n).getBytes(StandardCharsets.US_ASCII));
+            int first = ((d[0] & 0xFF) << 24) | ((d[1] & 0xFF) << 16) | ((d[2] & 0xFF) << 8) | (d[3] & 0xFF);
+            if (first >>> (32 - difficulty) == 0) {
+                return n;
+            }
+        }
+    }
+
+    @Test
+    void aHeadlessChromiumSolvesTheChallengeAndSeesTheSite(@TempDir Path profile) throws Exception {
+        Path chromium = Path.of("/usr/bin/chromium");
+        assumeTrue(Files.isExecutable(chromium), "Debian's chromium is not installed (apt-get install chromium)");
+        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile,
+                "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,HttpsFirstModeV2ForTypicallySecureUsers",
+                "--host-resolver-rules=MAP app.test 127.0.0.1", "--virtual-time-budget=10000", "--dump-dom",
+                "http://app.test:" + port + "/shop?x=1"));
+        Process p = new ProcessBuilder(command).redirectError(profile.resolve("stderr.txt").toFile()).start();
+        byte[] out;
+        try {
+            out = p.getInputStream().readAllBytes();
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        String dom = new String(out, StandardCharsets.UTF_8);
+        assertThat(dom).as("final DOM (stderr: %s)", Files.readString(profile.resolve("stderr.txt"))).contains("welcome")
+                .doesNotContain("One moment");
+    }
+}
