@@ -3,6 +3,7 @@ package io.paduraksa.policy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -332,14 +333,14 @@ public final class RateLimiter {
                 continue;
             }
             if (out.length - n < 2 * BUCKET_SLOTS) {
-                out = java.util.Arrays.copyOf(out, Math.max(out.length * 2, n + 2 * BUCKET_SLOTS));
+                out = Arrays.copyOf(out, Math.max(out.length * 2, n + 2 * BUCKET_SLOTS));
             }
             synchronized (locks[bucket]) {
                 DIRTY.setOpaque(dirty, bucket, (byte) 0);
                 n = drainBucket(bucket, out, n);
             }
         }
-        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     private int drainBucket(int bucket, long[] out, int n) {

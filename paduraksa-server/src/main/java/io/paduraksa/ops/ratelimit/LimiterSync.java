@@ -10,6 +10,7 @@ import io.paduraksa.policy.RateLimiter;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -223,7 +224,7 @@ public final class LimiterSync {
     }
 
     /** Stops the task and closes the connection; the limiter (if alive) limits locally from now on. */
-    java.util.concurrent.CompletableFuture<Void> stop() {
+    CompletableFuture<Void> stop() {
         if (task != null) {
             task.cancel(false);
         }

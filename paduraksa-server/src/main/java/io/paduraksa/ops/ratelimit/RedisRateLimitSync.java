@@ -10,7 +10,9 @@ import io.lettuce.core.resource.Delay;
 import io.paduraksa.policy.RateLimitSync;
 import io.paduraksa.policy.RateLimiter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,13 +88,13 @@ public final class RedisRateLimitSync implements RateLimitSync, AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        List<java.util.concurrent.CompletableFuture<Void>> stopped = new java.util.ArrayList<>();
+        List<CompletableFuture<Void>> stopped = new ArrayList<>();
         for (LimiterSync s : syncs) {
             stopped.add(s.stop());
         }
         syncs.clear();
         try {
-            java.util.concurrent.CompletableFuture.allOf(stopped.toArray(new java.util.concurrent.CompletableFuture<?>[0])).get(2, TimeUnit.SECONDS);
+            CompletableFuture.allOf(stopped.toArray(new CompletableFuture<?>[0])).get(2, TimeUnit.SECONDS);
         } catch (Exception e) {
             // closing anyway: the resources' shutdown below ends what is left
         }
