@@ -76,7 +76,7 @@ public sealed interface PolicySpec {
      * {@code Retry-After} = the whole seconds until the next request is allowed.
      */
     record RateLimit(String key, String rate, Integer burst, Integer maxKeys, String whenFull, Duration idleAfter,
-            ActionSpec action) implements PolicySpec {
+            Distributed distributed, ActionSpec action) implements PolicySpec {
         public static final int DEFAULT_MAX_KEYS = 100_000;
         public static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(10);
 
@@ -93,6 +93,23 @@ public sealed interface PolicySpec {
         private static ActionSpec tooManyRequests(RequestRate rate) {
             Map<String, String> headers = rate == null ? Map.of() : Map.of("Retry-After", Long.toString(rate.retryAfterSeconds()));
             return new ActionSpec(new RespondSpec(429, null, null, null, headers), null, null, null);
+        }
+
+        /**
+         * Distributed mode: the boxes share each key's counts through Redis at {@code redis}, every
+         * {@code sync_every}; while it is unreachable, {@code when_unreachable} {@code allow} limits
+         * locally at {@code share} of the rate, {@code deny} answers the action.
+         */
+        public record Distributed(String redis, Duration syncEvery, Share share, String whenUnreachable, String keyPrefix) {
+            public static final Duration DEFAULT_SYNC_EVERY = Duration.ofMillis(100);
+            public static final String DEFAULT_KEY_PREFIX = "paduraksa:rl:";
+
+            public Distributed {
+                syncEvery = syncEvery == null ? DEFAULT_SYNC_EVERY : syncEvery;
+                share = share == null ? new Share(1) : share;
+                whenUnreachable = whenUnreachable == null ? "allow" : whenUnreachable;
+                keyPrefix = keyPrefix == null ? DEFAULT_KEY_PREFIX : keyPrefix;
+            }
         }
     }
 

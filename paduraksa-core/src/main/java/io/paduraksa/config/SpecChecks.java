@@ -33,6 +33,8 @@ final class SpecChecks {
     private static final List<String> MANAGED_HEADERS = List.of("connection", "keep-alive", "te", "trailer",
             "transfer-encoding", "upgrade", "content-length", "host");
     private static final List<String> WHEN_FULL = List.of("deny", "allow");
+    private static final String REDIS = "a redis:// or rediss:// URI with a host, like redis://127.0.0.1:6379/0";
+    private static final String SHARE_ABOVE_ZERO = "a share above 0% up to 100%, like 50% or 0.5";
     private static final String RATE_KEY = "one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>";
     private static final List<String> RULE_SUBJECTS = List.of("header", "query", "method");
     private static final List<String> RULE_MATCHES = List.of("present", "exact", "prefix", "contains");
@@ -57,7 +59,7 @@ final class SpecChecks {
         return switch (key(slot)) {
             case "ListenerSpec.address", "DestinationSpec.url", "RedirectSpec.location", "CertificateSpec.cert",
                     "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations", "RateLimit.rate", "Challenge.keys",
-                    "ChallengeKeySpec.id" -> true;
+                    "ChallengeKeySpec.id", "Distributed.redis" -> true;
             default -> false;
         };
     }
@@ -91,6 +93,9 @@ final class SpecChecks {
             case "RateLimit.key" -> RATE_KEY;
             case "RateLimit.burst", "RateLimit.maxKeys" -> POSITIVE;
             case "RateLimit.whenFull" -> "one of: " + String.join(", ", WHEN_FULL);
+            case "Distributed.redis" -> REDIS;
+            case "Distributed.whenUnreachable" -> "one of: " + String.join(", ", WHEN_FULL);
+            case "Distributed.share" -> SHARE_ABOVE_ZERO;
             case "RequestRuleSpec.method" -> "methods like TRACE";
             case "Challenge.difficulty" -> "leading zero bits from 1 to 32 (16 takes a browser well under a second)";
             case "Challenge.cookie" -> "a cookie name (letters, digits and !#$%&'*+-.^_`|~)";
@@ -148,6 +153,10 @@ final class SpecChecks {
             case "RateLimit.key" -> single(node, value, path, errors, SpecChecks::rateKey);
             case "RateLimit.burst", "RateLimit.maxKeys" -> single(node, value, path, errors, SpecChecks::positive);
             case "RateLimit.whenFull" -> single(node, value, path, errors, v -> oneOf(v, WHEN_FULL));
+            case "Distributed.redis" -> single(node, value, path, errors, SpecChecks::redisUri);
+            case "Distributed.whenUnreachable" -> single(node, value, path, errors, v -> oneOf(v, WHEN_FULL));
+            case "Distributed.share" -> single(node, value, path, errors,
+                    v -> ((Share) v).fraction() > 0 && ((Share) v).fraction() <= 1 ? null : "found '" + v + "' (expected " + SHARE_ABOVE_ZERO + ")");
             case "Request.maxBody" -> single(node, value, path, errors, SpecChecks::positiveSize);
             case "RequestRuleSpec.header" -> single(node, value, path, errors, SpecChecks::headerName);
             case "RequestRuleSpec.query" -> single(node, value, path, errors, SpecChecks::queryName);
@@ -590,6 +599,18 @@ final class SpecChecks {
     private static String rate(Object value) {
         return RequestRate.parseOrNull((String) value) != null ? null
                 : "found '" + value + "' (" + RequestRate.EXPECTED + ", at most 1000000000 per unit)";
+    }
+
+    /** Lettuce's URI form; the password may sit in the user info ({@code redis://:secret@host}), never echoed. */
+    private static String redisUri(Object value) {
+        String s = (String) value;
+        try {
+            URI uri = new URI(s);
+            boolean ok = ("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme())) && uri.getHost() != null;
+            return ok ? null : "'" + escape(io.paduraksa.policy.DistributedLimit.redacted(s)) + "' is not a Redis URI (expected " + REDIS + ")";
+        } catch (java.net.URISyntaxException e) {
+            return "found a value that is not a URI (expected " + REDIS + ")";
+        }
     }
 
     private static String rateKey(Object value) {

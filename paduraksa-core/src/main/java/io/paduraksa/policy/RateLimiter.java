@@ -1,6 +1,9 @@
 package io.paduraksa.policy;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -36,8 +39,17 @@ import org.slf4j.LoggerFactory;
  * seen for {@code idleAfter}. When no key of its bucket can be evicted, {@code allowWhenFull} decides;
  * each such request is counted ({@link #fullCount()}) and logged at most once per 10 s with the count.
  *
+ * <p><b>Distributed.</b> With {@link Settings#distributed()} each slot also counts the key's admits
+ * since the last sync, and each bucket has a dirty flag. A {@link RateLimitSync} (the server's,
+ * off the loops) drains those counts ({@link #drainAdmitted}), adds them to the key's shared TAT
+ * in the store, and hands back how far that TAT is ahead of now ({@link #applyDebt}); the local TAT
+ * moves up to it, so the other boxes' admits count as spent here. The request path never waits
+ * for the store. {@link #mode} says how the sync is doing: {@link Mode#LOCAL} limits at
+ * {@code share} of the rate, {@link Mode#CLOSED} refuses every request (counted, {@link #closedCount}).
+ *
  * <p>Per request: one hash, one uncontended monitor, a scan of at most one bucket; 0 B (the log line,
- * at most once per 10 s, allocates).
+ * at most once per 10 s, allocates). Distributed adds one volatile read and, when admitted, one
+ * increment and one byte store.
  */
 public final class RateLimiter {
     /** Slots per bucket (and per lock). */
@@ -46,14 +58,36 @@ public final class RateLimiter {
     public static final int MAX_KEYS = 16_000_000;
 
     private static final Logger log = LoggerFactory.getLogger(RateLimiter.class);
-    private static final int STRIDE = 3;
     private static final int FINGERPRINT = 0;
     private static final int TAT = 1;
     private static final int SEEN = 2;
+    /** Distributed only: admits since the last {@link #drainAdmitted}. */
+    private static final int PENDING = 3;
+    private static final VarHandle DIRTY = MethodHandles.arrayElementVarHandle(byte[].class);
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
-    /** What a limiter is built from; two specs with equal settings may share one limiter across reloads. */
-    public record Settings(long intervalNanos, int burst, int maxKeys, boolean allowWhenFull, long idleAfterNanos) {
+    /** How a distributed limiter's sync is doing; a local limiter stays {@link #SHARED}. */
+    public enum Mode {
+        /** The normal state: limit with the local table (and, distributed, the shared counts it received). */
+        SHARED,
+        /** The store is unreachable and the operator chose to fail open: limit locally at {@code share} of the rate. */
+        LOCAL,
+        /** The store is unreachable and the operator chose to fail closed: refuse every request. */
+        CLOSED
+    }
+
+    /**
+     * What a limiter is built from; two specs with equal settings may share one limiter across reloads.
+     *
+     * @param distributed null for a limiter local to this process
+     */
+    public record Settings(long intervalNanos, int burst, int maxKeys, boolean allowWhenFull, long idleAfterNanos,
+            DistributedLimit distributed) {
+        /** A local limiter. */
+        public Settings(long intervalNanos, int burst, int maxKeys, boolean allowWhenFull, long idleAfterNanos) {
+            this(intervalNanos, burst, maxKeys, allowWhenFull, idleAfterNanos, null);
+        }
+
         public Settings {
             if (intervalNanos <= 0 || burst < 1 || maxKeys < 1 || idleAfterNanos <= 0) {
                 throw new IllegalArgumentException("rate limit: interval, burst, max_keys and idle_after must be positive");
@@ -77,15 +111,22 @@ public final class RateLimiter {
     private final long idleAfter;
     private final int maxKeys;
     private final boolean allowWhenFull;
+    private final int stride;
+    private final long localStep;
     private final long[] table;
+    private final byte[] dirty;
     private final Object[] locks;
+    private final AtomicLong closed = new AtomicLong();
+    private volatile Mode mode = Mode.SHARED;
     private final int bucketMask;
     private final AtomicInteger keys = new AtomicInteger();
     private final AtomicLong full = new AtomicLong();
     private final AtomicLong lastFullLog;
 
+    /** A limiter; a distributed one takes the seed every box derives alike ({@link DistributedLimit}). */
     public RateLimiter(String name, Settings settings) {
-        this(name, settings, System::nanoTime, new SecureRandom().nextLong());
+        this(name, settings, System::nanoTime,
+                settings.distributed() != null ? settings.distributed().seed(name) : new SecureRandom().nextLong());
     }
 
     /** For tests: an injected clock (nanoseconds, like {@link System#nanoTime}) and hash seed. */
@@ -100,7 +141,11 @@ public final class RateLimiter {
         this.maxKeys = settings.maxKeys();
         this.allowWhenFull = settings.allowWhenFull();
         int slots = Math.max(BUCKET_SLOTS, Integer.highestOneBit(Math.max(1, 2 * settings.maxKeys() - 1)) << 1);
-        this.table = new long[slots * STRIDE];
+        DistributedLimit d = settings.distributed();
+        this.stride = d == null ? 3 : 4;
+        this.localStep = d == null ? interval : (long) Math.min(Long.MAX_VALUE / 4 / Math.max(1, settings.burst()), Math.ceil(interval / d.share()));
+        this.table = new long[slots * stride];
+        this.dirty = d == null ? null : new byte[slots / BUCKET_SLOTS];
         this.locks = new Object[slots / BUCKET_SLOTS];
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
@@ -117,9 +162,29 @@ public final class RateLimiter {
         return settings;
     }
 
-    /** Slots allocated (the memory bound is {@code 24 B} times this). */
+    /** Slots allocated (the memory bound is {@code 24 B}, distributed {@code 32 B}, times this). */
     public int capacity() {
-        return table.length / STRIDE;
+        return table.length / stride;
+    }
+
+    /** True when the limiter shares its counts with other boxes ({@link Settings#distributed()}). */
+    public boolean isDistributed() {
+        return dirty != null;
+    }
+
+    /** How the distributed sync is doing; read per request. */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Set by the {@link RateLimitSync} when the store stops or starts answering. */
+    public void mode(Mode mode) {
+        this.mode = mode;
+    }
+
+    /** Requests refused in {@link Mode#CLOSED} since the limiter was made. */
+    public long closedCount() {
+        return closed.get();
     }
 
     /** Keys tracked now. */
@@ -171,6 +236,10 @@ public final class RateLimiter {
 
     /** Admits or refuses one request of the key with {@code fingerprint} (non-zero). Runs per request; 0 B. */
     public boolean tryAcquire(long fingerprint) {
+        if (mode == Mode.CLOSED) {
+            closed.incrementAndGet();
+            return false;
+        }
         long now = clock.getAsLong();
         int bucket = (int) fingerprint & bucketMask;
         int outcome;
@@ -188,11 +257,12 @@ public final class RateLimiter {
         long[] t = table;
         int base = bucket * BUCKET_SLOTS;
         int start = (int) (fingerprint >>> 58);
+        int stride = this.stride;
         int empty = -1;
         int victim = -1;
         long victimSeen = 0;
         for (int i = 0; i < BUCKET_SLOTS; i++) {
-            int slot = (base + ((start + i) & (BUCKET_SLOTS - 1))) * STRIDE;
+            int slot = (base + ((start + i) & (BUCKET_SLOTS - 1))) * stride;
             long f = t[slot + FINGERPRINT];
             if (f == fingerprint) {
                 return admit(t, slot, now);
@@ -220,19 +290,98 @@ public final class RateLimiter {
     private int install(long[] t, int slot, long fingerprint, long now) {
         t[slot + FINGERPRINT] = fingerprint;
         t[slot + TAT] = now;
+        if (dirty != null) {
+            t[slot + PENDING] = 0; // the evicted key's unsent admits go with it
+        }
         return admit(t, slot, now);
     }
 
-    /** GCRA: admitted when the new TAT is at most {@code burst} intervals ahead of now. */
+    /**
+     * GCRA: admitted when the new TAT is at most {@code burst} intervals ahead of now. In
+     * {@link Mode#LOCAL} a request costs {@code interval / share}, so the box gets its share of the rate.
+     */
     private int admit(long[] t, int slot, long now) {
         t[slot + SEEN] = now;
         long tat = t[slot + TAT];
-        long next = (tat - now < 0 ? now : tat) + interval;
+        boolean shared = mode == Mode.SHARED;
+        long next = (tat - now < 0 ? now : tat) + (shared ? interval : localStep);
         if (next - now > tolerance) {
             return 0;
         }
         t[slot + TAT] = next;
+        if (dirty != null && shared) {
+            t[slot + PENDING]++;
+            DIRTY.setOpaque(dirty, slot / stride / BUCKET_SLOTS, (byte) 1);
+        }
         return 1;
+    }
+
+    // ---- distributed: called by the RateLimitSync, off the event loops ----
+
+    /**
+     * Takes the admits counted since the last call: {@code [fingerprint0, count0, fingerprint1, ...]}.
+     * Visits only buckets flagged dirty; each under its lock. Off the loops (allocates the result).
+     */
+    public long[] drainAdmitted() {
+        if (dirty == null) {
+            return new long[0];
+        }
+        long[] out = new long[32];
+        int n = 0;
+        for (int bucket = 0; bucket < dirty.length; bucket++) {
+            if ((byte) DIRTY.getOpaque(dirty, bucket) == 0) {
+                continue;
+            }
+            if (out.length - n < 2 * BUCKET_SLOTS) {
+                out = Arrays.copyOf(out, Math.max(out.length * 2, n + 2 * BUCKET_SLOTS));
+            }
+            synchronized (locks[bucket]) {
+                DIRTY.setOpaque(dirty, bucket, (byte) 0);
+                n = drainBucket(bucket, out, n);
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    private int drainBucket(int bucket, long[] out, int n) {
+        long[] t = table;
+        for (int i = 0; i < BUCKET_SLOTS; i++) {
+            int slot = (bucket * BUCKET_SLOTS + i) * stride;
+            long pending = t[slot + PENDING];
+            if (pending != 0 && t[slot + FINGERPRINT] != 0) {
+                out[n++] = t[slot + FINGERPRINT];
+                out[n++] = pending;
+            }
+            t[slot + PENDING] = 0;
+        }
+        return n;
+    }
+
+    /**
+     * The store says the key's shared TAT is {@code debtNanos} ahead of now (all boxes' admits that
+     * reached it, this box's included). The local TAT moves up to that, plus this box's admits that
+     * were counted after the drain and have not reached the store yet; it never moves back. A key
+     * evicted meanwhile is left alone. Off the loops.
+     */
+    public void applyDebt(long fingerprint, long debtNanos) {
+        if (dirty == null) {
+            return;
+        }
+        long now = clock.getAsLong();
+        int bucket = (int) fingerprint & bucketMask;
+        synchronized (locks[bucket]) {
+            long[] t = table;
+            for (int i = 0; i < BUCKET_SLOTS; i++) {
+                int slot = (bucket * BUCKET_SLOTS + i) * stride;
+                if (t[slot + FINGERPRINT] == fingerprint) {
+                    long target = now + Math.max(0, debtNanos) + t[slot + PENDING] * interval;
+                    if (target - t[slot + TAT] > 0) {
+                        t[slot + TAT] = target;
+                    }
+                    return;
+                }
+            }
+        }
     }
 
     private boolean tableFull(long now) {

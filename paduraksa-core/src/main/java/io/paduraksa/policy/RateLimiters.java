@@ -3,6 +3,8 @@ package io.paduraksa.policy;
 import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps rate-limit state across reloads. The policy compiler asks {@link #shared} for the limiter
@@ -13,13 +15,16 @@ import java.util.Map;
  *
  * <p>Entries hold their limiter weakly: once no snapshot uses a limiter (the old snapshot is
  * retired, or the compilation that made it failed), the garbage collector may take it and its
- * table. Compile time only (synchronized; never on an event loop).
+ * table. A new distributed limiter is handed to the installed {@link RateLimitSync}, so a reload
+ * that keeps the limiter keeps its sync too. Compile time only (synchronized; never on an event loop).
  */
 public final class RateLimiters {
     private record Identity(String policy, String key, RateLimiter.Settings settings) {
     }
 
+    private static final Logger log = LoggerFactory.getLogger(RateLimiters.class);
     private static final Map<Identity, WeakReference<RateLimiter>> LIVE = new HashMap<>();
+    private static RateLimitSync sync;
 
     private RateLimiters() {
     }
@@ -33,7 +38,26 @@ public final class RateLimiters {
         if (limiter == null) {
             limiter = new RateLimiter(policy, settings);
             LIVE.put(id, new WeakReference<>(limiter));
+            if (settings.distributed() != null) {
+                attach(limiter);
+            }
         }
         return limiter;
+    }
+
+    /**
+     * Installs what connects distributed limiters to their store (the server does, at start-up,
+     * before compiling the first snapshot). Limiters made before keep limiting locally.
+     */
+    public static synchronized void syncWith(RateLimitSync sync) {
+        RateLimiters.sync = sync;
+    }
+
+    private static void attach(RateLimiter limiter) {
+        if (sync == null) {
+            log.info("rate limit '{}': distributed, but no sync is installed here (check or test run); limiting locally", limiter.name());
+        } else {
+            sync.attach(limiter);
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.paduraksa.config.RequestRate;
 import io.paduraksa.config.RequestRuleSpec;
 import io.paduraksa.config.RespondSpec;
 import io.paduraksa.net.IpRangeSet;
+import io.paduraksa.policy.DistributedLimit;
 import io.paduraksa.policy.IpPolicy;
 import io.paduraksa.policy.MethodPolicy;
 import io.paduraksa.policy.PathPolicy;
@@ -148,8 +149,11 @@ final class PolicyCompiler {
             context.error(path + ".rate", "found '" + rl.rate() + "' (expected a rate like 10/s, 600/m or 5000/h)");
             return null;
         }
+        PolicySpec.RateLimit.Distributed d = rl.distributed();
+        DistributedLimit distributed = d == null ? null : new DistributedLimit(d.redis(), d.syncEvery().toNanos(),
+                d.share().fraction(), d.whenUnreachable().equals("deny"), d.keyPrefix());
         RateLimiter.Settings settings = new RateLimiter.Settings(rate.intervalNanos(), rl.burst(), rl.maxKeys(),
-                rl.whenFull().equals("allow"), rl.idleAfter().toNanos());
+                rl.whenFull().equals("allow"), rl.idleAfter().toNanos(), distributed);
         RateLimitPolicy.Key key = RateLimitPolicy.Key.of(rl.key());
         String header = key == RateLimitPolicy.Key.HEADER ? rl.key().substring("header:".length()) : null;
         RateLimiter limiter = RateLimiters.shared(name, key == RateLimitPolicy.Key.HEADER ? "header:" + header.toLowerCase(java.util.Locale.ROOT) : rl.key(), settings);

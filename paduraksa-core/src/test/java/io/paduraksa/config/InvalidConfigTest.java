@@ -71,6 +71,10 @@ class InvalidConfigTest {
             country-code              | policies.geo.allow[1]               | 2 | 36 | 'DEU' is not a country code
             country-empty             | policies.geo                        | 3 | 5  | a country policy checks nothing
             country-unknown           | policies.geo.unknown                | 2 | 45 | unknown value 'block' (expected one of: allow, deny)
+            rate-limit-distributed-redis       | policies.api-limit.distributed.redis            | 5 | 26 | 'http://***@127.0.0.1:6379' is not a Redis URI (expected a redis:// or rediss:// URI
+            rate-limit-distributed-unreachable | policies.api-limit.distributed.when_unreachable | 5 | 70 | unknown value 'open' (expected one of: deny, allow)
+            rate-limit-distributed-share       | policies.api-limit.distributed.share            | 5 | 59 | found '0%' (expected a share above 0% up to 100%
+            rate-limit-distributed-missing     | policies.api-limit.distributed.redis            | 5 | 18 | missing (expected a redis:// or rediss:// URI
             request-empty             | policies.no-bots                    | 3 | 5  | a request policy checks nothing (expected at least one of: deny, allow, max_body, bot_signal)
             request-max-body          | policies.no-bots.max_body           | 4 | 15 | found '1m' (expected a size like 512, 64KiB, 1MiB
             request-rule-two-subjects | policies.no-bots.deny[0]            | 5 | 9  | a rule looks at one thing, found [header, query] (expected exactly one of: header, query, method)

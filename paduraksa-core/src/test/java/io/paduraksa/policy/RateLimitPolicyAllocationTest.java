@@ -60,6 +60,19 @@ class RateLimitPolicyAllocationTest {
     }
 
     @Test
+    void aDistributedCheckAllocatesNothingInEveryMode() {
+        DistributedLimit shared = new DistributedLimit("redis://127.0.0.1:6379/0", 100_000_000L, 0.5, false, "paduraksa:rl:");
+        for (RateLimiter.Mode mode : RateLimiter.Mode.values()) {
+            Request r = new Request(1000).policy(new RateLimiter.Settings(SECOND / 1000, 10, 100_000, false, 600 * SECOND, shared),
+                    RateLimitPolicy.Key.CLIENT_IP, null);
+            r.policy.limiter().mode(mode);
+            r.tick = SECOND / 10_000;
+            AllocationAssert.assertZero("distributed, " + mode, r, Request::run);
+            assertThat(mode == RateLimiter.Mode.CLOSED ? r.admitted : r.limited).isZero();
+        }
+    }
+
+    @Test
     void aLimitedRequestAllocatesNothing() {
         Request r = new Request(1).policy(new RateLimiter.Settings(SECOND, 5, 100, false, 600 * SECOND), RateLimitPolicy.Key.CLIENT_IP, null);
         AllocationAssert.assertZero("limited", r, Request::run);

@@ -9,6 +9,8 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.paduraksa.config.ConfigLoader;
 import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.snapshot.SnapshotCompiler;
+import io.paduraksa.ops.ratelimit.RedisRateLimitSync;
+import io.paduraksa.policy.RateLimiters;
 import io.paduraksa.snapshot.Snapshot;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -144,6 +146,8 @@ public final class Main {
     }
 
     private static int serve(Options o, PrintStream err) {
+        // Before the first compile: distributed rate limits share their counts through Redis from then on.
+        RateLimiters.syncWith(new RedisRateLimitSync());
         Snapshot s = load(o, err);
         if (s == null) {
             return 1;
