@@ -48,7 +48,9 @@ public final class ForwardingFields {
         int ipLength = IpParser.formatTo(state.clientIpHigh(), state.clientIpLow(), scratch);
         if (rules.xForwardedFor() != ForwardingRules.XForwardedFor.OFF) {
             sink.name(XFF, XFF_LOWER);
-            CharSequence earlier = rules.xForwardedFor() == ForwardingRules.XForwardedFor.APPEND
+            // Appended to only when a trusted proxy sent it: from anyone else the list is the client's
+            // own invention, and an upstream reading its first entry would believe it.
+            CharSequence earlier = rules.xForwardedFor() == ForwardingRules.XForwardedFor.APPEND && state.isPeerTrustedProxy()
                     ? state.header(XFF_LOWER) : null;
             if (earlier != null && earlier.length() > 0) {
                 sink.value(earlier);

@@ -88,6 +88,26 @@ class ForwardingLifecycleIT {
     }
 
     @Test
+    void appendedForwardedForKeepsOnlyATrustedProxysList() throws Exception {
+        String yaml = config("destinations: [{url: \"%s\"}]".formatted(one.url()), "")
+                .replace("clusters:", "client_ip: {trusted_proxies: [127.0.0.2/32]}\nforwarding: {x_forwarded_for: append}\nclusters:");
+        server = TestServer.start(yaml);
+        String request = "GET /xff HTTP/1.1\r\nHost: app.test\r\nX-Forwarded-For: 198.51.100.7\r\n\r\n";
+        try (RawHttp untrusted = new RawHttp(server.port("public"))) { // from 127.0.0.1
+            assertThat(untrusted.exchange(request).body()).contains("x-forwarded-for: 127.0.0.1\n").doesNotContain("198.51.100.7");
+        }
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.bind(new java.net.InetSocketAddress("127.0.0.2", 0));
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", server.port("public"))); // from 127.0.0.2: trusted
+            s.getOutputStream().write(request.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.setSoTimeout(5000);
+            String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(answer).contains("x-forwarded-for: 198.51.100.7, 127.0.0.2\n");
+        }
+    }
+
+    @Test
     void destinationGivenByHostNameIsResolved() throws Exception {
         server = TestServer.start(config("""
                 destinations: [{url: "http://localhost:%d"}]
