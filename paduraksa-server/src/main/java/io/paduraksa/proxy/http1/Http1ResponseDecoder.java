@@ -1,13 +1,14 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.proxy.http1.Http1ResponseBytes.CR;
-import static io.paduraksa.proxy.http1.Http1ResponseBytes.LF;
+import static io.paduraksa.server.http1.Http1Bytes.CR;
+import static io.paduraksa.server.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import io.paduraksa.server.http1.Http1Bytes;
 
 /**
  * Strict HTTP/1.x response decoder (RFC 9112) for upstream connections, recording positions
@@ -435,7 +436,7 @@ public final class Http1ResponseDecoder extends ByteToMessageDecoder {
     private long parseChunkSize(ByteBuf in, int from, int cr) {
         int p = from;
         long size = 0;
-        for (int digit; p < cr && (digit = Http1ResponseBytes.hexValue(in.getByte(p))) >= 0; p++) {
+        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
             if (size > Long.MAX_VALUE >>> 4) {
                 return -1;
             }
@@ -458,7 +459,7 @@ public final class Http1ResponseDecoder extends ByteToMessageDecoder {
         }
         for (; p < cr; p++) {
             int b = in.getByte(p);
-            if (!Http1ResponseBytes.isFieldValue(b)) {
+            if (!Http1Bytes.isFieldValue(b)) {
                 return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
                         : Http1ResponseError.INVALID_CHUNK_EXTENSION;
             }

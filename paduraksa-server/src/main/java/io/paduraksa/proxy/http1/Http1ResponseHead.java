@@ -5,6 +5,7 @@ import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.server.http1.AsciiView;
 import java.util.Arrays;
+import io.paduraksa.server.http1.Http1Bytes;
 
 /**
  * One decoded HTTP/1.x response head from an upstream: positions into the head's bytes plus the
@@ -159,7 +160,7 @@ public final class Http1ResponseHead implements ResponseHead {
 
     /** Whether header {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
     public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return Http1ResponseBytes.rangeEqualsLowerCase(buffer, headerNameStart(index), headerNameEnd(index), lowerCaseName);
+        return Http1Bytes.rangeEqualsLowerCase(buffer, headerNameStart(index), headerNameEnd(index), lowerCaseName);
     }
 
     /** Index of the first header named {@code lowerCaseName} (ASCII case ignored), or -1. */

@@ -1,12 +1,13 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.proxy.http1.Http1ResponseBytes.CR;
-import static io.paduraksa.proxy.http1.Http1ResponseBytes.LF;
+import static io.paduraksa.server.http1.Http1Bytes.CR;
+import static io.paduraksa.server.http1.Http1Bytes.LF;
 import static io.paduraksa.proxy.http1.Http1ResponseBytes.NUL;
-import static io.paduraksa.proxy.http1.Http1ResponseBytes.SP;
+import static io.paduraksa.server.http1.Http1Bytes.SP;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.server.http1.Http1Bytes;
 
 /**
  * Parses one complete response head (RFC 9112 sections 4 to 6) in a single pass, recording
@@ -82,8 +83,8 @@ final class Http1ResponseParser {
                     ? Http1ResponseError.MALFORMED_STATUS_LINE : Http1ResponseError.INVALID_STATUS_CODE;
         }
         long v = in.getLong(start);
-        int version = v == Http1ResponseBytes.HTTP_1_1_AS_LONG ? Http1ResponseHead.HTTP_1_1
-                : v == Http1ResponseBytes.HTTP_1_0_AS_LONG ? Http1ResponseHead.HTTP_1_0 : 0;
+        int version = v == Http1Bytes.HTTP_1_1_AS_LONG ? Http1ResponseHead.HTTP_1_1
+                : v == Http1Bytes.HTTP_1_0_AS_LONG ? Http1ResponseHead.HTTP_1_0 : 0;
         if (version == 0) {
             return Http1ResponseError.NOT_HTTP_1;
         }
@@ -98,7 +99,7 @@ final class Http1ResponseParser {
         if (reasonStart < cr) {
             int sep = in.getByte(reasonStart);
             if (sep != SP) {
-                return Http1ResponseBytes.isDigit(sep) ? Http1ResponseError.INVALID_STATUS_CODE : invalidByte(sep,
+                return Http1Bytes.isDigit(sep) ? Http1ResponseError.INVALID_STATUS_CODE : invalidByte(sep,
                         Http1ResponseError.MALFORMED_STATUS_LINE);
             }
             reasonStart++;
@@ -126,7 +127,7 @@ final class Http1ResponseParser {
     private static Http1ResponseError checkReason(ByteBuf in, int from, int cr) {
         for (int p = from; p < cr; p++) {
             int b = in.getByte(p);
-            if (!Http1ResponseBytes.isFieldValue(b)) {
+            if (!Http1Bytes.isFieldValue(b)) {
                 return invalidByte(b, Http1ResponseError.INVALID_REASON);
             }
         }
@@ -146,11 +147,11 @@ final class Http1ResponseParser {
      */
     Http1ResponseError parseField(ByteBuf in, int p, int cr) {
         int first = in.getByte(p);
-        if (Http1ResponseBytes.isOws(first)) {
+        if (Http1Bytes.isOws(first)) {
             return Http1ResponseError.OBS_FOLD;
         }
         int q = p;
-        while (Http1ResponseBytes.isToken(in.getByte(q))) {
+        while (Http1Bytes.isToken(in.getByte(q))) {
             q++;
         }
         int c = in.getByte(q);
@@ -161,17 +162,17 @@ final class Http1ResponseParser {
             return Http1ResponseError.EMPTY_HEADER_NAME;
         }
         nameEnd = q++;
-        while (q < cr && Http1ResponseBytes.isOws(in.getByte(q))) {
+        while (q < cr && Http1Bytes.isOws(in.getByte(q))) {
             q++;
         }
         valueStart = q;
         int end = q;
         for (; q < cr; q++) {
             int b = in.getByte(q);
-            if (!Http1ResponseBytes.isFieldValue(b)) {
+            if (!Http1Bytes.isFieldValue(b)) {
                 return invalidByte(b, Http1ResponseError.INVALID_HEADER_VALUE);
             }
-            if (!Http1ResponseBytes.isOws(b)) {
+            if (!Http1Bytes.isOws(b)) {
                 end = q + 1;
             }
         }
@@ -180,7 +181,7 @@ final class Http1ResponseParser {
     }
 
     private static Http1ResponseError nameError(int c, int at, int cr) {
-        if (Http1ResponseBytes.isOws(c)) {
+        if (Http1Bytes.isOws(c)) {
             return Http1ResponseError.WHITESPACE_BEFORE_COLON;
         }
         return at == cr ? Http1ResponseError.INVALID_HEADER_NAME : invalidByte(c, Http1ResponseError.INVALID_HEADER_NAME);
@@ -200,15 +201,15 @@ final class Http1ResponseParser {
     private Http1ResponseError fieldFacts(ByteBuf in, int nameStart) {
         switch (nameEnd - nameStart) {
             case 10:
-                if (Http1ResponseBytes.rangeEqualsLowerCase(in, nameStart, nameEnd, CONNECTION)) {
+                if (Http1Bytes.rangeEqualsLowerCase(in, nameStart, nameEnd, CONNECTION)) {
                     connectionClose |= Http1ResponseBytes.listContains(in, valueStart, valueEnd, CLOSE);
                     connectionKeepAlive |= Http1ResponseBytes.listContains(in, valueStart, valueEnd, KEEP_ALIVE);
                 }
                 return null;
             case 14:
-                return Http1ResponseBytes.rangeEqualsLowerCase(in, nameStart, nameEnd, CONTENT_LENGTH) ? contentLength(in) : null;
+                return Http1Bytes.rangeEqualsLowerCase(in, nameStart, nameEnd, CONTENT_LENGTH) ? contentLength(in) : null;
             case 17:
-                return Http1ResponseBytes.rangeEqualsLowerCase(in, nameStart, nameEnd, TRANSFER_ENCODING) ? transferEncoding(in) : null;
+                return Http1Bytes.rangeEqualsLowerCase(in, nameStart, nameEnd, TRANSFER_ENCODING) ? transferEncoding(in) : null;
             default:
                 return null;
         }
@@ -265,7 +266,7 @@ final class Http1ResponseParser {
             if (chunked || s == e || !isToken(in, s, e)) {
                 return Http1ResponseError.INVALID_TRANSFER_ENCODING;
             }
-            chunked = Http1ResponseBytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
+            chunked = Http1Bytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
             if (comma < 0) {
                 return null;
             }
@@ -275,7 +276,7 @@ final class Http1ResponseParser {
 
     private static boolean isToken(ByteBuf in, int from, int to) {
         for (int p = from; p < to; p++) {
-            if (!Http1ResponseBytes.isToken(in.getByte(p))) {
+            if (!Http1Bytes.isToken(in.getByte(p))) {
                 return false;
             }
         }

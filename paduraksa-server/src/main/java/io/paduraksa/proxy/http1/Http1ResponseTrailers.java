@@ -5,6 +5,7 @@ import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.server.http1.AsciiView;
 import java.util.Arrays;
+import io.paduraksa.server.http1.Http1Bytes;
 
 /**
  * The trailer fields of one chunked response (RFC 9112 section 7.1.2), kept so that the forwarder
@@ -68,7 +69,7 @@ public final class Http1ResponseTrailers implements ResponseTrailers {
 
     /** Whether field {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
     public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return Http1ResponseBytes.rangeEqualsLowerCase(buffer, nameStart(index), nameEnd(index), lowerCaseName);
+        return Http1Bytes.rangeEqualsLowerCase(buffer, nameStart(index), nameEnd(index), lowerCaseName);
     }
 
     /** The trailer section's bytes (a retained slice); {@code null} once released. */

@@ -4,16 +4,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 
 /** Byte classes of RFC 9110/9112 and in-place comparisons; tables are built once at class load. */
-final class Http1Bytes {
-    static final byte CR = '\r';
-    static final byte LF = '\n';
-    static final byte SP = ' ';
-    static final byte HTAB = '\t';
+public final class Http1Bytes {
+    public static final byte CR = '\r';
+    public static final byte LF = '\n';
+    public static final byte SP = ' ';
+    public static final byte HTAB = '\t';
 
     /** {@code "HTTP/1.1"} read as a big-endian long ({@link ByteBuf#getLong}). */
-    static final long HTTP_1_1_AS_LONG = 0x485454502F312E31L;
+    public static final long HTTP_1_1_AS_LONG = 0x485454502F312E31L;
     /** {@code "HTTP/1.0"} read as a big-endian long. */
-    static final long HTTP_1_0_AS_LONG = 0x485454502F312E30L;
+    public static final long HTTP_1_0_AS_LONG = 0x485454502F312E30L;
 
     /** tchar (RFC 9110 section 5.6.2): the bytes of methods and field names. */
     private static final boolean[] TOKEN = new boolean[256];
@@ -55,11 +55,11 @@ final class Http1Bytes {
     private Http1Bytes() {
     }
 
-    static boolean isToken(int b) {
+    public static boolean isToken(int b) {
         return TOKEN[b & 0xFF];
     }
 
-    static boolean isFieldValue(int b) {
+    public static boolean isFieldValue(int b) {
         return FIELD_VALUE[b & 0xFF];
     }
 
@@ -76,12 +76,12 @@ final class Http1Bytes {
         return lower >= 'a' && lower <= 'z';
     }
 
-    static boolean isDigit(int b) {
+    public static boolean isDigit(int b) {
         return b >= '0' && b <= '9';
     }
 
     /** Value of a HEXDIG (either case), or -1. */
-    static int hexValue(int b) {
+    public static int hexValue(int b) {
         if (b >= '0' && b <= '9') {
             return b - '0';
         }
@@ -89,12 +89,12 @@ final class Http1Bytes {
         return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
     }
 
-    static boolean isOws(int b) {
+    public static boolean isOws(int b) {
         return b == SP || b == HTAB;
     }
 
     /** ASCII lower case of one byte; letters only, every other byte unchanged. */
-    static int toLower(int b) {
+    public static int toLower(int b) {
         return b >= 'A' && b <= 'Z' ? b | 0x20 : b;
     }
 
@@ -112,7 +112,7 @@ final class Http1Bytes {
     }
 
     /** {@code buf[from, to)} equals {@code lowerCase} ignoring ASCII case. */
-    static boolean rangeEqualsLowerCase(ByteBuf buf, int from, int to, AsciiString lowerCase) {
+    public static boolean rangeEqualsLowerCase(ByteBuf buf, int from, int to, AsciiString lowerCase) {
         return to - from == lowerCase.length() && equalsLowerCase(buf, from, lowerCase);
     }
 
