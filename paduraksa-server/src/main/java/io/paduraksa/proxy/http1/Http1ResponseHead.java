@@ -4,8 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.server.http1.AsciiView;
-import java.util.Arrays;
-import io.paduraksa.server.http1.Http1Bytes;
+import io.paduraksa.server.http1.FieldPositions;
 
 /**
  * One decoded HTTP/1.x response head from an upstream: positions into the head's bytes plus the
@@ -41,16 +40,8 @@ public final class Http1ResponseHead implements ResponseHead {
 
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final int INITIAL_HEADER_CAPACITY = 32;
-    private static final int SLOTS = 4;
-    private static final int NAME_START = 0;
-    private static final int NAME_END = 1;
-    private static final int VALUE_START = 2;
-    private static final int VALUE_END = 3;
 
-    private final int maxHeaderCount;
-    /** Four ints per header: name start, name end, value start, value end. Grows up to the limit, once per connection. */
-    private int[] headers;
-    private int headerCount;
+    private final FieldPositions fields;
 
     private ByteBuf buffer;
     private int version;
@@ -64,12 +55,9 @@ public final class Http1ResponseHead implements ResponseHead {
     private boolean closeDelimited;
 
     private final AsciiView reasonView = new AsciiView();
-    private final AsciiView nameView = new AsciiView();
-    private final AsciiView valueView = new AsciiView();
 
     Http1ResponseHead(int maxHeaderCount) {
-        this.maxHeaderCount = maxHeaderCount;
-        this.headers = new int[Math.min(INITIAL_HEADER_CAPACITY, maxHeaderCount) * SLOTS];
+        this.fields = new FieldPositions(maxHeaderCount, INITIAL_HEADER_CAPACITY);
         reset();
     }
 
@@ -129,53 +117,48 @@ public final class Http1ResponseHead implements ResponseHead {
     // ---- header fields
 
     public int headerCount() {
-        return headerCount;
+        return fields.count();
     }
 
     public int headerNameStart(int index) {
-        return headers[index * SLOTS + NAME_START];
+        return fields.nameStart(index);
     }
 
     public int headerNameEnd(int index) {
-        return headers[index * SLOTS + NAME_END];
+        return fields.nameEnd(index);
     }
 
     public int headerValueStart(int index) {
-        return headers[index * SLOTS + VALUE_START];
+        return fields.valueStart(index);
     }
 
     public int headerValueEnd(int index) {
-        return headers[index * SLOTS + VALUE_END];
+        return fields.valueEnd(index);
     }
 
     /** The name of header {@code index} as sent, through the head's name view. */
     public CharSequence headerName(int index) {
-        return nameView.point(buffer, headerNameStart(index), headerNameEnd(index));
+        return fields.name(buffer, index);
     }
 
     /** The OWS-trimmed value of header {@code index}, through the head's value view. */
     public CharSequence headerValue(int index) {
-        return valueView.point(buffer, headerValueStart(index), headerValueEnd(index));
+        return fields.value(buffer, index);
     }
 
     /** Whether header {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
     public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return Http1Bytes.rangeEqualsLowerCase(buffer, headerNameStart(index), headerNameEnd(index), lowerCaseName);
+        return fields.nameEquals(buffer, index, lowerCaseName);
     }
 
     /** Index of the first header named {@code lowerCaseName} (ASCII case ignored), or -1. */
     public int findHeader(AsciiString lowerCaseName) {
-        return findHeader(lowerCaseName, 0);
+        return fields.find(buffer, lowerCaseName, 0);
     }
 
     /** Index of the first header at or after {@code fromIndex} named {@code lowerCaseName}, or -1. */
     public int findHeader(AsciiString lowerCaseName, int fromIndex) {
-        for (int i = fromIndex; i < headerCount; i++) {
-            if (nameEquals(i, lowerCaseName)) {
-                return i;
-            }
-        }
-        return -1;
+        return fields.find(buffer, lowerCaseName, fromIndex);
     }
 
     /**
@@ -184,7 +167,7 @@ public final class Http1ResponseHead implements ResponseHead {
      * the fields on each call; allocates nothing.
      */
     public boolean isConnectionOption(CharSequence headerName) {
-        for (int i = 0; i < headerCount; i++) {
+        for (int i = 0, n = fields.count(); i < n; i++) {
             if (nameEquals(i, CONNECTION)
                     && Http1ResponseBytes.listContains(buffer, headerValueStart(i), headerValueEnd(i), headerName)) {
                 return true;
@@ -235,7 +218,7 @@ public final class Http1ResponseHead implements ResponseHead {
         }
         StringBuilder sb = new StringBuilder("Http1ResponseHead(").append(version == HTTP_1_1 ? "HTTP/1.1 " : "HTTP/1.0 ")
                 .append(status).append(' ').append(reason());
-        for (int i = 0; i < headerCount; i++) {
+        for (int i = 0, n = fields.count(); i < n; i++) {
             sb.append(", ").append(headerName(i)).append(": ").append(headerValue(i));
         }
         return sb.append(')').toString();
@@ -244,7 +227,7 @@ public final class Http1ResponseHead implements ResponseHead {
     // ---- written by the parser
 
     void reset() {
-        headerCount = 0;
+        fields.reset();
         version = 0;
         status = 0;
         reasonStart = 0;
@@ -265,25 +248,7 @@ public final class Http1ResponseHead implements ResponseHead {
 
     /** Adds a header's positions; false when the header count limit is reached. */
     boolean addHeader(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        if (headerCount == maxHeaderCount) {
-            return false;
-        }
-        int slot = headerCount * SLOTS;
-        if (slot == headers.length) {
-            grow();
-        }
-        int[] h = headers;
-        h[slot + NAME_START] = nameStart;
-        h[slot + NAME_END] = nameEnd;
-        h[slot + VALUE_START] = valueStart;
-        h[slot + VALUE_END] = valueEnd;
-        headerCount++;
-        return true;
-    }
-
-    private void grow() {
-        int capacity = Math.min(headers.length / SLOTS * 2, maxHeaderCount) * SLOTS;
-        headers = Arrays.copyOf(headers, capacity);
+        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
     }
 
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean hasBody, boolean closeDelimited) {

@@ -3,9 +3,7 @@ package io.paduraksa.proxy.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseTrailers;
-import io.paduraksa.server.http1.AsciiView;
-import java.util.Arrays;
-import io.paduraksa.server.http1.Http1Bytes;
+import io.paduraksa.server.http1.FieldPositions;
 
 /**
  * The trailer fields of one chunked response (RFC 9112 section 7.1.2), kept so that the forwarder
@@ -22,54 +20,47 @@ import io.paduraksa.server.http1.Http1Bytes;
  */
 public final class Http1ResponseTrailers implements ResponseTrailers {
     private static final int INITIAL_CAPACITY = 4;
-    private static final int SLOTS = 4;
 
-    private final int maxCount;
-    private int[] fields;
-    private int count;
+    private final FieldPositions fields;
     private ByteBuf buffer;
 
-    private final AsciiView nameView = new AsciiView();
-    private final AsciiView valueView = new AsciiView();
-
     Http1ResponseTrailers(int maxCount) {
-        this.maxCount = maxCount;
-        this.fields = new int[Math.min(INITIAL_CAPACITY, maxCount) * SLOTS];
+        this.fields = new FieldPositions(maxCount, INITIAL_CAPACITY);
     }
 
     public int count() {
-        return count;
+        return fields.count();
     }
 
     public int nameStart(int index) {
-        return fields[index * SLOTS];
+        return fields.nameStart(index);
     }
 
     public int nameEnd(int index) {
-        return fields[index * SLOTS + 1];
+        return fields.nameEnd(index);
     }
 
     public int valueStart(int index) {
-        return fields[index * SLOTS + 2];
+        return fields.valueStart(index);
     }
 
     public int valueEnd(int index) {
-        return fields[index * SLOTS + 3];
+        return fields.valueEnd(index);
     }
 
     /** The name of field {@code index} as sent, through this object's name view. */
     public CharSequence name(int index) {
-        return nameView.point(buffer, nameStart(index), nameEnd(index));
+        return fields.name(buffer, index);
     }
 
     /** The OWS-trimmed value of field {@code index}, through this object's value view. */
     public CharSequence value(int index) {
-        return valueView.point(buffer, valueStart(index), valueEnd(index));
+        return fields.value(buffer, index);
     }
 
     /** Whether field {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
     public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return Http1Bytes.rangeEqualsLowerCase(buffer, nameStart(index), nameEnd(index), lowerCaseName);
+        return fields.nameEquals(buffer, index, lowerCaseName);
     }
 
     /** The trailer section's bytes (a retained slice); {@code null} once released. */
@@ -97,7 +88,7 @@ public final class Http1ResponseTrailers implements ResponseTrailers {
             return "Http1ResponseTrailers(released)";
         }
         StringBuilder sb = new StringBuilder("Http1ResponseTrailers(");
-        for (int i = 0; i < count; i++) {
+        for (int i = 0, n = fields.count(); i < n; i++) {
             sb.append(i == 0 ? "" : ", ").append(name(i)).append(": ").append(value(i));
         }
         return sb.append(')').toString();
@@ -106,24 +97,12 @@ public final class Http1ResponseTrailers implements ResponseTrailers {
     // ---- written by the decoder
 
     void reset() {
-        count = 0;
+        fields.reset();
     }
 
     /** Adds a field's positions; false when the count limit is reached. */
     boolean add(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        if (count == maxCount) {
-            return false;
-        }
-        int slot = count * SLOTS;
-        if (slot == fields.length) {
-            fields = Arrays.copyOf(fields, Math.min(count * 2, maxCount) * SLOTS);
-        }
-        fields[slot] = nameStart;
-        fields[slot + 1] = nameEnd;
-        fields[slot + 2] = valueStart;
-        fields[slot + 3] = valueEnd;
-        count++;
-        return true;
+        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
     }
 
     void buffer(ByteBuf buffer) {

@@ -2,7 +2,6 @@ package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
-import java.util.Arrays;
 
 /**
  * One decoded HTTP/1.1 request head: positions into the head's bytes plus the framing facts the
@@ -41,16 +40,8 @@ public final class Http1RequestHead {
     public static final int ASTERISK_FORM = 3;
 
     private static final int INITIAL_HEADER_CAPACITY = 32;
-    private static final int SLOTS = 4;
-    private static final int NAME_START = 0;
-    private static final int NAME_END = 1;
-    private static final int VALUE_START = 2;
-    private static final int VALUE_END = 3;
 
-    private final int maxHeaderCount;
-    /** Four ints per header: name start, name end, value start, value end. Grows up to the limit, once per connection. */
-    private int[] headers;
-    private int headerCount;
+    private final FieldPositions fields;
 
     private ByteBuf buffer;
     private int methodEnd;
@@ -68,12 +59,9 @@ public final class Http1RequestHead {
     private final AsciiView methodView = new AsciiView();
     private final AsciiView targetView = new AsciiView();
     private final AsciiView hostView = new AsciiView();
-    private final AsciiView nameView = new AsciiView();
-    private final AsciiView valueView = new AsciiView();
 
     Http1RequestHead(int maxHeaderCount) {
-        this.maxHeaderCount = maxHeaderCount;
-        this.headers = new int[Math.min(INITIAL_HEADER_CAPACITY, maxHeaderCount) * SLOTS];
+        this.fields = new FieldPositions(maxHeaderCount, INITIAL_HEADER_CAPACITY);
         reset();
     }
 
@@ -145,54 +133,48 @@ public final class Http1RequestHead {
     // ---- header fields
 
     public int headerCount() {
-        return headerCount;
+        return fields.count();
     }
 
     public int headerNameStart(int index) {
-        return headers[index * SLOTS + NAME_START];
+        return fields.nameStart(index);
     }
 
     public int headerNameEnd(int index) {
-        return headers[index * SLOTS + NAME_END];
+        return fields.nameEnd(index);
     }
 
     public int headerValueStart(int index) {
-        return headers[index * SLOTS + VALUE_START];
+        return fields.valueStart(index);
     }
 
     public int headerValueEnd(int index) {
-        return headers[index * SLOTS + VALUE_END];
+        return fields.valueEnd(index);
     }
 
     /** The name of header {@code index} as sent, through the head's name view. */
     public AsciiView headerName(int index) {
-        return nameView.point(buffer, headerNameStart(index), headerNameEnd(index));
+        return fields.name(buffer, index);
     }
 
     /** The OWS-trimmed value of header {@code index}, through the head's value view. */
     public AsciiView headerValue(int index) {
-        return valueView.point(buffer, headerValueStart(index), headerValueEnd(index));
+        return fields.value(buffer, index);
     }
 
     /** Whether header {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
     public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        int start = headerNameStart(index);
-        return Http1Bytes.rangeEqualsLowerCase(buffer, start, headerNameEnd(index), lowerCaseName);
+        return fields.nameEquals(buffer, index, lowerCaseName);
     }
 
     /** Index of the first header named {@code lowerCaseName} (ASCII case ignored), or -1. */
     public int findHeader(AsciiString lowerCaseName) {
-        return findHeader(lowerCaseName, 0);
+        return fields.find(buffer, lowerCaseName, 0);
     }
 
     /** Index of the first header at or after {@code fromIndex} named {@code lowerCaseName}, or -1. */
     public int findHeader(AsciiString lowerCaseName, int fromIndex) {
-        for (int i = fromIndex; i < headerCount; i++) {
-            if (nameEquals(i, lowerCaseName)) {
-                return i;
-            }
-        }
-        return -1;
+        return fields.find(buffer, lowerCaseName, fromIndex);
     }
 
     // ---- framing facts
@@ -256,7 +238,7 @@ public final class Http1RequestHead {
         }
         StringBuilder sb = new StringBuilder("Http1RequestHead(").append(method()).append(' ').append(target())
                 .append(version == HTTP_1_1 ? " HTTP/1.1" : " HTTP/1.0");
-        for (int i = 0; i < headerCount; i++) {
+        for (int i = 0, n = fields.count(); i < n; i++) {
             sb.append(", ").append(headerName(i)).append(": ").append(headerValue(i));
         }
         return sb.append(')').toString();
@@ -265,7 +247,7 @@ public final class Http1RequestHead {
     // ---- written by the parser
 
     void reset() {
-        headerCount = 0;
+        fields.reset();
         methodEnd = 0;
         targetStart = 0;
         targetEnd = 0;
@@ -289,25 +271,7 @@ public final class Http1RequestHead {
 
     /** Adds a header's positions; false when the header count limit is reached. */
     boolean addHeader(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        if (headerCount == maxHeaderCount) {
-            return false;
-        }
-        int slot = headerCount * SLOTS;
-        if (slot == headers.length) {
-            grow();
-        }
-        int[] h = headers;
-        h[slot + NAME_START] = nameStart;
-        h[slot + NAME_END] = nameEnd;
-        h[slot + VALUE_START] = valueStart;
-        h[slot + VALUE_END] = valueEnd;
-        headerCount++;
-        return true;
-    }
-
-    private void grow() {
-        int capacity = Math.min(headers.length / SLOTS * 2, maxHeaderCount) * SLOTS;
-        headers = Arrays.copyOf(headers, capacity);
+        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
     }
 
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean expectContinue,
