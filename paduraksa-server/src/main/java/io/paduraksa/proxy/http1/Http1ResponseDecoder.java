@@ -4,11 +4,10 @@ import static io.paduraksa.server.http1.Http1Bytes.CR;
 import static io.paduraksa.server.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 import io.paduraksa.server.http1.Http1Bytes;
+import io.paduraksa.server.http1.ResumableDecoder;
 
 /**
  * Strict HTTP/1.x response decoder (RFC 9112) for upstream connections, recording positions
@@ -53,7 +52,7 @@ import io.paduraksa.server.http1.Http1Bytes;
  * trailers, slices come from Netty's recycler, the other messages are singletons or enum constants.
  * Scanning for the end of a head resumes where the previous read stopped.
  */
-public final class Http1ResponseDecoder extends ByteToMessageDecoder {
+public final class Http1ResponseDecoder extends ResumableDecoder {
     public static final int DEFAULT_MAX_HEAD_SIZE = 64 * 1024;
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
     /** Longest chunk-size line, extensions included, CRLF excluded. */
@@ -105,8 +104,6 @@ public final class Http1ResponseDecoder extends ByteToMessageDecoder {
     /** Where {@link #parseChunkSize} stopped. */
     private int chunkSizeEnd;
 
-    private ChannelHandlerContext ctx;
-    private boolean reading;
 
     /** Default limits: 64 KiB head, 100 header fields. */
     public Http1ResponseDecoder() {
@@ -155,55 +152,8 @@ public final class Http1ResponseDecoder extends ByteToMessageDecoder {
         return state == HEAD && expected == 0 && actualReadableBytes() == 0;
     }
 
-    /**
-     * Decodes buffered bytes again after the consumer released a head or trailers it held past its
-     * {@code channelRead}. Call on the event loop; does nothing while the decoder is already running
-     * or when nothing is buffered.
-     */
-    public void resume() throws Exception {
-        ChannelHandlerContext c = ctx;
-        if (c != null && !reading && !c.isRemoved() && actualReadableBytes() > 0) {
-            channelRead(c, Unpooled.EMPTY_BUFFER);
-        }
-    }
-
     private static IllegalStateException tooManyPending() {
         return new IllegalStateException("more than " + MAX_PENDING + " responses expected at once");
-    }
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        reading = true;
-        try {
-            super.channelRead(ctx, msg);
-        } finally {
-            reading = false;
-        }
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        reading = true; // decodeLast runs in here; resume() must not re-enter it
-        try {
-            super.channelInactive(ctx);
-        } finally {
-            reading = false;
-        }
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        reading = true; // input shutdown runs decodeLast
-        try {
-            super.userEventTriggered(ctx, evt);
-        } finally {
-            reading = false;
-        }
     }
 
     @Override

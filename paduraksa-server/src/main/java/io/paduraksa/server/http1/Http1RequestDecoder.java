@@ -4,9 +4,7 @@ import static io.paduraksa.server.http1.Http1Bytes.CR;
 import static io.paduraksa.server.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 
 /**
@@ -38,7 +36,7 @@ import java.util.List;
  * recycler, outputs are singletons or the head itself. Scanning for the end of the head resumes
  * where the previous read stopped, so a head trickling in byte by byte costs linear time.
  */
-public final class Http1RequestDecoder extends ByteToMessageDecoder {
+public final class Http1RequestDecoder extends ResumableDecoder {
     public static final int DEFAULT_MAX_REQUEST_LINE_LENGTH = 8 * 1024;
     public static final int DEFAULT_MAX_HEAD_SIZE = 32 * 1024;
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
@@ -84,8 +82,6 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
     private int trailerBytes;
     private int trailerCount;
 
-    private ChannelHandlerContext ctx;
-    private boolean reading;
 
     /** Default limits: 8 KiB request line, 32 KiB head, 100 header fields, 10 MiB body. */
     public Http1RequestDecoder() {
@@ -112,56 +108,9 @@ public final class Http1RequestDecoder extends ByteToMessageDecoder {
         this.head = new Http1RequestHead(maxHeaderCount);
     }
 
-    /**
-     * Decodes buffered bytes again after the consumer released a head it held past its
-     * {@code channelRead} (a pipelined request may be waiting). Call on the event loop; does
-     * nothing while the decoder is already running or when nothing is buffered.
-     */
-    public void resume() throws Exception {
-        ChannelHandlerContext c = ctx;
-        if (c != null && !reading && !c.isRemoved() && actualReadableBytes() > 0) {
-            channelRead(c, Unpooled.EMPTY_BUFFER);
-        }
-    }
-
     /** Whether bytes after the current request are buffered: the start of a pipelined next request. */
     boolean hasBufferedBytes() {
         return actualReadableBytes() > 0;
-    }
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        reading = true;
-        try {
-            super.channelRead(ctx, msg);
-        } finally {
-            reading = false;
-        }
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        reading = true; // decodeLast runs in here; resume() must not re-enter it
-        try {
-            super.channelInactive(ctx);
-        } finally {
-            reading = false;
-        }
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        reading = true; // input shutdown decodes what is left
-        try {
-            super.userEventTriggered(ctx, evt);
-        } finally {
-            reading = false;
-        }
     }
 
     @Override
