@@ -82,6 +82,13 @@ public final class H2Client implements AutoCloseable {
             this.id = id;
         }
 
+        /** Body bytes received so far. */
+        public int bytesReceived() {
+            synchronized (body) {
+                return body.size();
+            }
+        }
+
         Response response(long resetCode) {
             return new Response(id, headers, body.toString(StandardCharsets.UTF_8), resetCode);
         }
@@ -233,6 +240,15 @@ public final class H2Client implements AutoCloseable {
     }
 
     /** Whether the connection is still open, waiting up to {@code millis} for it to close. */
+    /** Resets {@code stream} with CANCEL, as a browser does when the user navigates away. */
+    public void cancel(Stream stream) {
+        channel.eventLoop().execute(() -> {
+            ChannelHandlerContext ctx = channel.pipeline().context(handler);
+            handler.resetStream(ctx, stream.id, io.netty.handler.codec.http2.Http2Error.CANCEL.code(), ctx.newPromise());
+            handler.flush(ctx);
+        });
+    }
+
     public boolean isOpenAfter(long millis) {
         return !channel.closeFuture().awaitUninterruptibly(millis);
     }
@@ -285,7 +301,9 @@ public final class H2Client implements AutoCloseable {
             if (s != null) {
                 byte[] bytes = new byte[n];
                 data.readBytes(bytes);
-                s.body.writeBytes(bytes);
+                synchronized (s.body) {
+                    s.body.writeBytes(bytes);
+                }
                 if (endOfStream) {
                     s.done.complete(s.response(-1));
                 }
