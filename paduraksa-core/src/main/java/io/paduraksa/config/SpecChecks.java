@@ -138,7 +138,7 @@ final class SpecChecks {
             case "RespondSpec.status" -> single(node, value, path, errors, v -> range((Integer) v, 200, 599));
             case "RedirectSpec.status" -> single(node, value, path, errors, SpecChecks::redirectStatus);
             case "RedirectSpec.location" -> single(node, value, path, errors, SpecChecks::location);
-            case "RespondSpec.contentType", "RespondSpec.cacheControl" -> single(node, value, path, errors, SpecChecks::headerValue);
+            case "RespondSpec.contentType", "RespondSpec.cacheControl", "ErrorPageSpec.contentType" -> single(node, value, path, errors, SpecChecks::headerValue);
             case "RespondSpec.headers" -> headers(node, path, errors);
             case "ClientIpSpec.header" -> single(node, value, path, errors, SpecChecks::headerName);
             case "ClusterSpec.loadBalancing" -> single(node, value, path, errors, v -> oneOf(v, LOAD_BALANCING));

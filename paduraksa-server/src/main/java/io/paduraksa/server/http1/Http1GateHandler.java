@@ -312,7 +312,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
         if (copyBody) {
             // Template slots (a request id, a challenge token for this client) are filled here.
-            response.writeBody(out, state.requestId(), state.clientIpHigh(), state.clientIpLow());
+            response.writeBody(out, answerId(state.requestId()), state.clientIpHigh(), state.clientIpLow());
             c.write(out, c.voidPromise());
         } else if (bodyLength > 0) {
             c.write(out, c.voidPromise());
@@ -324,6 +324,14 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             response.release(); // built for this request (a challenge's redirect): copied or retained above
         }
         finishAnswer(c, close);
+    }
+
+    /**
+     * The id an answer's page shows: the gate's, or for answers before the gate (a malformed head,
+     * a timeout, a refusal; the state holds no request then, id 0) a fresh one.
+     */
+    static long answerId(long gateId) {
+        return gateId != 0 ? gateId : java.util.concurrent.ThreadLocalRandom.current().nextLong();
     }
 
     private void finishAnswer(ChannelHandlerContext c, boolean close) {

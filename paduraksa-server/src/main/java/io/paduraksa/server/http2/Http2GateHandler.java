@@ -279,7 +279,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             ByteBuf body;
             if (response.isTemplate()) {
                 body = ctx.alloc().ioBuffer(response.contentLength());
-                response.writeBody(body, exchange.state.requestId(), exchange.state.clientIpHigh(), exchange.state.clientIpLow());
+                long id = exchange.state.requestId(); // 0 before the gate (a refusal): the page gets a fresh id
+                response.writeBody(body, id != 0 ? id : java.util.concurrent.ThreadLocalRandom.current().nextLong(),
+                        exchange.state.clientIpHigh(), exchange.state.clientIpLow());
             } else {
                 body = response.retainedBody();
             }
