@@ -59,7 +59,7 @@ final class SpecChecks {
         return switch (key(slot)) {
             case "ListenerSpec.address", "DestinationSpec.url", "RedirectSpec.location", "CertificateSpec.cert",
                     "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations", "RateLimit.rate", "Challenge.keys",
-                    "ChallengeKeySpec.id", "Distributed.redis" -> true;
+                    "ChallengeKeySpec.id", "Distributed.redis", "ForwardAuth.url" -> true;
             default -> false;
         };
     }
@@ -106,6 +106,10 @@ final class SpecChecks {
             case "ChallengeKeySpec.id" -> "1 to 16 letters, digits, '-' or '_'";
             case "Country.allow", "Country.deny" -> "a list of " + COUNTRY_CODE;
             case "Country.unknown" -> "one of: " + String.join(", ", UNKNOWN_COUNTRY);
+            case "ForwardAuth.url" -> URL;
+            case "ForwardAuth.whenUnavailable" -> "one of: " + String.join(", ", WHEN_FULL);
+            case "ForwardAuth.method" -> "a method like GET";
+            case "Cache.maxEntries" -> POSITIVE;
             default -> null;
         };
     }
@@ -173,6 +177,12 @@ final class SpecChecks {
             case "Country.allow", "Country.deny" -> items(node, path, errors, SpecChecks::countryCode);
             case "Country.unknown" -> single(node, value, path, errors, v -> oneOf(v, UNKNOWN_COUNTRY));
             case "Country.header" -> single(node, value, path, errors, SpecChecks::headerName);
+            case "ForwardAuth.url" -> single(node, value, path, errors, v -> url((URI) v));
+            case "ForwardAuth.method" -> single(node, value, path, errors, SpecChecks::method);
+            case "ForwardAuth.whenUnavailable" -> single(node, value, path, errors, v -> oneOf(v, WHEN_FULL));
+            case "ForwardAuth.forwardHeaders", "ForwardAuth.copyResponseHeaders", "Cache.key" ->
+                    items(node, path, errors, SpecChecks::forwardedHeaderName);
+            case "Cache.maxEntries" -> single(node, value, path, errors, SpecChecks::positive);
             default -> {
             }
         }
