@@ -122,6 +122,7 @@ public final class ForwardAuthPolicy implements RequestPolicy {
      * and, for an allow with copied headers, hands them to {@code request}. Slow path: allocates.
      *
      * @param headers the answer's header fields as name and value pairs, in order
+     * @param request the request that asked, or null when it has gone (the decision is still cached)
      */
     public PolicyDecision decide(Object key, int status, List<String[]> headers, byte[] body, PolicyInput request) {
         boolean setsCookie = find(headers, "set-cookie") != null;
@@ -142,7 +143,7 @@ public final class ForwardAuthPolicy implements RequestPolicy {
             // An answer that sets a cookie (a login flow's state) is for one client only: never replayed.
             cache.put((ForwardAuthCache.Key) key, decision, fields, System.nanoTime());
         }
-        if (fields != null) {
+        if (fields != null && request != null) {
             request.upstreamFields(fields);
         }
         return decision;

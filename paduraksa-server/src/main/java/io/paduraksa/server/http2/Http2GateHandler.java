@@ -22,6 +22,9 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.ops.Metrics;
+import io.paduraksa.policy.ForwardAuthPolicy;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
@@ -36,7 +39,7 @@ import java.io.IOException;
  * {@link Http2Exchange}; answers are written from precomputed parts, drops reset the stream,
  * FORWARD goes to the forwarder. Body frames of answered streams are consumed and credited.
  */
-public final class Http2GateHandler extends Http2ConnectionHandler {
+public final class Http2GateHandler extends Http2ConnectionHandler implements ForwardAuthCall.Done {
     private final GateContext context;
     /** The answer's header block, reused for every answer on this connection (see its class comment). */
     private final Http2AnswerHeaders answerHeaders = new Http2AnswerHeaders();
@@ -203,12 +206,53 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                 exchange.recycle();
                 resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
             }
-            default -> {
-                // No policy of this build needs I/O; an unexpected NEEDS_ASYNC is our error, not the client's.
-                count(exchange, outcome, 500);
-                answer(exchange, exchange.state.snapshot().statusAnswer(500));
-            }
+            default -> awaitPolicy(ctx, exchange);
         }
+    }
+
+    // ---- NEEDS_ASYNC: a policy's I/O (forward-auth on a cache miss), off the common path ----
+
+    /**
+     * Starts the I/O the deciding policy asked for. The stream is registered like a forwarded one,
+     * so its DATA frames wait in the exchange unacknowledged and a reset by the client recycles it.
+     */
+    private void awaitPolicy(ChannelHandlerContext ctx, Http2Exchange exchange) {
+        if (!(exchange.state.decidingPolicy() instanceof ForwardAuthPolicy policy)) {
+            // Only forward-auth needs I/O; anything else asking for it is our error, not the client's.
+            count(exchange, GateOutcome.NEEDS_ASYNC, 500);
+            answer(exchange, exchange.state.snapshot().statusAnswer(500));
+            return;
+        }
+        if (forwarded.get(exchange.streamId) != exchange) {
+            forwarded.put(exchange.streamId, exchange);
+            exchange.forwarding();
+        }
+        ForwardAuthCall.start(ctx.channel(), exchange.state, policy, this, exchange);
+    }
+
+    /** The policy decided (on this event loop): the gate goes on after it, then answer, forward or reset. */
+    @Override
+    public void authDecided(Object token, long requestId, PolicyDecision decision) {
+        Http2Exchange exchange = (Http2Exchange) token;
+        if (!exchange.open || exchange.state.requestId() != requestId || exchange.handler != this) {
+            return; // the stream was reset or closed meanwhile (the exchange was recycled)
+        }
+        GateOutcome outcome = context.gate().resume(exchange.state, decision, null);
+        int streamId = exchange.streamId;
+        switch (outcome) {
+            case RESPOND, CHALLENGE -> {
+                count(exchange, outcome, exchange.state.response().status());
+                answer(exchange, exchange.state.response());
+            }
+            case FORWARD -> context.forwarder().forward(exchange.state, exchange);
+            case DROP -> {
+                count(exchange, outcome, 0);
+                exchange.recycle();
+                resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
+            }
+            default -> awaitPolicy(ctx, exchange);
+        }
+        flush();
     }
 
     /** Counts a request the gate decided (status 0: reset without an answer). 0 B. */
