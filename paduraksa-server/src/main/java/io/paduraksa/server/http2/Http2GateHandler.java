@@ -45,6 +45,8 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     private final Http2AnswerHeaders answerHeaders = new Http2AnswerHeaders();
     /** Streams handed to the forwarder, by id (their DATA frames, closes and writability go to the exchange). */
     private final IntObjectHashMap<Http2Exchange> forwarded = new IntObjectHashMap<>(8);
+    /** Streams whose deciding policy awaits I/O (forward-auth), by id, with the body that arrived meanwhile. */
+    private final IntObjectHashMap<HeldBody> awaiting = new IntObjectHashMap<>(4);
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
@@ -77,6 +79,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
                 Http2Exchange e = forwarded.remove(stream.id());
                 if (e != null) {
                     e.onClientClosed();
+                }
+                HeldBody held = awaiting.isEmpty() ? null : awaiting.remove(stream.id());
+                if (held != null) {
+                    held.release();
+                    held.exchange.onClientClosed(); // reset while the policy waited: the decision finds it recycled
                 }
             }
         });
@@ -159,6 +166,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             if (e != null && e.isForwarding()) {
                 return e.onData(data, padding, endOfStream);
             }
+            HeldBody held = awaiting.isEmpty() ? null : awaiting.get(streamId);
+            if (held != null) {
+                held.add(data, endOfStream);
+                return padding; // not credited: the client's window bounds what waits here
+            }
             // Answered requests need no body: credit it back so the connection window stays open.
             return data.readableBytes() + padding;
         }
@@ -223,9 +235,8 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             answer(exchange, exchange.state.snapshot().statusAnswer(500));
             return;
         }
-        if (forwarded.get(exchange.streamId) != exchange) {
-            forwarded.put(exchange.streamId, exchange);
-            exchange.forwarding();
+        if (!awaiting.containsKey(exchange.streamId)) {
+            awaiting.put(exchange.streamId, new HeldBody(exchange));
         }
         ForwardAuthCall.start(ctx.channel(), exchange.state, policy, this, exchange);
     }
@@ -239,12 +250,24 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         }
         GateOutcome outcome = context.gate().resume(exchange.state, decision, null);
         int streamId = exchange.streamId;
+        HeldBody held = outcome == GateOutcome.NEEDS_ASYNC ? null : awaiting.remove(streamId);
+        if (held != null && outcome != GateOutcome.FORWARD) {
+            exchange.requestEnded |= held.ended;
+            held.release();
+        }
         switch (outcome) {
             case RESPOND, CHALLENGE -> {
                 count(exchange, outcome, exchange.state.response().status());
                 answer(exchange, exchange.state.response());
             }
-            case FORWARD -> context.forwarder().forward(exchange.state, exchange);
+            case FORWARD -> {
+                forwarded.put(streamId, exchange);
+                exchange.forwarding();
+                context.forwarder().forward(exchange.state, exchange);
+                if (held != null) {
+                    replay(exchange, held);
+                }
+            }
             case DROP -> {
                 count(exchange, outcome, 0);
                 exchange.recycle();
@@ -253,6 +276,49 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             default -> awaitPolicy(ctx, exchange);
         }
         flush();
+    }
+
+    /** Hands the body that arrived while the policy waited to the forwarded exchange, crediting what it takes. */
+    private void replay(Http2Exchange exchange, HeldBody held) {
+        ByteBuf body = held.body != null ? held.body : io.netty.buffer.Unpooled.EMPTY_BUFFER;
+        int credit = held.ended || body.isReadable() ? exchange.onData(body, 0, held.ended) : 0;
+        held.release();
+        Http2Stream stream = connection().stream(exchange.streamId);
+        if (credit > 0 && stream != null) {
+            try {
+                decoder().flowController().consumeBytes(stream, credit);
+            } catch (io.netty.handler.codec.http2.Http2Exception e) {
+                onError(ctx, false, e);
+            }
+        }
+    }
+
+    /** A waiting stream's body so far (rare path: a forward-auth call is in flight). */
+    private static final class HeldBody {
+        final Http2Exchange exchange;
+        ByteBuf body;
+        boolean ended;
+
+        HeldBody(Http2Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        void add(ByteBuf data, boolean end) {
+            ended |= end;
+            if (data.isReadable()) {
+                if (body == null) {
+                    body = data.alloc().compositeBuffer();
+                }
+                ((io.netty.buffer.CompositeByteBuf) body).addComponent(true, data.retain());
+            }
+        }
+
+        void release() {
+            if (body != null) {
+                body.release();
+                body = null;
+            }
+        }
     }
 
     /** Counts a request the gate decided (status 0: reset without an answer). 0 B. */
