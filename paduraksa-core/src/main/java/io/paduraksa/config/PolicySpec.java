@@ -2,6 +2,7 @@ package io.paduraksa.config;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = PolicySpec.Request.class, name = "request"),
     @JsonSubTypes.Type(value = PolicySpec.Challenge.class, name = "challenge"),
     @JsonSubTypes.Type(value = PolicySpec.Country.class, name = "country"),
+    @JsonSubTypes.Type(value = PolicySpec.ForwardAuth.class, name = "forward_auth"),
 })
 public sealed interface PolicySpec {
 
@@ -176,6 +178,45 @@ public sealed interface PolicySpec {
             deny = deny == null ? List.of() : List.copyOf(deny);
             header = header == null ? "CF-IPCountry" : header;
             action = action == null ? ActionSpec.DEFAULT_DENY : action;
+        }
+    }
+
+    /**
+     * Forward-auth (like nginx {@code auth_request}): a subrequest with {@code method} to {@code url}
+     * carrying {@code forward_headers} and the {@code X-Forwarded-*} facts of the request decides.
+     * 2xx continues (with {@code copy_response_headers} of the answer added to the upstream request),
+     * 401 and 403 go to the client with the service's {@code WWW-Authenticate} and body, a redirect
+     * with its {@code Location}; anything else, a timeout or a refused connection is
+     * {@code when_unavailable}: {@code deny} answers {@code action} (default 503), {@code allow}
+     * continues. Decisions are cached by the values of {@code cache.key} for {@code cache.ttl}.
+     */
+    record ForwardAuth(URI url, String method, List<String> forwardHeaders, List<String> copyResponseHeaders,
+            Cache cache, Duration timeout, String whenUnavailable, ActionSpec action) implements PolicySpec {
+        public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+        public static final ActionSpec DEFAULT_UNAVAILABLE =
+                new ActionSpec(new RespondSpec(503, null, null, null, null), null, null, null);
+
+        public ForwardAuth {
+            method = method == null ? "GET" : method;
+            forwardHeaders = forwardHeaders == null ? List.of("Cookie", "Authorization") : List.copyOf(forwardHeaders);
+            copyResponseHeaders = copyResponseHeaders == null ? List.of() : List.copyOf(copyResponseHeaders);
+            timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+            whenUnavailable = whenUnavailable == null ? "deny" : whenUnavailable;
+            action = action == null ? DEFAULT_UNAVAILABLE : action;
+        }
+
+        /**
+         * The decision cache: keyed by the values of the {@code key} headers (default: the forwarded
+         * ones), each decision kept for {@code ttl}, at most {@code max_entries} of them.
+         */
+        public record Cache(List<String> key, Duration ttl, Integer maxEntries) {
+            public static final int DEFAULT_MAX_ENTRIES = 100_000;
+
+            public Cache {
+                key = key == null ? null : List.copyOf(key);
+                ttl = ttl == null ? Duration.ofSeconds(30) : ttl;
+                maxEntries = maxEntries == null ? DEFAULT_MAX_ENTRIES : maxEntries;
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ import java.util.function.Function;
 final class SpecChecks {
     private static final String ADDRESS = "host:port or [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443";
     private static final String URL = "an absolute http:// or https:// URL with a host and an optional port, like http://192.0.2.10:8080";
+    private static final String AUTH_URL = "an http:// or https:// URL with a host, like http://127.0.0.1:9090/auth";
     private static final String PROTOCOLS = "one of: http1, h2c, h2";
     private static final List<String> TRANSPORTS = List.of("auto", "io_uring", "epoll", "nio");
     private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
@@ -59,7 +60,7 @@ final class SpecChecks {
         return switch (key(slot)) {
             case "ListenerSpec.address", "DestinationSpec.url", "RedirectSpec.location", "CertificateSpec.cert",
                     "CertificateSpec.key", "HostSpec.names", "ClusterSpec.destinations", "RateLimit.rate", "Challenge.keys",
-                    "ChallengeKeySpec.id", "Distributed.redis" -> true;
+                    "ChallengeKeySpec.id", "Distributed.redis", "ForwardAuth.url" -> true;
             default -> false;
         };
     }
@@ -106,6 +107,10 @@ final class SpecChecks {
             case "ChallengeKeySpec.id" -> "1 to 16 letters, digits, '-' or '_'";
             case "Country.allow", "Country.deny" -> "a list of " + COUNTRY_CODE;
             case "Country.unknown" -> "one of: " + String.join(", ", UNKNOWN_COUNTRY);
+            case "ForwardAuth.url" -> AUTH_URL;
+            case "ForwardAuth.whenUnavailable" -> "one of: " + String.join(", ", WHEN_FULL);
+            case "ForwardAuth.method" -> "a method like GET";
+            case "Cache.maxEntries" -> POSITIVE;
             default -> null;
         };
     }
@@ -138,7 +143,7 @@ final class SpecChecks {
             case "RespondSpec.status" -> single(node, value, path, errors, v -> range((Integer) v, 200, 599));
             case "RedirectSpec.status" -> single(node, value, path, errors, SpecChecks::redirectStatus);
             case "RedirectSpec.location" -> single(node, value, path, errors, SpecChecks::location);
-            case "RespondSpec.contentType", "RespondSpec.cacheControl" -> single(node, value, path, errors, SpecChecks::headerValue);
+            case "RespondSpec.contentType", "RespondSpec.cacheControl", "ErrorPageSpec.contentType" -> single(node, value, path, errors, SpecChecks::headerValue);
             case "RespondSpec.headers" -> headers(node, path, errors);
             case "ClientIpSpec.header" -> single(node, value, path, errors, SpecChecks::headerName);
             case "ClusterSpec.loadBalancing" -> single(node, value, path, errors, v -> oneOf(v, LOAD_BALANCING));
@@ -173,6 +178,12 @@ final class SpecChecks {
             case "Country.allow", "Country.deny" -> items(node, path, errors, SpecChecks::countryCode);
             case "Country.unknown" -> single(node, value, path, errors, v -> oneOf(v, UNKNOWN_COUNTRY));
             case "Country.header" -> single(node, value, path, errors, SpecChecks::headerName);
+            case "ForwardAuth.url" -> single(node, value, path, errors, v -> authUrl((URI) v));
+            case "ForwardAuth.method" -> single(node, value, path, errors, SpecChecks::method);
+            case "ForwardAuth.whenUnavailable" -> single(node, value, path, errors, v -> oneOf(v, WHEN_FULL));
+            case "ForwardAuth.forwardHeaders", "ForwardAuth.copyResponseHeaders", "Cache.key" ->
+                    items(node, path, errors, SpecChecks::forwardedHeaderName);
+            case "Cache.maxEntries" -> single(node, value, path, errors, SpecChecks::positive);
             default -> {
             }
         }
@@ -475,6 +486,23 @@ final class SpecChecks {
         }
         if (u.getPort() != -1 && (u.getPort() < 1 || u.getPort() > 65535)) {
             return bad + "has no valid port (expected " + URL + ")";
+        }
+        return null;
+    }
+
+    /** An auth service's URL: like a destination's, but with the path (and query) the service wants. */
+    static String authUrl(URI u) {
+        String bad = "'" + u + "' ";
+        String scheme = u.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || u.getRawAuthority() == null || u.getHost() == null) {
+            return bad + "is not an http:// or https:// URL with a host (expected " + AUTH_URL + ")";
+        }
+        if (u.getRawUserInfo() != null || u.getRawFragment() != null) {
+            return bad + "has user info or a fragment, which would be sent nowhere (expected " + AUTH_URL + ")";
+        }
+        if (u.getPort() != -1 && (u.getPort() < 1 || u.getPort() > 65535)) {
+            return bad + "has no valid port (expected " + AUTH_URL + ")";
         }
         return null;
     }

@@ -3,6 +3,7 @@ package io.paduraksa.gate;
 import io.netty.util.AsciiString;
 import io.paduraksa.policy.PolicyInput;
 import io.paduraksa.policy.RequestPolicy;
+import io.paduraksa.policy.UpstreamFields;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.CompiledRoute;
@@ -36,6 +37,7 @@ public final class RequestState implements PolicyInput {
     private RequestPolicy decidingPolicy;
     private int asyncPolicyIndex;
     private long requestId;
+    private UpstreamFields upstreamFields;
 
     public RequestState() {
         this(DEFAULT_MAX_PATH);
@@ -62,6 +64,7 @@ public final class RequestState implements PolicyInput {
         this.decidingPolicy = null;
         this.asyncPolicyIndex = -1;
         this.requestId = requestId;
+        this.upstreamFields = null;
     }
 
     /** Drops references when the request ends, so an idle connection pins no old snapshot. */
@@ -235,6 +238,16 @@ public final class RequestState implements PolicyInput {
      */
     public int asyncPolicy() {
         return asyncPolicyIndex;
+    }
+
+    @Override
+    public void upstreamFields(UpstreamFields fields) {
+        this.upstreamFields = fields;
+    }
+
+    /** Fields a policy decided to add to the upstream request (forward-auth's copied headers), or null. */
+    public UpstreamFields upstreamFields() {
+        return upstreamFields;
     }
 
     /** A random 64-bit id, written as 16 hex digits into templates and logs. */

@@ -80,4 +80,15 @@ public interface PolicyInput {
     default int peerCountry() {
         return 0;
     }
+
+    /*
+     * Added for forward-auth: a policy's decision may add fields to the upstream request.
+     */
+
+    /**
+     * Fields to add to the upstream request if the request is forwarded (the last call wins); the
+     * object is shared and must stay immutable. Implementations that forward nothing ignore it.
+     */
+    default void upstreamFields(UpstreamFields fields) {
+    }
 }

@@ -28,11 +28,13 @@ final class ActionCompiler {
     private final Map<String, UpstreamCluster> clusters;
     private final Map<Object, PrecomputedResponse> responses = new HashMap<>();
     private final List<PrecomputedResponse> owned = new ArrayList<>();
+    private final ErrorPages errorPages;
 
     ActionCompiler(CompileContext context, ByteBufAllocator alloc, Map<String, UpstreamCluster> clusters) {
         this.context = context;
         this.alloc = alloc;
         this.clusters = clusters;
+        this.errorPages = ErrorPages.compile(context.config().spec().errorPages(), context);
     }
 
     /** Every answer built so far; the snapshot releases them when it is retired. */
@@ -88,9 +90,12 @@ final class ActionCompiler {
         }
         return cached(spec, path, () -> {
             PrecomputedResponse.Builder b = PrecomputedResponse.builder(spec.status());
-            String body = spec.body() != null ? spec.body() : spec.status() >= 400 ? defaultBody(spec.status()) : "";
+            // An error status without a body of its own gets the operator's error page, if any.
+            String page = spec.body() == null ? errorPages.text(spec.status()) : null;
+            String body = spec.body() != null ? spec.body() : page != null ? page : spec.status() >= 400 ? defaultBody(spec.status()) : "";
             if (!body.isEmpty()) {
-                b.header("Content-Type", spec.contentType() != null ? spec.contentType() : TEXT_PLAIN);
+                b.header("Content-Type", spec.contentType() != null ? spec.contentType()
+                        : page != null ? errorPages.contentType(spec.status()) : TEXT_PLAIN);
             }
             if (spec.cacheControl() != null) {
                 b.header("Cache-Control", spec.cacheControl());
@@ -134,10 +139,11 @@ final class ActionCompiler {
     PrecomputedResponse[] statusAnswers() {
         PrecomputedResponse[] answers = new PrecomputedResponse[600];
         for (int status : STATUS_ANSWERS) {
+            String page = errorPages.text(status);
             answers[status] = cached("status:" + status, "", () -> PrecomputedResponse.builder(status)
-                    .header("Content-Type", TEXT_PLAIN)
+                    .header("Content-Type", page != null ? errorPages.contentType(status) : TEXT_PLAIN)
                     .header("Cache-Control", "no-store")
-                    .body(defaultBody(status)));
+                    .body(page != null ? page : defaultBody(status)));
         }
         return answers;
     }

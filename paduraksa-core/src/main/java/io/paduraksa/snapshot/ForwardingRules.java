@@ -47,7 +47,17 @@ public final class ForwardingRules {
      * The spec was checked when bound (enumerations, header names). Compile time only.
      */
     public static ForwardingRules compile(ForwardingSpec spec, String clientIpHeader) {
+        return compile(spec, clientIpHeader, List.of());
+    }
+
+    /**
+     * As {@link #compile(ForwardingSpec, String)}; {@code policyFields} are fields a policy adds
+     * itself (forward-auth's copied answer headers): a client's own copy of them never passes, on any
+     * route, so an upstream that trusts {@code X-User} cannot be lied to.
+     */
+    public static ForwardingRules compile(ForwardingSpec spec, String clientIpHeader, List<String> policyFields) {
         List<String> names = new ArrayList<>(HOP_BY_HOP);
+        names.addAll(policyFields);
         names.add("host");
         names.add("content-length");
         if (!spec.xForwardedFor().equals("off")) {

@@ -7,6 +7,7 @@ import io.paduraksa.config.RequestRuleSpec;
 import io.paduraksa.config.RespondSpec;
 import io.paduraksa.net.IpRangeSet;
 import io.paduraksa.policy.DistributedLimit;
+import io.paduraksa.policy.ForwardAuthPolicy;
 import io.paduraksa.policy.IpPolicy;
 import io.paduraksa.policy.MethodPolicy;
 import io.paduraksa.policy.PathPolicy;
@@ -79,11 +80,26 @@ final class PolicyCompiler {
                 case PolicySpec.Request r -> requestPolicy(name, r, path, denied);
                 case PolicySpec.Challenge c -> challengePolicy(name, c, path, denied);
                 case PolicySpec.Country c -> countryPolicy(name, c, path, denied);
+                case PolicySpec.ForwardAuth fa -> forwardAuthPolicy(name, fa, path, denied);
             };
         } catch (IllegalArgumentException e) {
             context.error(path, e.getMessage());
             return null;
         }
+    }
+
+    private RequestPolicy forwardAuthPolicy(String name, PolicySpec.ForwardAuth fa, String path, PolicyDecision denied) {
+        PolicySpec.ForwardAuth.Cache cache = fa.cache();
+        List<String> key = cache == null ? null : cache.key() != null ? cache.key() : fa.forwardHeaders();
+        if (key != null && key.isEmpty()) {
+            // One decision for every client would let the first allowed client's answer admit everyone.
+            context.error(path + ".cache.key", "an empty key would share one decision between all clients (expected headers such as [Cookie, Authorization])");
+            return null;
+        }
+        PolicyDecision unavailable = fa.whenUnavailable().equals("allow") ? PolicyDecision.CONTINUE : denied;
+        return new ForwardAuthPolicy(name, fa.url(), fa.method(), fa.forwardHeaders(), fa.copyResponseHeaders(), key,
+                cache == null ? 0 : cache.ttl().toNanos(), cache == null ? 0 : cache.maxEntries(),
+                fa.timeout().toMillis(), unavailable);
     }
 
     private RequestPolicy ipPolicy(String name, PolicySpec.Ip ip, String path, PolicyDecision denied) {

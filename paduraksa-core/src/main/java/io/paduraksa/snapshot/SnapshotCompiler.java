@@ -7,6 +7,7 @@ import io.paduraksa.config.ConfigException;
 import io.paduraksa.config.HostSpec;
 import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.config.PaduraksaSpec;
+import io.paduraksa.config.PolicySpec;
 import io.paduraksa.config.RouteSpec;
 import io.paduraksa.host.HostTable;
 import io.paduraksa.net.IpRangeSet;
@@ -71,7 +72,7 @@ public final class SnapshotCompiler {
             r.clientIpHeader = headerName(spec.clientIp().header());
             r.normalizeOptions = normalizeOptions(spec);
             new ClusterCompiler(context).compile(spec.clusters(), clusters);
-            r.forwarding = ForwardingRules.compile(spec.forwarding(), spec.clientIp().header());
+            r.forwarding = ForwardingRules.compile(spec.forwarding(), spec.clientIp().header(), policyFields(spec));
             r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders());
             policies = new PolicyCompiler(context, actions).compile(spec.policies());
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
@@ -94,6 +95,17 @@ public final class SnapshotCompiler {
         r.policies = policies;
         r.ownedResponses = actions.owned();
         return new Snapshot(r);
+    }
+
+    /** The header fields forward-auth policies copy to upstream requests. */
+    private static List<String> policyFields(PaduraksaSpec spec) {
+        List<String> names = new ArrayList<>();
+        for (PolicySpec p : spec.policies().values()) {
+            if (p instanceof PolicySpec.ForwardAuth fa) {
+                names.addAll(fa.copyResponseHeaders());
+            }
+        }
+        return names;
     }
 
     // ---- client IP and normalisation ----

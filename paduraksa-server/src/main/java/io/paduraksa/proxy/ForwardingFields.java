@@ -4,6 +4,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.net.IpParser;
+import io.paduraksa.policy.UpstreamFields;
 import io.paduraksa.snapshot.ForwardingRules;
 
 /**
@@ -75,6 +76,15 @@ public final class ForwardingFields {
             sink.end();
         }
         writeRequestId(sink, state, rules, scratch);
+        UpstreamFields extra = state.upstreamFields();
+        if (extra != null) {
+            // A forward-auth's copied answer headers (the client's own were removed by the rules).
+            for (int i = 0; i < extra.size(); i++) {
+                sink.name(extra.name(i), extra.lowerName(i));
+                sink.value(extra.value(i));
+                sink.end();
+            }
+        }
         AsciiString via = rules.viaValue();
         if (via != null) {
             sink.name(VIA, VIA_LOWER);

@@ -15,12 +15,16 @@ import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.ops.Metrics;
+import io.paduraksa.policy.ForwardAuthPolicy;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * and dropped for up to {@link #LINGER_MILLIS} after the answer (lingering close), so that the
  * answer is not lost to a reset.
  */
-public final class Http1GateHandler extends ChannelInboundHandlerAdapter implements RequestView, Http1Deadlines.Expired {
+public final class Http1GateHandler extends ChannelInboundHandlerAdapter
+        implements RequestView, Http1Deadlines.Expired, ForwardAuthCall.Done {
     /** How long a connection keeps reading (and dropping) an unwanted body after its answer. */
     static final long LINGER_MILLIS = 2_000;
 
@@ -85,6 +90,10 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     private boolean discardingBody;
     private boolean closing;
     private boolean draining;
+    /** A policy's I/O is pending (forward-auth); its body chunks wait in {@link #held}. */
+    private boolean policyPending;
+    private ArrayDeque<ByteBuf> held;
+    private boolean heldEnd;
 
     public Http1GateHandler(GateContext context, Http1RequestDecoder decoder, Http1Deadlines deadlines, int maxPathBytes) {
         this.context = context;
@@ -107,6 +116,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             deadlines.bodyRead(body.readableBytes());
             if (exchange.isActive()) {
                 exchange.onBody(body);
+            } else if (policyPending) {
+                hold(body);
             } else {
                 body.release(); // the body of an answered request is read and dropped
             }
@@ -114,6 +125,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             deadlines.bodyDone();
             if (exchange.isActive()) {
                 exchange.onBodyEnd();
+            } else if (policyPending) {
+                heldEnd = true;
             } else {
                 endOfRequest(ctx);
             }
@@ -133,6 +146,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         exchange.onClientClosed();
+        releaseHeld();
         releaseHead();
         state.clear();
         super.channelInactive(ctx);
@@ -203,10 +217,87 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
                 countAnswered(outcome, 0);
                 drop(ctx);
             }
-            default -> {
-                countAnswered(outcome, 500);
-                writeAnswer(state.snapshot().statusAnswer(500));
+            default -> awaitPolicy(ctx);
+        }
+    }
+
+    // ---- NEEDS_ASYNC: a policy's I/O (forward-auth on a cache miss), off the common path ----
+
+    /**
+     * Starts the I/O the deciding policy asked for. The head stays held, reading stops, and body
+     * chunks already decoded wait until the decision; the client's body-rate rule pauses meanwhile
+     * (the wait is the auth service's, bounded by its timeout).
+     */
+    private void awaitPolicy(ChannelHandlerContext ctx) {
+        if (!(state.decidingPolicy() instanceof ForwardAuthPolicy policy)) {
+            // Only forward-auth needs I/O; anything else asking for it is our error, not the client's.
+            countAnswered(GateOutcome.NEEDS_ASYNC, 500);
+            writeAnswer(state.snapshot().statusAnswer(500));
+            return;
+        }
+        policyPending = true;
+        ctx.channel().config().setAutoRead(false);
+        deadlines.bodyPaused(true);
+        ForwardAuthCall.start(ctx.channel(), state, policy, this, null);
+    }
+
+    /** The policy decided (on this event loop): the gate goes on after it, then answer, forward or drop. */
+    @Override
+    public void authDecided(Object token, long requestId, PolicyDecision decision) {
+        if (!policyPending || state.requestId() != requestId || head == null) {
+            return; // the client went away meanwhile (the state was cleared)
+        }
+        policyPending = false;
+        ChannelHandlerContext c = ctx;
+        c.channel().config().setAutoRead(true);
+        deadlines.bodyPaused(false);
+        GateOutcome outcome = context.gate().resume(state, decision, null);
+        switch (outcome) {
+            case RESPOND, CHALLENGE -> {
+                countAnswered(outcome, state.response().status());
+                releaseHeld();
+                if (heldEnd) {
+                    discardingBody = false; // the whole body was read while waiting
+                }
+                writeAnswer(state.response());
+                resumeDecoding();
             }
+            case FORWARD -> {
+                forward(c, head);
+                replayHeld();
+            }
+            case DROP -> {
+                countAnswered(outcome, 0);
+                releaseHeld();
+                drop(c);
+            }
+            default -> awaitPolicy(c);
+        }
+        c.flush();
+    }
+
+    private void hold(ByteBuf chunk) {
+        if (held == null) {
+            held = new ArrayDeque<>(4);
+        }
+        held.addLast(chunk);
+    }
+
+    private void replayHeld() {
+        ArrayDeque<ByteBuf> chunks = held;
+        while (chunks != null && !chunks.isEmpty()) {
+            exchange.onBody(chunks.pollFirst());
+        }
+        if (heldEnd) {
+            heldEnd = false;
+            exchange.onBodyEnd();
+        }
+    }
+
+    private void releaseHeld() {
+        ArrayDeque<ByteBuf> chunks = held;
+        while (chunks != null && !chunks.isEmpty()) {
+            chunks.pollFirst().release();
         }
     }
 
@@ -312,7 +403,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
         }
         if (copyBody) {
             // Template slots (a request id, a challenge token for this client) are filled here.
-            response.writeBody(out, state.requestId(), state.clientIpHigh(), state.clientIpLow());
+            response.writeBody(out, answerId(state.requestId()), state.clientIpHigh(), state.clientIpLow());
             c.write(out, c.voidPromise());
         } else if (bodyLength > 0) {
             c.write(out, c.voidPromise());
@@ -324,6 +415,14 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
             response.release(); // built for this request (a challenge's redirect): copied or retained above
         }
         finishAnswer(c, close);
+    }
+
+    /**
+     * The id an answer's page shows: the gate's, or for answers before the gate (a malformed head,
+     * a timeout, a refusal; the state holds no request then, id 0) a fresh one.
+     */
+    static long answerId(long gateId) {
+        return gateId != 0 ? gateId : java.util.concurrent.ThreadLocalRandom.current().nextLong();
     }
 
     private void finishAnswer(ChannelHandlerContext c, boolean close) {
@@ -346,6 +445,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter impleme
 
     private void endOfRequest(ChannelHandlerContext c) {
         discardingBody = false;
+        heldEnd = false;
         if (inRequest && head == null) {
             inRequest = false;
             state.clear();

@@ -22,6 +22,9 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.ops.Metrics;
+import io.paduraksa.policy.ForwardAuthPolicy;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
@@ -36,12 +39,14 @@ import java.io.IOException;
  * {@link Http2Exchange}; answers are written from precomputed parts, drops reset the stream,
  * FORWARD goes to the forwarder. Body frames of answered streams are consumed and credited.
  */
-public final class Http2GateHandler extends Http2ConnectionHandler {
+public final class Http2GateHandler extends Http2ConnectionHandler implements ForwardAuthCall.Done {
     private final GateContext context;
     /** The answer's header block, reused for every answer on this connection (see its class comment). */
     private final Http2AnswerHeaders answerHeaders = new Http2AnswerHeaders();
     /** Streams handed to the forwarder, by id (their DATA frames, closes and writability go to the exchange). */
     private final IntObjectHashMap<Http2Exchange> forwarded = new IntObjectHashMap<>(8);
+    /** Streams whose deciding policy awaits I/O (forward-auth), by id, with the body that arrived meanwhile. */
+    private final IntObjectHashMap<HeldBody> awaiting = new IntObjectHashMap<>(4);
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
@@ -74,6 +79,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                 Http2Exchange e = forwarded.remove(stream.id());
                 if (e != null) {
                     e.onClientClosed();
+                }
+                HeldBody held = awaiting.isEmpty() ? null : awaiting.remove(stream.id());
+                if (held != null) {
+                    held.release();
+                    held.exchange.onClientClosed(); // reset while the policy waited: the decision finds it recycled
                 }
             }
         });
@@ -156,6 +166,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             if (e != null && e.isForwarding()) {
                 return e.onData(data, padding, endOfStream);
             }
+            HeldBody held = awaiting.isEmpty() ? null : awaiting.get(streamId);
+            if (held != null) {
+                held.add(data, endOfStream);
+                return padding; // not credited: the client's window bounds what waits here
+            }
             // Answered requests need no body: credit it back so the connection window stays open.
             return data.readableBytes() + padding;
         }
@@ -203,10 +218,105 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                 exchange.recycle();
                 resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
             }
-            default -> {
-                // No policy of this build needs I/O; an unexpected NEEDS_ASYNC is our error, not the client's.
-                count(exchange, outcome, 500);
-                answer(exchange, exchange.state.snapshot().statusAnswer(500));
+            default -> awaitPolicy(ctx, exchange);
+        }
+    }
+
+    // ---- NEEDS_ASYNC: a policy's I/O (forward-auth on a cache miss), off the common path ----
+
+    /**
+     * Starts the I/O the deciding policy asked for. The stream is registered like a forwarded one,
+     * so its DATA frames wait in the exchange unacknowledged and a reset by the client recycles it.
+     */
+    private void awaitPolicy(ChannelHandlerContext ctx, Http2Exchange exchange) {
+        if (!(exchange.state.decidingPolicy() instanceof ForwardAuthPolicy policy)) {
+            // Only forward-auth needs I/O; anything else asking for it is our error, not the client's.
+            count(exchange, GateOutcome.NEEDS_ASYNC, 500);
+            answer(exchange, exchange.state.snapshot().statusAnswer(500));
+            return;
+        }
+        if (!awaiting.containsKey(exchange.streamId)) {
+            awaiting.put(exchange.streamId, new HeldBody(exchange));
+        }
+        ForwardAuthCall.start(ctx.channel(), exchange.state, policy, this, exchange);
+    }
+
+    /** The policy decided (on this event loop): the gate goes on after it, then answer, forward or reset. */
+    @Override
+    public void authDecided(Object token, long requestId, PolicyDecision decision) {
+        Http2Exchange exchange = (Http2Exchange) token;
+        if (!exchange.open || exchange.state.requestId() != requestId || exchange.handler != this) {
+            return; // the stream was reset or closed meanwhile (the exchange was recycled)
+        }
+        GateOutcome outcome = context.gate().resume(exchange.state, decision, null);
+        int streamId = exchange.streamId;
+        HeldBody held = outcome == GateOutcome.NEEDS_ASYNC ? null : awaiting.remove(streamId);
+        if (held != null && outcome != GateOutcome.FORWARD) {
+            exchange.requestEnded |= held.ended;
+            held.release();
+        }
+        switch (outcome) {
+            case RESPOND, CHALLENGE -> {
+                count(exchange, outcome, exchange.state.response().status());
+                answer(exchange, exchange.state.response());
+            }
+            case FORWARD -> {
+                forwarded.put(streamId, exchange);
+                exchange.forwarding();
+                context.forwarder().forward(exchange.state, exchange);
+                if (held != null) {
+                    replay(exchange, held);
+                }
+            }
+            case DROP -> {
+                count(exchange, outcome, 0);
+                exchange.recycle();
+                resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
+            }
+            default -> awaitPolicy(ctx, exchange);
+        }
+        flush();
+    }
+
+    /** Hands the body that arrived while the policy waited to the forwarded exchange, crediting what it takes. */
+    private void replay(Http2Exchange exchange, HeldBody held) {
+        ByteBuf body = held.body != null ? held.body : io.netty.buffer.Unpooled.EMPTY_BUFFER;
+        int credit = held.ended || body.isReadable() ? exchange.onData(body, 0, held.ended) : 0;
+        held.release();
+        Http2Stream stream = connection().stream(exchange.streamId);
+        if (credit > 0 && stream != null) {
+            try {
+                decoder().flowController().consumeBytes(stream, credit);
+            } catch (io.netty.handler.codec.http2.Http2Exception e) {
+                onError(ctx, false, e);
+            }
+        }
+    }
+
+    /** A waiting stream's body so far (rare path: a forward-auth call is in flight). */
+    private static final class HeldBody {
+        final Http2Exchange exchange;
+        ByteBuf body;
+        boolean ended;
+
+        HeldBody(Http2Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        void add(ByteBuf data, boolean end) {
+            ended |= end;
+            if (data.isReadable()) {
+                if (body == null) {
+                    body = data.alloc().compositeBuffer();
+                }
+                ((io.netty.buffer.CompositeByteBuf) body).addComponent(true, data.retain());
+            }
+        }
+
+        void release() {
+            if (body != null) {
+                body.release();
+                body = null;
             }
         }
     }
@@ -279,7 +389,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             ByteBuf body;
             if (response.isTemplate()) {
                 body = ctx.alloc().ioBuffer(response.contentLength());
-                response.writeBody(body, exchange.state.requestId(), exchange.state.clientIpHigh(), exchange.state.clientIpLow());
+                long id = exchange.state.requestId(); // 0 before the gate (a refusal): the page gets a fresh id
+                response.writeBody(body, id != 0 ? id : java.util.concurrent.ThreadLocalRandom.current().nextLong(),
+                        exchange.state.clientIpHigh(), exchange.state.clientIpLow());
             } else {
                 body = response.retainedBody();
             }
