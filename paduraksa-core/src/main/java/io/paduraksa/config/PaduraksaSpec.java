@@ -18,7 +18,8 @@ public record PaduraksaSpec(
         List<HostSpec> hosts,
         @JsonProperty("default") ActionSpec defaultAnswer,
         LimitsSpec limits,
-        ServerSpec server) {
+        ServerSpec server,
+        AccessLogSpec accessLog) {
 
     public PaduraksaSpec {
         listeners = listeners == null ? List.of() : List.copyOf(listeners);
@@ -31,5 +32,6 @@ public record PaduraksaSpec(
         defaultAnswer = defaultAnswer == null ? ActionSpec.DEFAULT_UNKNOWN_HOST : defaultAnswer;
         limits = limits == null ? LimitsSpec.DEFAULT : limits;
         server = server == null ? ServerSpec.DEFAULT : server;
+        accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
     }
 }
