@@ -19,9 +19,10 @@ public record ForwardingSpec(
         RequestIdSpec requestId,
         String via,
         List<String> removeRequestHeaders,
-        ResponseHeadersSpec responseHeaders) {
+        ResponseHeadersSpec responseHeaders,
+        TraceSpec trace) {
 
-    public static final ForwardingSpec DEFAULT = new ForwardingSpec(null, null, null, null, null, null, null, null);
+    public static final ForwardingSpec DEFAULT = new ForwardingSpec(null, null, null, null, null, null, null, null, null);
 
     public ForwardingSpec {
         xForwardedFor = xForwardedFor == null ? "replace" : xForwardedFor;
@@ -32,6 +33,7 @@ public record ForwardingSpec(
         via = via == null ? "" : via;
         removeRequestHeaders = removeRequestHeaders == null ? List.of() : List.copyOf(removeRequestHeaders);
         responseHeaders = responseHeaders == null ? ResponseHeadersSpec.EMPTY : responseHeaders;
+        trace = trace == null ? TraceSpec.DEFAULT : trace;
     }
 
     /**
@@ -44,6 +46,23 @@ public record ForwardingSpec(
         public RequestIdSpec {
             header = header == null ? "X-Request-Id" : header;
             propagate = propagate == null ? Boolean.FALSE : propagate;
+        }
+    }
+
+    /**
+     * W3C Trace Context ({@code traceparent}, {@code tracestate}) on forwarded requests.
+     *
+     * @param propagate       continue a client's valid trace (same trace id, our span id as the new parent)
+     * @param startWhenAbsent start a new trace (random 128-bit id) when there is none to continue
+     * @param sampled         the sampled flag of traces we start ({@code 01}); continued traces keep the client's flags
+     */
+    public record TraceSpec(Boolean propagate, Boolean startWhenAbsent, Boolean sampled) {
+        public static final TraceSpec DEFAULT = new TraceSpec(null, null, null);
+
+        public TraceSpec {
+            propagate = propagate == null ? Boolean.TRUE : propagate;
+            startWhenAbsent = startWhenAbsent == null ? Boolean.TRUE : startWhenAbsent;
+            sampled = sampled == null ? Boolean.FALSE : sampled;
         }
     }
 }

@@ -19,7 +19,8 @@ public record PaduraksaSpec(
         @JsonProperty("default") ActionSpec defaultAnswer,
         LimitsSpec limits,
         ServerSpec server,
-        Map<String, ErrorPageSpec> errorPages) {
+        Map<String, ErrorPageSpec> errorPages,
+        AccessLogSpec accessLog) {
 
     public PaduraksaSpec {
         listeners = listeners == null ? List.of() : List.copyOf(listeners);
@@ -33,5 +34,6 @@ public record PaduraksaSpec(
         limits = limits == null ? LimitsSpec.DEFAULT : limits;
         server = server == null ? ServerSpec.DEFAULT : server;
         errorPages = errorPages == null ? Map.of() : SpecMaps.ordered(errorPages);
+        accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
     }
 }

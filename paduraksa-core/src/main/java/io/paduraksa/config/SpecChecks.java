@@ -27,6 +27,8 @@ final class SpecChecks {
     private static final String ATTEMPTS = "an integer from 0 to 5";
     private static final List<String> UPSTREAM_PROTOCOLS = List.of("http1", "h2c", "h2");
     private static final List<String> X_FORWARDED_FOR = List.of("replace", "append", "off");
+    private static final List<String> ACCESS_LOG_FORMATS = List.of("json", "combined");
+    private static final String QUEUE = "an integer from 1024 to 16777216";
     /**
      * Headers the proxy manages itself (RFC 9110 section 7.6.1 hop-by-hop fields, message framing,
      * Host): configuring them away or setting them would break the connection or the framing.
@@ -78,6 +80,9 @@ final class SpecChecks {
             case "RetrySpec.attempts" -> ATTEMPTS;
             case "ClusterSpec.protocol" -> "one of: " + String.join(", ", UPSTREAM_PROTOCOLS);
             case "ForwardingSpec.xForwardedFor" -> "one of: " + String.join(", ", X_FORWARDED_FOR);
+            case "AccessLogSpec.format" -> "one of: " + String.join(", ", ACCESS_LOG_FORMATS);
+            case "AccessLogSpec.queue" -> QUEUE;
+            case "AccessLogSpec.path" -> "a file path, or - for standard output";
             case "AffinitySpec.cookie" -> "a cookie name (letters, digits and !#$%&'*+-.^_`|~)";
             case "UpstreamTlsSpec.sni" -> "a host name like api.internal.test";
             case "RespondSpec.status" -> "a status from 200 to 599";
@@ -131,6 +136,10 @@ final class SpecChecks {
             case "RetrySpec.budget" -> single(node, value, path, errors, SpecChecks::share);
             case "ClusterSpec.protocol" -> single(node, value, path, errors, v -> oneOf(v, UPSTREAM_PROTOCOLS));
             case "ForwardingSpec.xForwardedFor" -> single(node, value, path, errors, v -> oneOf(v, X_FORWARDED_FOR));
+            case "AccessLogSpec.format" -> single(node, value, path, errors, v -> oneOf(v, ACCESS_LOG_FORMATS));
+            case "AccessLogSpec.queue" -> single(node, value, path, errors, v -> intRange((Integer) v, 1024, 1 << 24, QUEUE));
+            case "AccessLogSpec.path" -> single(node, value, path, errors,
+                    v -> ((String) v).isBlank() ? "found an empty path (expected a file path, or - for standard output)" : null);
             case "AffinitySpec.cookie" -> single(node, value, path, errors, SpecChecks::cookieName);
             case "UpstreamTlsSpec.sni" -> single(node, value, path, errors, SpecChecks::sni);
             case "ForwardingSpec.via" -> single(node, value, path, errors, SpecChecks::pseudonym);

@@ -38,6 +38,14 @@ public final class RequestState implements PolicyInput {
     private int asyncPolicyIndex;
     private long requestId;
     private UpstreamFields upstreamFields;
+    // How the request ended: written by the protocol handler and the forwarder, read by metrics and the access log.
+    private long startNanos;
+    private int status;
+    private long bytesSent;
+    private int upstreamIndex;
+    private long upstreamNanos;
+    private long traceHigh;
+    private long traceLow;
 
     public RequestState() {
         this(DEFAULT_MAX_PATH);
@@ -65,6 +73,13 @@ public final class RequestState implements PolicyInput {
         this.asyncPolicyIndex = -1;
         this.requestId = requestId;
         this.upstreamFields = null;
+        this.startNanos = 0;
+        this.status = 0;
+        this.bytesSent = 0;
+        this.upstreamIndex = -1;
+        this.upstreamNanos = -1;
+        this.traceHigh = 0;
+        this.traceLow = 0;
     }
 
     /** Drops references when the request ends, so an idle connection pins no old snapshot. */
@@ -253,5 +268,63 @@ public final class RequestState implements PolicyInput {
     /** A random 64-bit id, written as 16 hex digits into templates and logs. */
     public long requestId() {
         return requestId;
+    }
+
+    // ---- the request's end (protocol handler, forwarder; read by metrics and the access log) ----
+
+    /** {@link System#nanoTime()} when the request head was received (0: not taken, the access log is off). */
+    public long startNanos() {
+        return startNanos;
+    }
+
+    public void startNanos(long nanos) {
+        this.startNanos = nanos;
+    }
+
+    /** The status written to the client (the answer's, the upstream's, the forwarder's own), 0 for none yet. */
+    public int status() {
+        return status;
+    }
+
+    public void status(int status) {
+        this.status = status;
+    }
+
+    /** Body bytes written to the client. */
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    public void addBytesSent(long n) {
+        this.bytesSent += n;
+    }
+
+    /** The index of the {@link #cluster()} destination the forwarder used last, or -1. */
+    public int upstreamIndex() {
+        return upstreamIndex;
+    }
+
+    /** Nanoseconds from the upstream request head written to its response head, or -1. */
+    public long upstreamNanos() {
+        return upstreamNanos;
+    }
+
+    public void upstream(int destinationIndex, long nanos) {
+        this.upstreamIndex = destinationIndex;
+        this.upstreamNanos = nanos;
+    }
+
+    /** The W3C trace id sent upstream (high and low 64 bits; both 0: none). */
+    public long traceHigh() {
+        return traceHigh;
+    }
+
+    public long traceLow() {
+        return traceLow;
+    }
+
+    public void trace(long high, long low) {
+        this.traceHigh = high;
+        this.traceLow = low;
     }
 }

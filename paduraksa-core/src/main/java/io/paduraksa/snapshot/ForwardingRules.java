@@ -29,6 +29,9 @@ public final class ForwardingRules {
     private final byte[] viaLine;
     private final AsciiString viaValue;
     private final HeaderNameSet removed;
+    private final boolean propagateTrace;
+    private final boolean startTrace;
+    private final boolean sampleNewTraces;
 
     private ForwardingRules(ForwardingSpec spec, HeaderNameSet removed) {
         this.xForwardedFor = XForwardedFor.valueOf(spec.xForwardedFor().toUpperCase(Locale.ROOT));
@@ -40,6 +43,9 @@ public final class ForwardingRules {
         this.viaValue = spec.via().isEmpty() ? null : AsciiString.of("1.1 " + spec.via());
         this.viaLine = viaValue == null ? new byte[0] : ("Via: " + viaValue + "\r\n").getBytes(StandardCharsets.US_ASCII);
         this.removed = removed;
+        this.propagateTrace = spec.trace().propagate();
+        this.startTrace = spec.trace().startWhenAbsent();
+        this.sampleNewTraces = spec.trace().sampled();
     }
 
     /**
@@ -78,6 +84,11 @@ public final class ForwardingRules {
         names.add("cf-connecting-ip");
         names.add(clientIpHeader);
         names.addAll(spec.removeRequestHeaders());
+        if (spec.trace().propagate() || spec.trace().startWhenAbsent()) {
+            // The forwarder writes both itself (ours as the new parent; tracestate only with a valid traceparent).
+            names.add("traceparent");
+            names.add("tracestate");
+        }
         return new ForwardingRules(spec, HeaderNameSet.of(names, true));
     }
 
@@ -120,6 +131,26 @@ public final class ForwardingRules {
         return viaValue;
     }
 
+    /** W3C Trace Context: a client's valid {@code traceparent} is continued (our span id as the new parent). */
+    public boolean propagateTrace() {
+        return propagateTrace;
+    }
+
+    /** W3C Trace Context: a trace is started when there is none to continue. */
+    public boolean startTrace() {
+        return startTrace;
+    }
+
+    /** Whether the forwarder writes {@code traceparent} at all (otherwise the client's fields pass untouched). */
+    public boolean traces() {
+        return propagateTrace || startTrace;
+    }
+
+    /** The trace flags of traces we start: {@code 01} (sampled) when configured, else {@code 00}. */
+    public int newTraceFlags() {
+        return sampleNewTraces ? 1 : 0;
+    }
+
     /**
      * True for a request header that must not be forwarded: hop-by-hop ({@code connection},
      * {@code keep-alive}, {@code te}, {@code trailer}, {@code transfer-encoding}, {@code upgrade},
@@ -143,6 +174,7 @@ public final class ForwardingRules {
     public String toString() {
         return "ForwardingRules(x-forwarded-for " + xForwardedFor + ", proto " + xForwardedProto + ", host " + xForwardedHost
                 + ", x-real-ip " + xRealIp + ", request id " + requestIdHeader + (propagateRequestId ? " propagated" : " generated")
-                + ", via " + viaValue + ", removed: " + removed + ")";
+                + ", via " + viaValue + ", trace " + (propagateTrace ? "propagated" : "not propagated")
+                + (startTrace ? ", started when absent" : "") + ", removed: " + removed + ")";
     }
 }

@@ -63,6 +63,7 @@ public final class Metrics {
     };
     private final UpstreamMetrics upstream = new UpstreamMetrics();
     private volatile IntUnaryOperator openConnections = listener -> -1;
+    private volatile AccessLog accessLog;
     /** The newest layout any thread asked for; guarded by {@code this}. */
     private CounterLayout latest;
 
@@ -82,6 +83,15 @@ public final class Metrics {
     /** The upstream counters (per cluster and destination) the forwarder records into. */
     public UpstreamMetrics upstream() {
         return upstream;
+    }
+
+    /** The access log whose written and dropped lines a scrape reports (null: off). */
+    public void accessLog(AccessLog log) {
+        this.accessLog = log;
+    }
+
+    AccessLog accessLog() {
+        return accessLog;
     }
 
     /** Where scrapes read each listener's open connections (-1: not known). */

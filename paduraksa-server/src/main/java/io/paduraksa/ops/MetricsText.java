@@ -32,6 +32,7 @@ final class MetricsText {
         connections(p, t);
         config(p, t.snapshot, reloader);
         upstream(p, metrics.upstream());
+        accessLog(p, metrics.accessLog());
         jvm(p);
         return p.toString();
     }
@@ -91,6 +92,16 @@ final class MetricsText {
         p.family("paduraksa_reloads_total", "counter", "Successful reloads.").sample("paduraksa_reloads_total", reloader.reloads());
         p.family("paduraksa_reload_failures_total", "counter", "Rejected reloads (the running snapshot stayed).")
                 .sample("paduraksa_reload_failures_total", reloader.failures());
+    }
+
+    private static void accessLog(PrometheusText p, AccessLog log) {
+        if (log == null) {
+            return;
+        }
+        p.family("paduraksa_access_log_lines_total", "counter", "Access log lines written.")
+                .sample("paduraksa_access_log_lines_total", log.written());
+        p.family("paduraksa_access_log_dropped_total", "counter", "Access log lines dropped because the queue was full.")
+                .sample("paduraksa_access_log_dropped_total", log.dropped());
     }
 
     private static void upstream(PrometheusText p, UpstreamMetrics u) {

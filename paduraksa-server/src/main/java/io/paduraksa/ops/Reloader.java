@@ -37,6 +37,7 @@ public final class Reloader implements AutoCloseable {
         return t;
     });
     private final List<ReloadListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> signalHooks = new CopyOnWriteArrayList<>();
     private volatile String lastError;
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -58,6 +59,11 @@ public final class Reloader implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /** Run at every {@link #reload}, whether or not the file is accepted (the access log reopens its file: logrotate). */
+    public void addSignalHook(Runnable hook) {
+        signalHooks.add(hook);
+    }
+
     /** Where {@link #reload} reports RELOADING=1 before and READY=1 after (also after a rejected file). */
     public void notifier(SystemdNotifier notifier) {
         this.notifier = notifier;
@@ -73,6 +79,9 @@ public final class Reloader implements AutoCloseable {
      * snapshot is serving.
      */
     public synchronized boolean reload() {
+        for (Runnable hook : signalHooks) {
+            hook.run();
+        }
         SystemdNotifier n = notifier;
         n.reloading();
         boolean swapped = swap();

@@ -4,6 +4,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.ops.UpstreamMetrics;
 import io.paduraksa.proxy.balance.AffinityCookie;
 import io.paduraksa.proxy.balance.DestinationState;
 import io.paduraksa.proxy.balance.LoadBalancer;
@@ -31,20 +32,24 @@ final class ClusterRuntime implements AutoCloseable {
     private final RetryBudget budget;
     private final AffinityCookie affinity;
     private final ActiveHealthChecker checker;
+    /** Per destination: its counters (the same handles across reloads, keyed by cluster name and URL). */
+    private final UpstreamMetrics.Destination[] meters;
 
-    ClusterRuntime(UpstreamCluster model, Endpoint[] endpoints, EventLoopGroup group) {
+    ClusterRuntime(UpstreamCluster model, Endpoint[] endpoints, EventLoopGroup group, UpstreamMetrics metrics) {
         this.model = model;
         this.endpoints = endpoints;
         List<UpstreamCluster.Destination> ds = model.destinations();
         int n = ds.size();
         this.authorities = new AsciiString[n];
         this.states = new DestinationState[n];
+        this.meters = new UpstreamMetrics.Destination[n];
         UpstreamCluster.Health h = model.health();
         String[] keys = new String[n];
         for (int i = 0; i < n; i++) {
             UpstreamCluster.Destination d = ds.get(i);
             authorities[i] = d.authority();
             keys[i] = d.url().toString();
+            meters[i] = metrics.destination(model.name(), keys[i]);
             PassiveHealth passive = h.passiveFailures() > 0
                     ? new PassiveHealth(h.passiveFailures(), h.passiveEjectFor(), h.passiveMaxEjectFor()) : null;
             states[i] = new DestinationState(i, d.weight(), passive);
@@ -107,6 +112,15 @@ final class ClusterRuntime implements AutoCloseable {
 
     DestinationState destination(int d) {
         return states[d];
+    }
+
+    UpstreamMetrics.Destination meter(int d) {
+        return meters[d];
+    }
+
+    /** Every destination's counter handle (the registry retires those no live runtime uses). */
+    UpstreamMetrics.Destination[] meters() {
+        return meters;
     }
 
     ConnectionPool pool(int d, EventLoop loop) {

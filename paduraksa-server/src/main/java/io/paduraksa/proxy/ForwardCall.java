@@ -3,6 +3,7 @@ package io.paduraksa.proxy;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.ops.UpstreamMetrics;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 
@@ -61,6 +62,8 @@ public final class ForwardCall {
     private boolean tunnel;
     private byte[] affinityLine;
     private ResponseTrailers trailers;
+    /** When the current attempt's request head was written (System.nanoTime). */
+    private long sentNanos;
 
     private ForwardCall(Recycler.Handle<ForwardCall> handle) {
         this.handle = handle;
@@ -133,6 +136,9 @@ public final class ForwardCall {
         }
         upstream = stream;
         reusedConnection = reused;
+        sentNanos = System.nanoTime();
+        cluster.meter(destination).request();
+        state.upstream(destination, -1);
         stream.begin(this, cluster.model().timeouts().responseHeaders().toNanos());
         stream.writeHead(state, exchange, cluster.model(), cluster.endpointAuthority(destination), requestLength);
         if (!requestDone && upstream == stream) {
@@ -149,6 +155,8 @@ public final class ForwardCall {
         }
         cluster.destination(destination).requestEnded();
         cluster.destination(destination).onFailure(System.nanoTime());
+        cluster.meter(destination).error(UpstreamMetrics.CONNECT);
+        state.upstream(destination, -1);
         retryOrFail(502);
     }
 
@@ -222,6 +230,9 @@ public final class ForwardCall {
     /** The final response head; the caller keeps ownership of {@code head}. */
     public void onResponseHead(ResponseHead head) {
         responseStarted = true;
+        long latency = System.nanoTime() - sentNanos;
+        cluster.meter(destination).response(head.status(), latency / 1_000);
+        state.upstream(destination, latency);
         cluster.destination(destination).onSuccess();
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
@@ -282,6 +293,7 @@ public final class ForwardCall {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
         cluster.destination(destination).requestEnded();
+        cluster.meter(destination).error(UpstreamMetrics.INVALID_RESPONSE);
         if (responseStarted) {
             exchange.abort();
             end(false);
@@ -300,6 +312,7 @@ public final class ForwardCall {
             end(true);
             return;
         }
+        cluster.meter(destination).error(UpstreamMetrics.RESET);
         if (responseStarted) {
             exchange.abort();
             end(false);
@@ -321,6 +334,7 @@ public final class ForwardCall {
     public void onUpstreamRefused() {
         upstream = null;
         cluster.destination(destination).requestEnded();
+        cluster.meter(destination).error(UpstreamMetrics.RESET);
         if (!responseStarted && retryable && exchange.isOpen()) {
             pickAndConnect(-1, -1);
             return;
@@ -338,6 +352,7 @@ public final class ForwardCall {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
         cluster.destination(destination).requestEnded();
+        cluster.meter(destination).error(UpstreamMetrics.TIMEOUT);
         fail(504);
     }
 
@@ -345,6 +360,9 @@ public final class ForwardCall {
     public void onIdleTimeout() {
         dropConnection();
         cluster.destination(destination).requestEnded();
+        if (!tunnel) {
+            cluster.meter(destination).error(UpstreamMetrics.TIMEOUT);
+        }
         if (tunnel) {
             exchange.responseEnd(null);
             end(true);

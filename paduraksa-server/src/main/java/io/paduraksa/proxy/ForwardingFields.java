@@ -4,13 +4,15 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.net.IpParser;
+import io.paduraksa.ops.TraceParent;
 import io.paduraksa.policy.UpstreamFields;
 import io.paduraksa.snapshot.ForwardingRules;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The fields the forwarder adds to every upstream request, whatever protocol carries it:
  * X-Forwarded-For (replaced or appended), X-Real-IP, X-Forwarded-Proto, X-Forwarded-Host, the
- * request id and Via, from the gate's client IP and the snapshot's {@link ForwardingRules}. Per
+ * request id, Via and W3C {@code traceparent}/{@code tracestate}, from the gate's client IP and the snapshot's {@link ForwardingRules}. Per
  * request on the event loop; allocates nothing itself (the IP text and the request id go through a
  * per-thread scratch array), what the sink does with the parts is the sink's cost.
  */
@@ -27,13 +29,21 @@ public final class ForwardingFields {
     private static final AsciiString VIA_LOWER = AsciiString.cached("via");
     private static final AsciiString HTTPS = AsciiString.cached("https");
     private static final AsciiString HTTP = AsciiString.cached("http");
+    private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
+    private static final AsciiString TRACESTATE = AsciiString.cached("tracestate");
     private static final byte[] COMMA_SPACE = {',', ' '};
     /** Longest client-supplied request id that is propagated. */
     static final int MAX_REQUEST_ID = 128;
     private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
         @Override
         protected byte[] initialValue() {
-            return new byte[Math.max(IpParser.MAX_TEXT_LENGTH + 1, 16)];
+            return new byte[Math.max(IpParser.MAX_TEXT_LENGTH + 1, TraceParent.LENGTH)];
+        }
+    };
+    private static final FastThreadLocal<long[]> IDS = new FastThreadLocal<>() {
+        @Override
+        protected long[] initialValue() {
+            return new long[4];
         }
     };
 
@@ -89,6 +99,47 @@ public final class ForwardingFields {
         if (via != null) {
             sink.name(VIA, VIA_LOWER);
             sink.value(via);
+            sink.end();
+        }
+        if (rules.traces()) {
+            writeTrace(sink, state, rules, scratch);
+        }
+    }
+
+    /**
+     * W3C Trace Context: a client's valid traceparent is continued (same trace id and flags) with
+     * the request id as our span id, the new parent id; its tracestate passes unchanged. Otherwise,
+     * when configured, a trace starts with a random 128-bit id. The trace id is kept in the state for
+     * the access log. Written as hex from longs: no allocation.
+     */
+    private static void writeTrace(FieldSink sink, RequestState state, ForwardingRules rules, byte[] scratch) {
+        long[] ids = IDS.get();
+        CharSequence incoming = rules.propagateTrace() ? state.header(TRACEPARENT) : null;
+        boolean continued = incoming != null && TraceParent.parse(incoming, ids);
+        long high;
+        long low;
+        int flags;
+        if (continued) {
+            high = ids[0];
+            low = ids[1];
+            flags = (int) ids[3];
+        } else if (rules.startTrace()) {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            high = random.nextLong();
+            low = random.nextLong() | 1; // never the invalid all-zero id
+            flags = rules.newTraceFlags();
+        } else {
+            return;
+        }
+        long span = state.requestId() == 0 ? 1 : state.requestId();
+        state.trace(high, low);
+        sink.name(TRACEPARENT, TRACEPARENT);
+        sink.value(scratch, 0, TraceParent.write(scratch, 0, high, low, span, flags));
+        sink.end();
+        CharSequence traceState = continued ? state.header(TRACESTATE) : null;
+        if (traceState != null && TraceParent.isUsableState(traceState)) {
+            sink.name(TRACESTATE, TRACESTATE);
+            sink.value(traceState);
             sink.end();
         }
     }

@@ -3,6 +3,8 @@ package io.paduraksa.proxy;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.ops.UpstreamMetrics;
+import io.paduraksa.proxy.balance.DestinationState;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.UpstreamCluster;
 import java.util.ArrayList;
@@ -31,12 +33,13 @@ import org.slf4j.LoggerFactory;
  * request ends. Runtimes of the two newest snapshots are kept, so a request that started on the
  * previous snapshot still finds its cluster.
  */
-public final class UpstreamForwarder implements Forwarder, AutoCloseable {
+public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Source, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
 
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
     private final ScheduledExecutorService resolver;
+    private final UpstreamMetrics metrics;
     private volatile Map<UpstreamCluster, ClusterRuntime> runtimes = Collections.emptyMap();
     /** Runtimes by snapshot generation, oldest first; at most two generations are kept. */
     private final List<Generation> generations = new ArrayList<>();
@@ -45,7 +48,13 @@ public final class UpstreamForwarder implements Forwarder, AutoCloseable {
     }
 
     public UpstreamForwarder(EventLoopGroup group, Class<? extends SocketChannel> channelClass) {
+        this(group, channelClass, new UpstreamMetrics());
+    }
+
+    /** Records into {@code metrics} (per destination) and reports its gauges when installed as its source. */
+    public UpstreamForwarder(EventLoopGroup group, Class<? extends SocketChannel> channelClass, UpstreamMetrics metrics) {
         this.group = group;
+        this.metrics = metrics;
         this.channelClass = channelClass;
         this.resolver = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "paduraksa-resolver");
@@ -80,7 +89,7 @@ public final class UpstreamForwarder implements Forwarder, AutoCloseable {
                 continue;
             }
             try {
-                ClusterRuntime r = new ClusterRuntime(c, endpointsFor(c), group);
+                ClusterRuntime r = new ClusterRuntime(c, endpointsFor(c), group, metrics);
                 next.put(c, r);
                 built.add(r);
             } catch (SSLException | RuntimeException e) {
@@ -120,14 +129,54 @@ public final class UpstreamForwarder implements Forwarder, AutoCloseable {
                     Collections.addAll(live, r.endpoints());
                 }
             }
+            Set<UpstreamMetrics.Destination> counted = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Generation g : generations) {
+                for (ClusterRuntime r : g.runtimes) {
+                    Collections.addAll(counted, r.meters());
+                }
+            }
             for (ClusterRuntime r : old.runtimes) {
                 next.remove(r.model());
                 r.close();
+                for (UpstreamMetrics.Destination m : r.meters()) {
+                    if (!counted.contains(m)) {
+                        m.retire(); // its destination left the configuration
+                    }
+                }
                 for (Endpoint e : r.endpoints()) {
                     if (!live.contains(e)) {
                         e.close();
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Gauges at a scrape (any thread): the clusters of the newest snapshot, each destination's
+     * health, requests in flight, and open and idle connections summed over the per-loop pools
+     * (each count read racily, as a gauge may be).
+     */
+    @Override
+    public void report(UpstreamMetrics.Gauges gauges) {
+        List<ClusterRuntime> current;
+        synchronized (this) {
+            if (generations.isEmpty()) {
+                return;
+            }
+            current = new ArrayList<>(generations.get(generations.size() - 1).runtimes);
+        }
+        long now = System.nanoTime();
+        for (ClusterRuntime r : current) {
+            String name = r.model().name();
+            List<UpstreamCluster.Destination> ds = r.model().destinations();
+            if (ds.isEmpty()) {
+                gauges.cluster(name);
+            }
+            for (int i = 0; i < ds.size(); i++) {
+                DestinationState d = r.destination(i);
+                int[] conns = r.endpoints()[i].connectionCounts();
+                gauges.destination(name, r.meter(i).destination(), d.isAvailable(now), d.inFlight(), conns[0], conns[1]);
             }
         }
     }

@@ -14,6 +14,7 @@ import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.TlsSpec;
 import io.paduraksa.gate.Gate;
 import io.paduraksa.ops.AdminHandler;
+import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.ops.Signals;
@@ -65,6 +66,8 @@ public final class EdgeServer {
     private final UpstreamForwarder upstreams;
     private volatile SystemdNotifier notifier = SystemdNotifier.none();
     private final Metrics metrics;
+    /** The access log, or null when off. */
+    private final AccessLog accessLog;
 
     private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
         this.spec = initial.spec();
@@ -81,9 +84,19 @@ public final class EdgeServer {
             return t;
         });
         clock.scheduleAtFixedRate(() -> date.refresh(System.currentTimeMillis()), 0, 200, TimeUnit.MILLISECONDS);
-        this.upstreams = forwarder == null ? new UpstreamForwarder(group, transport.socketChannelClass()) : null;
         this.metrics = newMetrics(spec, store);
-        GateContext context = new GateContext(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0);
+        this.upstreams = forwarder == null
+                ? new UpstreamForwarder(group, transport.socketChannelClass(), metrics.upstream()) : null;
+        if (upstreams != null) {
+            metrics.upstream().source(upstreams);
+        }
+        this.accessLog = spec.accessLog().enabled() ? new AccessLog(spec.accessLog(), listenerNames(spec), threads) : null;
+        if (accessLog != null) {
+            metrics.accessLog(accessLog);
+            reloader.addSignalHook(accessLog::reopen);
+        }
+        GateContext context = new GateContext(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0,
+                accessLog);
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
             if (l.admin()) {
@@ -98,14 +111,19 @@ public final class EdgeServer {
 
     /** Counters labelled by listener name (the address text when unnamed), in the order of {@code listeners:}. */
     private static Metrics newMetrics(PaduraksaSpec spec, SnapshotStore store) {
-        List<String> names = new ArrayList<>();
         boolean[] admin = new boolean[spec.listeners().size()];
         for (int i = 0; i < admin.length; i++) {
-            ListenerSpec l = spec.listeners().get(i);
-            names.add(l.name() == null ? l.address() : l.name());
-            admin[i] = l.admin();
+            admin[i] = spec.listeners().get(i).admin();
         }
-        return new Metrics(store, names, admin);
+        return new Metrics(store, listenerNames(spec), admin);
+    }
+
+    private static List<String> listenerNames(PaduraksaSpec spec) {
+        List<String> names = new ArrayList<>();
+        for (ListenerSpec l : spec.listeners()) {
+            names.add(l.name() == null ? l.address() : l.name());
+        }
+        return names;
     }
 
     private int openConnections(int listenerIndex) {
@@ -302,10 +320,14 @@ public final class EdgeServer {
         }
         connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         if (upstreams != null) {
+            metrics.upstream().source(null);
             upstreams.close();
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         clock.shutdownNow();
+        if (accessLog != null) {
+            accessLog.close();
+        }
         reloader.close();
         store.current().release();
         notifier.close();

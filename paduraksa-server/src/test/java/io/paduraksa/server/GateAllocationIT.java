@@ -71,7 +71,13 @@ class GateAllocationIT {
             hosts:
             %s
             default: {respond: {status: 421}}
+            %s
             """;
+    /**
+     * The access log is on (JSON, to a file under target/), so the event-loop figures include its
+     * cost; {@code -DgateAllocation.accessLog=false} turns it off for a comparison.
+     */
+    static final boolean ACCESS_LOG = !"false".equals(System.getProperty("gateAllocation.accessLog"));
     static final String[] HOSTS = {"a.test", "b.test", "c.test", "shop.example", "api.example", "news.example"};
 
     static TestServer server;
@@ -92,7 +98,11 @@ class GateAllocationIT {
                     .append("      - {path: /, respond: {status: 200}}\n");
         }
         origin = new TestOrigin("origin");
-        server = TestServer.startMetered(YAML.formatted(origin.url(), hosts));
+        java.nio.file.Path log = java.nio.file.Files.createTempFile("gate-allocation-access", ".log");
+        log.toFile().deleteOnExit();
+        server = TestServer.startMetered(YAML.formatted(origin.url(), hosts,
+                ACCESS_LOG ? "access_log: {enabled: true, path: \"" + log + "\"}" : ""));
+        System.out.println("GateAllocationIT: access log " + (ACCESS_LOG ? "on (" + log + ")" : "off"));
         jitWarmUp();
     }
 

@@ -267,6 +267,7 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        handler.forwardStatus(h.status());
         if (h.status() == 101) {
             writeSwitchingProtocols(h, rules);
             return;
@@ -402,6 +403,7 @@ final class Http1Exchange implements ForwardExchange {
             chunk.release();
             return;
         }
+        handler.sent(n);
         if (chunkedDown) {
             ByteBuf size = ctx.alloc().ioBuffer(10);
             Http1ResponseWriting.writeHex(size, n);

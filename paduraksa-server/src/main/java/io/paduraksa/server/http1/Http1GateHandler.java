@@ -14,6 +14,7 @@ import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.policy.ForwardAuthPolicy;
 import io.paduraksa.policy.PolicyDecision;
@@ -94,6 +95,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private boolean policyPending;
     private ArrayDeque<ByteBuf> held;
     private boolean heldEnd;
+    /** For the access log: when the head arrived (0 when the log is off) and what decided the request. */
+    private long started;
+    private int decision;
+    /** The forwarded request was counted (its status is known). */
+    private boolean forwardCounted;
 
     public Http1GateHandler(GateContext context, Http1RequestDecoder decoder, Http1Deadlines deadlines, int maxPathBytes) {
         this.context = context;
@@ -145,6 +151,10 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (exchange.isActive()) {
+            forwardStatus(0); // the client left mid-forward: counted and logged without a status if none was written
+            logForwardEnd();
+        }
         exchange.onClientClosed();
         releaseHeld();
         releaseHead();
@@ -185,6 +195,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
         head = h;
         inRequest = true;
+        started = context.accessLog() == null ? 0 : System.nanoTime();
         discardingBody = h.hasBody();
         deadlines.headReceived(h.hasBody());
         if (client == null) {
@@ -197,6 +208,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         if (refusal != 0) {
             // CONNECT may be followed by tunnel bytes at once; an unmappable target leaves nothing to trust.
             closeAfterAnswer = true;
+            decision = AccessLog.REFUSED;
             countRefused(refusal);
             writeAnswer(context.gate().store().current().statusAnswer(refusal));
             return;
@@ -207,6 +219,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         if (meter != null) {
             meter.after(before);
         }
+        decision = AccessLog.decision(outcome, state.response() == null ? 0 : state.response().status());
         switch (outcome) {
             case RESPOND, CHALLENGE -> {
                 countAnswered(outcome, state.response().status());
@@ -329,6 +342,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      */
     private void forward(ChannelHandlerContext ctx, Http1RequestHead h) {
         discardingBody = false;
+        decision = AccessLog.FORWARD;
+        forwardCounted = false;
         closeAfterAnswer = draining || !h.isKeepAlive();
         exchange.begin(ctx, h, headRequest, closeAfterAnswer);
         context.forwarder().forward(state, exchange);
@@ -339,6 +354,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      * proxy) and absolute-form targets we cannot map. Sets the view's authority and target.
      */
     private int refusal(Http1RequestHead h) {
+        authority = null; // not stale from the previous request in a refused request's log line
+        target = null;
         int form = h.targetForm();
         if (form == Http1RequestHead.AUTHORITY_FORM || h.isMethod(HttpMethod.CONNECT.asciiName())) {
             return 501;
@@ -414,6 +431,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         if (response.isOneShot()) {
             response.release(); // built for this request (a challenge's redirect): copied or retained above
         }
+        state.status(response.status());
+        state.addBytesSent(bodyLength);
+        logEnd();
         finishAnswer(c, close);
     }
 
@@ -438,6 +458,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     }
 
     private void drop(ChannelHandlerContext c) {
+        logEnd();
         releaseHead();
         closing = true;
         c.close();
@@ -460,6 +481,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
         closeAfterAnswer = true;
         headRequest = false;
+        started = 0;
+        decision = AccessLog.REFUSED;
         countRefused(error.status());
         writeAnswer(context.gate().store().current().statusAnswer(error.status()));
     }
@@ -472,6 +495,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
         closeAfterAnswer = true;
         headRequest = false;
+        started = 0;
+        decision = AccessLog.REFUSED;
         countRefused(408);
         writeAnswer(context.gate().store().current().statusAnswer(408));
     }
@@ -497,6 +522,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             closeAfterAnswer = true;
             discardingBody = true;
         }
+        forwardStatus(response.status());
         writeAnswer(response);
         resumeDecoding();
         ctx.flush();
@@ -505,6 +531,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     /** The upstream's response was written completely. */
     void forwardDone(boolean close, boolean bodyLeft) {
         ChannelHandlerContext c = ctx;
+        logForwardEnd();
         releaseHead();
         if (close || bodyLeft || closing) {
             closing = true;
@@ -519,6 +546,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     /** The response broke off (the upstream failed mid-way): the client learns it from the close. */
     void forwardAborted() {
+        forwardStatus(0);
+        logForwardEnd();
         releaseHead();
         closing = true;
         ctx.flush();
@@ -531,6 +560,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      * limit is the upstream side's. The head is released: nothing reads it any more.
      */
     void upgraded() {
+        logEnd(); // a WebSocket is logged at its 101: the tunnel's end has no request any more
         releaseHead();
         ChannelHandlerContext c = ctx;
         if (c.pipeline().get(Http1Deadlines.class) != null) {
@@ -538,6 +568,43 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
         if (c.pipeline().get(Http1RequestDecoder.class) != null) {
             c.pipeline().remove(Http1RequestDecoder.class);
+        }
+    }
+
+    /**
+     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
+     * answer, or 0 when it ended without one. Counted once. 0 B.
+     */
+    void forwardStatus(int status) {
+        if (forwardCounted) {
+            return;
+        }
+        forwardCounted = true;
+        state.status(status);
+        Metrics m = context.metrics();
+        if (m != null) {
+            m.forwardedResponse(context.listener(), state, status);
+        }
+    }
+
+    /** Body bytes of a forwarded response went to the client. */
+    void sent(int bytes) {
+        state.addBytesSent(bytes);
+    }
+
+    /** The one end-of-request hook of this protocol: the access-log line (0 B on the loop; nothing when off). */
+    private void logEnd() {
+        AccessLog log = context.accessLog();
+        if (log != null) {
+            state.startNanos(started);
+            log.log(context.listener(), AccessLog.HTTP1, state, head == null ? null : this, client, decision);
+        }
+    }
+
+    /** A forwarded request ended; an upgraded one (its head already released) was logged at the 101. */
+    private void logForwardEnd() {
+        if (head != null) {
+            logEnd();
         }
     }
 

@@ -14,6 +14,8 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.ops.AccessLog;
+import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
@@ -62,6 +64,11 @@ final class Http2Exchange implements ForwardExchange {
     /** The request's END_STREAM came with its headers: nothing more to read, no reset after the answer. */
     boolean requestEnded;
     boolean open;
+    /** For the access log: when the headers arrived (0 when the log is off) and what decided the request. */
+    long started;
+    int decision;
+    /** The forwarded request was counted (its status is known). */
+    private boolean counted;
     /** Forwarding state. */
     private ForwardCall call;
     private boolean forwarding;
@@ -87,12 +94,15 @@ final class Http2Exchange implements ForwardExchange {
         e.paused = false;
         e.unconsumed = 0;
         e.call = null;
+        e.counted = false;
+        e.decision = AccessLog.RESPOND;
         return e;
     }
 
     /** Marks the stream as forwarded (its DATA frames now belong to the upstream). */
     void forwarding() {
         forwarding = true;
+        decision = AccessLog.FORWARD;
     }
 
     boolean isForwarding() {
@@ -140,6 +150,7 @@ final class Http2Exchange implements ForwardExchange {
         if (c != null) {
             c.clientClosed();
         }
+        forwardStatus(0);
         recycle();
     }
 
@@ -154,6 +165,7 @@ final class Http2Exchange implements ForwardExchange {
     @Override
     public void answer(PrecomputedResponse response) {
         if (open) {
+            forwardStatus(response.status());
             releasePending();
             call = null;
             detach();
@@ -315,6 +327,7 @@ final class Http2Exchange implements ForwardExchange {
 
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        forwardStatus(h.status());
         Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 2);
         out.status(AsciiString.of(Integer.toString(h.status())));
         for (int i = 0, n = h.headerCount(); i < n; i++) {
@@ -364,6 +377,7 @@ final class Http2Exchange implements ForwardExchange {
             return;
         }
         ChannelHandlerContext ctx = handler.context();
+        state.addBytesSent(chunk.readableBytes());
         handler.encoder().writeData(ctx, streamId, chunk, 0, false, ctx.voidPromise());
     }
 
@@ -426,6 +440,7 @@ final class Http2Exchange implements ForwardExchange {
         }
         Http2GateHandler h = handler;
         int id = streamId;
+        forwardStatus(0);
         recycle();
         h.resetStream(h.context(), id, Http2Error.INTERNAL_ERROR.code(), h.context().voidPromise());
         h.flush();
@@ -450,10 +465,31 @@ final class Http2Exchange implements ForwardExchange {
         }
     }
 
-    /** Ends the request and returns this object to the pool. */
+    /**
+     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
+     * answer, or 0 when it ended without one. Counted once; only for forwarded streams. 0 B.
+     */
+    private void forwardStatus(int status) {
+        if (counted || decision != AccessLog.FORWARD) {
+            return;
+        }
+        counted = true;
+        state.status(status);
+        Metrics m = handler.gateContext().metrics();
+        if (m != null) {
+            m.forwardedResponse(handler.gateContext().listener(), state, status);
+        }
+    }
+
+    /** Ends the request and returns this object to the pool: the one end-of-request hook (access log). */
     void recycle() {
         if (!open) {
             return;
+        }
+        AccessLog log = handler == null ? null : handler.gateContext().accessLog();
+        if (log != null) {
+            state.startNanos(started);
+            log.log(handler.gateContext().listener(), AccessLog.HTTP2, state, view, view.client(), decision);
         }
         open = false;
         releasePending();

@@ -21,6 +21,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.policy.ForwardAuthPolicy;
 import io.paduraksa.policy.PolicyDecision;
@@ -187,8 +188,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         CharSequence method = headers.method();
         boolean head = method != null && HttpMethod.HEAD.asciiName().contentEquals(method);
         Http2Exchange exchange = Http2Exchange.take(this, streamId, head, endOfStream);
+        exchange.started = context.accessLog() == null ? 0 : System.nanoTime();
+        exchange.view.reset(client, headers); // before a refusal too: its log line shows what was asked
         int refusal = refusal(method, headers);
         if (refusal != 0) {
+            exchange.decision = AccessLog.REFUSED;
             Metrics m = context.metrics();
             if (m != null) {
                 m.refused(context.listener(), refusal);
@@ -196,13 +200,13 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             answer(exchange, context.gate().store().current().statusAnswer(refusal));
             return;
         }
-        exchange.view.reset(client, headers);
         GateMeter meter = context.meter();
         long before = meter == null ? 0 : meter.before();
         GateOutcome outcome = context.gate().run(exchange.view, exchange.state);
         if (meter != null) {
             meter.after(before);
         }
+        exchange.decision = AccessLog.decision(outcome, exchange.state.response() == null ? 0 : exchange.state.response().status());
         switch (outcome) {
             case RESPOND, CHALLENGE -> {
                 count(exchange, outcome, exchange.state.response().status());
@@ -401,6 +405,8 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         if (response.isOneShot()) {
             response.release(); // built for this request (a challenge's redirect): headers encoded, body copied or retained
         }
+        exchange.state.status(response.status());
+        exchange.state.addBytesSent(noBody ? 0 : response.contentLength());
         exchange.recycle();
     }
 
