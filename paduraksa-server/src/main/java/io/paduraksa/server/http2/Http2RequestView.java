@@ -5,6 +5,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.RequestView;
+import java.util.List;
 
 /**
  * The gate's view of one HTTP/2 request, over the stream's decoded {@link Http2Headers}. HPACK
@@ -12,12 +13,21 @@ import io.paduraksa.gate.RequestView;
  * {@link Http2Exchange}.
  */
 final class Http2RequestView implements RequestView {
+    /**
+     * Several {@code cookie} fields of one request joined with "; " (RFC 9113 8.2.3: HTTP/2 clients
+     * may split the Cookie header, and browsers do), built at most once per request and only when a
+     * consumer reads cookies (clearance cookie, forward-auth key, session affinity): read as the first
+     * field alone, a cookie in a later field would be invisible.
+     */
+    private final StringBuilder joinedCookies = new StringBuilder(256);
+    private boolean cookiesJoined;
     private ClientInfo client;
     private Http2Headers headers;
 
     void reset(ClientInfo client, Http2Headers headers) {
         this.client = client;
         this.headers = headers;
+        this.cookiesJoined = false;
     }
 
     void clear() {
@@ -53,6 +63,38 @@ final class Http2RequestView implements RequestView {
 
     @Override
     public CharSequence header(AsciiString lowerCaseName) {
+        if (lowerCaseName.length() == 6 && HttpHeaderNames.COOKIE.contentEquals(lowerCaseName)) {
+            return cookies();
+        }
         return headers.get(lowerCaseName);
+    }
+
+    /**
+     * The request's cookies as one value. A single field is returned as it is; several are joined
+     * in the order sent (Netty's {@code getAll} keeps it; this allocates its list, on HTTP/2 only and
+     * only for requests whose cookies are read).
+     */
+    private CharSequence cookies() {
+        if (cookiesJoined) {
+            return joinedCookies;
+        }
+        CharSequence first = headers.get(HttpHeaderNames.COOKIE);
+        if (first == null) {
+            return null;
+        }
+        List<CharSequence> all = headers.getAll(HttpHeaderNames.COOKIE);
+        if (all.size() == 1) {
+            return first;
+        }
+        StringBuilder joined = joinedCookies;
+        joined.setLength(0);
+        for (int i = 0; i < all.size(); i++) {
+            if (i > 0) {
+                joined.append("; ");
+            }
+            joined.append(all.get(i));
+        }
+        cookiesJoined = true;
+        return joined;
     }
 }
