@@ -358,22 +358,32 @@ final class SpecBinder {
             }
         }
 
-        private static String yamlKey(RecordComponent component) {
-            JsonProperty named = component.getAccessor().getAnnotation(JsonProperty.class);
-            if (named != null && !named.value().isEmpty()) {
-                return named.value();
-            }
-            String name = component.getName();
-            StringBuilder sb = new StringBuilder(name.length() + 4);
-            for (int i = 0; i < name.length(); i++) {
-                char c = name.charAt(i);
-                if (Character.isUpperCase(c)) {
-                    sb.append('_').append(Character.toLowerCase(c));
-                } else {
-                    sb.append(c);
-                }
-            }
-            return sb.toString();
+    }
+
+    /**
+     * The YAML key of a record component: its {@link JsonProperty} name if it has one, else its name
+     * in snake_case ({@code clientIp} is {@code client_ip}). Package-private for the tests that walk
+     * the model the same way (the configuration reference and the JSON schema checks).
+     */
+    static String yamlKey(RecordComponent component) {
+        JsonProperty named = component.getAccessor().getAnnotation(JsonProperty.class);
+        if (named != null && !named.value().isEmpty()) {
+            return named.value();
         }
+        return snakeCase(component.getName());
+    }
+
+    /** {@code camelCase} as {@code camel_case}. */
+    static String snakeCase(String name) {
+        StringBuilder sb = new StringBuilder(name.length() + 4);
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c)) {
+                sb.append('_').append(Character.toLowerCase(c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 }

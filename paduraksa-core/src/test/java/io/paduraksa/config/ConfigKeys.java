@@ -1,6 +1,5 @@
 package io.paduraksa.config;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.lang.reflect.ParameterizedType;
@@ -142,29 +141,12 @@ final class ConfigKeys {
         return ((ParameterizedType) type).getActualTypeArguments()[index];
     }
 
-    /**
-     * The YAML key of a component. A copy of {@code SpecBinder.RecordShape.yamlKey}, which is private
-     * to the binder: {@link JsonProperty} if present, else the name in snake_case. If the two ever
-     * disagree, {@code ConfigReferenceTest#walkedKeysBindInTheLoader} fails.
-     */
+    /** The YAML key of a component, named exactly as the binder names it. */
     static String yamlKey(RecordComponent component) {
-        JsonProperty named = component.getAccessor().getAnnotation(JsonProperty.class);
-        if (named != null && !named.value().isEmpty()) {
-            return named.value();
-        }
-        return snake(component.getName());
+        return SpecBinder.yamlKey(component);
     }
 
     private static String snake(String name) {
-        StringBuilder sb = new StringBuilder(name.length() + 4);
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isUpperCase(c)) {
-                sb.append('_').append(Character.toLowerCase(c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.toString();
+        return SpecBinder.snakeCase(name);
     }
 }

@@ -3,8 +3,6 @@ package io.paduraksa.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,23 +65,6 @@ class ConfigReferenceTest {
     void sharedTypesAreTheRecordsUsedInSeveralPlaces() {
         assertThat(ConfigKeys.sharedTypes()).extracting(ConfigKeys::sharedName)
                 .contains("action", "respond", "redirect", "response_headers", "request_rule");
-    }
-
-    /** ConfigKeys copies the binder's key naming; this keeps the copy honest. */
-    @Test
-    void walkedKeysBindInTheLoader() throws ReflectiveOperationException {
-        Class<?> shapeType = Class.forName("io.paduraksa.config.SpecBinder$RecordShape");
-        Method of = shapeType.getDeclaredMethod("of", Class.class);
-        of.setAccessible(true);
-        Field keysField = shapeType.getDeclaredField("keys");
-        keysField.setAccessible(true);
-        for (Class<?> type : recordTypes()) {
-            List<String> ours = new ArrayList<>();
-            for (RecordComponent c : type.getRecordComponents()) {
-                ours.add(ConfigKeys.yamlKey(c));
-            }
-            assertThat(ours).as("keys of %s", type.getSimpleName()).isEqualTo(keysField.get(of.invoke(null, type)));
-        }
     }
 
     @Test
