@@ -1,6 +1,9 @@
 package io.paduraksa.proxy;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
@@ -115,6 +118,20 @@ public final class Endpoint implements AutoCloseable {
     /** The destination's URL and cluster, for log lines. */
     public String describe() {
         return destination.url() + " (cluster '" + cluster.name() + "')";
+    }
+
+    /**
+     * A bootstrap for this destination's connections on {@code loop}: the server's transport and
+     * pooled allocator, no Nagle, the cluster's connect timeout. The pool adds its handler.
+     */
+    public Bootstrap bootstrap(EventLoop loop) {
+        return new Bootstrap()
+                .group(loop)
+                .channel(channelClass)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                        (int) Math.min(Integer.MAX_VALUE, cluster.timeouts().connect().toMillis()));
     }
 
     /** This loop's pool, created on first use. */

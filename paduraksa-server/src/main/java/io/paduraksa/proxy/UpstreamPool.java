@@ -1,12 +1,10 @@
 package io.paduraksa.proxy;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.paduraksa.proxy.http1.Http1ResponseDecoder;
@@ -49,14 +47,7 @@ final class UpstreamPool implements ConnectionPool {
         this.headersNanos = cluster.timeouts().responseHeaders().toNanos();
         this.idleNanos = cluster.timeouts().idle().toNanos();
         this.poolIdleNanos = settings.idleTimeout().toNanos();
-        this.bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(endpoint.channelClass())
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.timeouts().connect().toMillis()))
-                .option(ChannelOption.AUTO_READ, true)
-                .handler(new Initializer());
+        this.bootstrap = endpoint.bootstrap(loop).handler(new Initializer());
         this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
 

@@ -1,12 +1,10 @@
 package io.paduraksa.proxy.http2;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -55,12 +53,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
         this.connectNanos = cluster.timeouts().connect().toNanos();
         this.idleNanos = cluster.timeouts().idle().toNanos();
         this.poolIdleNanos = settings.idleTimeout().toNanos();
-        this.bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(endpoint.channelClass())
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.timeouts().connect().toMillis()));
+        this.bootstrap = endpoint.bootstrap(loop);
         this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
