@@ -64,6 +64,8 @@ public final class ForwardCall {
     private ResponseTrailers trailers;
     /** When the current attempt's request head was written (System.nanoTime). */
     private long sentNanos;
+    /** When a saturated pool queued this call (System.nanoTime). */
+    private long queuedNanos;
 
     private ForwardCall(Recycler.Handle<ForwardCall> handle) {
         this.handle = handle;
@@ -147,6 +149,30 @@ public final class ForwardCall {
     }
 
     /** Connecting failed (refused, unreachable, timed out, TLS or ALPN refused): another destination, or 502. */
+    /** A pool with every connection busy queued this call at {@code nanos}. */
+    public void queued(long nanos) {
+        queuedNanos = nanos;
+    }
+
+    public long queuedNanos() {
+        return queuedNanos;
+    }
+
+    /**
+     * The call waited for a connection longer than the connect timeout because every connection of
+     * the pool was busy: 503 (the service is overloaded here; the upstream did nothing wrong, so no
+     * passive-health failure and no retry elsewhere).
+     */
+    public void queueTimedOut() {
+        inPool = false;
+        if (finished) {
+            handle.recycle(this);
+            return;
+        }
+        cluster.destination(destination).requestEnded();
+        fail(503);
+    }
+
     public void connectFailed() {
         inPool = false;
         if (finished) {

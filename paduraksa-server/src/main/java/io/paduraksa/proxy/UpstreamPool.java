@@ -31,6 +31,8 @@ final class UpstreamPool implements ConnectionPool {
     private final long headersNanos;
     private final long idleNanos;
     private final long poolIdleNanos;
+    /** How long a call may wait for a connection when all {@code max_connections} are busy: the connect timeout. */
+    private final long queueNanos;
     private final Bootstrap bootstrap;
     private final ArrayDeque<Http1UpstreamHandler> idle = new ArrayDeque<>();
     private final ArrayList<Http1UpstreamHandler> all = new ArrayList<>();
@@ -47,6 +49,7 @@ final class UpstreamPool implements ConnectionPool {
         this.headersNanos = cluster.timeouts().responseHeaders().toNanos();
         this.idleNanos = cluster.timeouts().idle().toNanos();
         this.poolIdleNanos = settings.idleTimeout().toNanos();
+        this.queueNanos = cluster.timeouts().connect().toNanos();
         this.bootstrap = endpoint.bootstrap(loop).handler(new Initializer());
         this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -65,6 +68,7 @@ final class UpstreamPool implements ConnectionPool {
         if (closed || all.size() + connecting < settings.maxConnections()) {
             connect(call);
         } else {
+            call.queued(System.nanoTime());
             waiting.addLast(call);
         }
     }
@@ -135,6 +139,13 @@ final class UpstreamPool implements ConnectionPool {
             if (i < all.size()) {
                 all.get(i).sweep(now, idleNanos, poolIdleNanos);
             }
+        }
+        // Calls queued behind a saturated pool (every connection busy, e.g. long downloads or
+        // WebSockets) must not wait forever: after the connect timeout they get 503.
+        ForwardCall w;
+        while ((w = waiting.peekFirst()) != null && now - w.queuedNanos() > queueNanos) {
+            waiting.pollFirst();
+            w.queueTimedOut();
         }
     }
 

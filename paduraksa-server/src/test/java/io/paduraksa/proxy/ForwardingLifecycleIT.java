@@ -108,6 +108,22 @@ class ForwardingLifecycleIT {
     }
 
     @Test
+    void callsQueuedBehindASaturatedPoolGet503AfterTheConnectTimeout() throws Exception {
+        server = TestServer.start(config("""
+                destinations: [{url: "%s"}]
+                pool: {max_connections: 1}
+                timeouts: {connect: 300ms, response_headers: 5s}""".formatted(one.url()), "")
+                + "server: {threads: 1}  # pools are per event loop: both clients on the one loop share it\n");
+        try (RawHttp busy = new RawHttp(server.port("public")); RawHttp queued = new RawHttp(server.port("public"))) {
+            busy.send("GET /never HTTP/1.1\r\nHost: app.test\r\n\r\n"); // holds the pool's one connection
+            await(() -> one.requests() >= 1, "the first request reached the upstream");
+            long start = System.nanoTime();
+            assertThat(queued.exchange("GET /queued HTTP/1.1\r\nHost: app.test\r\n\r\n").status()).isEqualTo(503);
+            assertThat((System.nanoTime() - start) / 1_000_000).isBetween(250L, 3_000L);
+        }
+    }
+
+    @Test
     void destinationGivenByHostNameIsResolved() throws Exception {
         server = TestServer.start(config("""
                 destinations: [{url: "http://localhost:%d"}]

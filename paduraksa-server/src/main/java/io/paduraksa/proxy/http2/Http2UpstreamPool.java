@@ -72,6 +72,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
             give(c, call);
             return;
         }
+        call.queued(System.nanoTime());
         waiting.addLast(call);
         drain();
     }
@@ -194,6 +195,13 @@ public final class Http2UpstreamPool implements ConnectionPool {
             if (i < connections.size()) {
                 connections.get(i).sweep(now, connectNanos, idleNanos, poolIdleNanos);
             }
+        }
+        // Every connection full (max concurrent streams on each, max_connections reached): a call
+        // waits at most the connect timeout for a stream, then gets 503.
+        ForwardCall w;
+        while ((w = waiting.peekFirst()) != null && now - w.queuedNanos() > connectNanos) {
+            waiting.pollFirst();
+            w.queueTimedOut();
         }
     }
 
