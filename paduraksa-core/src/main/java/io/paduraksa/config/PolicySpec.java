@@ -75,10 +75,12 @@ public sealed interface PolicySpec {
      * {@code rate} up to {@code burst} requests. At most {@code max_keys} keys are tracked; a key idle
      * for {@code idle_after} (or whose bucket has refilled) may be evicted, and when none can be,
      * {@code when_full} ({@code deny} or {@code allow}) decides. Default answer: 429 with
-     * {@code Retry-After} = the whole seconds until the next request is allowed.
+     * {@code Retry-After} = the whole seconds until the next request is allowed. With {@code headers}
+     * every response to a request the policy checked carries {@code RateLimit-Limit},
+     * {@code RateLimit-Remaining} and {@code RateLimit-Reset}.
      */
     record RateLimit(String key, String rate, Integer burst, Integer maxKeys, String whenFull, Duration idleAfter,
-            Distributed distributed, ActionSpec action) implements PolicySpec {
+            Distributed distributed, Boolean headers, ActionSpec action) implements PolicySpec {
         public static final int DEFAULT_MAX_KEYS = 100_000;
         public static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(10);
 
@@ -89,6 +91,7 @@ public sealed interface PolicySpec {
             maxKeys = maxKeys == null ? DEFAULT_MAX_KEYS : maxKeys;
             whenFull = whenFull == null ? "deny" : whenFull;
             idleAfter = idleAfter == null ? DEFAULT_IDLE_AFTER : idleAfter;
+            headers = headers != null && headers;
             action = action != null ? action : tooManyRequests(parsed);
         }
 

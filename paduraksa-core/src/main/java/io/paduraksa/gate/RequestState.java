@@ -38,6 +38,10 @@ public final class RequestState implements PolicyInput {
     private int asyncPolicyIndex;
     private long requestId;
     private UpstreamFields upstreamFields;
+    // RateLimit-* fields (0 limit: no rate-limit policy with headers checked the request).
+    private int rateLimitLimit;
+    private int rateLimitRemaining;
+    private int rateLimitReset;
     // How the request ended: written by the protocol handler and the forwarder, read by metrics and the access log.
     private long startNanos;
     private int status;
@@ -73,6 +77,9 @@ public final class RequestState implements PolicyInput {
         this.asyncPolicyIndex = -1;
         this.requestId = requestId;
         this.upstreamFields = null;
+        this.rateLimitLimit = 0;
+        this.rateLimitRemaining = 0;
+        this.rateLimitReset = 0;
         this.startNanos = 0;
         this.status = 0;
         this.bytesSent = 0;
@@ -263,6 +270,36 @@ public final class RequestState implements PolicyInput {
     /** Fields a policy decided to add to the upstream request (forward-auth's copied headers), or null. */
     public UpstreamFields upstreamFields() {
         return upstreamFields;
+    }
+
+    /** Keeps the policy's numbers when it is the first to report, or has less remaining than the last. */
+    @Override
+    public void rateLimit(int limit, int remaining, int resetSeconds) {
+        if (rateLimitLimit == 0 || remaining < rateLimitRemaining) {
+            this.rateLimitLimit = limit;
+            this.rateLimitRemaining = remaining;
+            this.rateLimitReset = resetSeconds;
+        }
+    }
+
+    /** True when the response gets {@code RateLimit-*} fields (a policy with {@code headers: true} checked the request). */
+    public boolean hasRateLimit() {
+        return rateLimitLimit > 0;
+    }
+
+    /** {@code RateLimit-Limit}: the reporting policy's burst. */
+    public int rateLimitLimit() {
+        return rateLimitLimit;
+    }
+
+    /** {@code RateLimit-Remaining}: requests the key may still send now. */
+    public int rateLimitRemaining() {
+        return rateLimitRemaining;
+    }
+
+    /** {@code RateLimit-Reset}: whole seconds until the key's bucket is full again. */
+    public int rateLimitReset() {
+        return rateLimitReset;
     }
 
     /** A random 64-bit id, written as 16 hex digits into templates and logs. */

@@ -91,4 +91,17 @@ public interface PolicyInput {
      */
     default void upstreamFields(UpstreamFields fields) {
     }
+
+    /*
+     * Added for the RateLimit-* response fields.
+     */
+
+    /**
+     * A rate-limit policy with {@code headers: true} checked the request: its burst, the requests
+     * the key may still send and the whole seconds until its bucket is full. With several such
+     * policies the one with the least {@code remaining} is reported. Implementations that write no
+     * response ignore it. Per request; must not allocate.
+     */
+    default void rateLimit(int limit, int remaining, int resetSeconds) {
+    }
 }

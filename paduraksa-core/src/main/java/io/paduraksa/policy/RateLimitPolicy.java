@@ -7,7 +7,7 @@ import java.util.Locale;
  * Limits the request rate per key with a shared {@link RateLimiter}. The key is the gate's client
  * IP (behind a trusted proxy, the visitor's), optionally with the matched host or route, or the
  * value of one request header. Per request {@link #evaluate}: one fingerprint, one
- * {@link RateLimiter#tryAcquire}; 0 B.
+ * {@link RateLimiter#acquire}, with {@code headers} one report to the request; 0 B.
  *
  * <p>A {@code header:} key hashes the first value of the header exactly as sent (case and
  * whitespace included). Requests without the header share one bucket of their own: omitting the
@@ -34,12 +34,21 @@ public final class RateLimitPolicy implements RequestPolicy {
     private final Key key;
     private final AsciiString header;
     private final PolicyDecision limited;
+    private final boolean headers;
 
     /**
      * @param header  the header name for {@link Key#HEADER}, else null
      * @param limited what a limited request gets (a precomputed 429, or a drop)
      */
     public RateLimitPolicy(String name, RateLimiter limiter, Key key, String header, PolicyDecision limited) {
+        this(name, limiter, key, header, limited, false);
+    }
+
+    /**
+     * @param headers true to report limit, remaining and reset to the request
+     *                ({@link PolicyInput#rateLimit}) for the {@code RateLimit-*} response fields
+     */
+    public RateLimitPolicy(String name, RateLimiter limiter, Key key, String header, PolicyDecision limited, boolean headers) {
         if (name == null || limiter == null || key == null || limited == null || (key == Key.HEADER) != (header != null)) {
             throw new IllegalArgumentException("rate limit '" + name + "': name, limiter, key and decision are required, and a header only with key header:");
         }
@@ -48,6 +57,7 @@ public final class RateLimitPolicy implements RequestPolicy {
         this.key = key;
         this.header = header == null ? null : AsciiString.cached(header.toLowerCase(Locale.ROOT));
         this.limited = limited;
+        this.headers = headers;
     }
 
     @Override
@@ -59,10 +69,19 @@ public final class RateLimitPolicy implements RequestPolicy {
         return limiter;
     }
 
+    /** True when the policy reports its numbers for the {@code RateLimit-*} response fields. */
+    public boolean hasHeaders() {
+        return headers;
+    }
+
     /** Runs per request on the event loop; 0 B. */
     @Override
     public PolicyDecision evaluate(PolicyInput request) {
-        return limiter.tryAcquire(fingerprint(request)) ? PolicyDecision.CONTINUE : limited;
+        long outcome = limiter.acquire(fingerprint(request));
+        if (headers) {
+            request.rateLimit(limiter.burst(), limiter.remaining(outcome), RateLimiter.resetSeconds(outcome));
+        }
+        return outcome >= 0 ? PolicyDecision.CONTINUE : limited;
     }
 
     private long fingerprint(PolicyInput request) {
@@ -81,6 +100,6 @@ public final class RateLimitPolicy implements RequestPolicy {
 
     @Override
     public String toString() {
-        return "RateLimitPolicy[" + name + ", key " + key + (header != null ? " " + header : "") + ", " + limiter + " -> " + limited + ']';
+        return "RateLimitPolicy[" + name + ", key " + key + (header != null ? " " + header : "") + (headers ? ", headers" : "") + ", " + limiter + " -> " + limited + ']';
     }
 }

@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per request: one hash, one uncontended monitor, a scan of at most one bucket; 0 B (the log line,
  * at most once per 10 s, allocates). Distributed adds one volatile read and, when admitted, one
- * increment and one byte store.
+ * increment and one byte store. {@link #acquire} also reports the key's debt, from which
+ * {@link #remaining} and {@link #resetSeconds} give the {@code RateLimit-*} response fields.
  */
 public final class RateLimiter {
     /** Slots per bucket (and per lock). */
@@ -65,6 +66,8 @@ public final class RateLimiter {
     private static final int PENDING = 3;
     private static final VarHandle DIRTY = MethodHandles.arrayElementVarHandle(byte[].class);
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
+    /** {@link #acquireInBucket}: the key has no slot and none can be freed. */
+    private static final long NO_SLOT = Long.MIN_VALUE;
 
     /** How a distributed limiter's sync is doing; a local limiter stays {@link #SHARED}. */
     public enum Mode {
@@ -236,24 +239,59 @@ public final class RateLimiter {
 
     /** Admits or refuses one request of the key with {@code fingerprint} (non-zero). Runs per request; 0 B. */
     public boolean tryAcquire(long fingerprint) {
+        return acquire(fingerprint) >= 0;
+    }
+
+    /**
+     * Admits or refuses one request of the key with {@code fingerprint} (non-zero) and says how far
+     * the key's TAT is ahead of now afterwards (its "debt"), for {@link #remaining} and
+     * {@link #resetSeconds}: admitted, the debt ({@code >= 0}); refused, {@code -debt - 1}. A refusal
+     * because the table is full or the store is unreachable ({@link Mode#CLOSED}) reports a whole
+     * burst of debt; an admission because the table is full ({@code when_full: allow}) reports none.
+     * Runs per request; 0 B.
+     */
+    public long acquire(long fingerprint) {
         if (mode == Mode.CLOSED) {
             closed.incrementAndGet();
-            return false;
+            return -tolerance - 1;
         }
         long now = clock.getAsLong();
         int bucket = (int) fingerprint & bucketMask;
-        int outcome;
+        long outcome;
         synchronized (locks[bucket]) {
             outcome = acquireInBucket(bucket, fingerprint, now);
         }
-        if (outcome < 0) {
-            return tableFull(now);
+        if (outcome == NO_SLOT) {
+            return tableFull(now) ? 0 : -tolerance - 1;
         }
-        return outcome == 1;
+        return outcome;
     }
 
-    /** 1 admitted, 0 limited, -1 no slot. Caller holds the bucket's lock. */
-    private int acquireInBucket(int bucket, long fingerprint, long now) {
+    /** The most requests the key may send at once: the burst. */
+    public int burst() {
+        return settings.burst();
+    }
+
+    /**
+     * Requests the key may still send now, from an {@link #acquire} outcome:
+     * {@code floor((burst * interval - debt) / interval)}, clamped to {@code 0..burst} (in
+     * {@link Mode#LOCAL} a request costs {@code interval / share}). 0 B.
+     */
+    public int remaining(long outcome) {
+        long debt = outcome >= 0 ? outcome : -(outcome + 1);
+        long left = (tolerance - debt) / (mode == Mode.LOCAL ? localStep : interval);
+        return (int) Math.max(0, Math.min(settings.burst(), left));
+    }
+
+    /** Whole seconds until the key's bucket is full again, rounded up (0 when full), from an {@link #acquire} outcome. 0 B. */
+    public static int resetSeconds(long outcome) {
+        long debt = outcome >= 0 ? outcome : -(outcome + 1);
+        long seconds = (debt + 999_999_999L) / 1_000_000_000L;
+        return (int) Math.min(Integer.MAX_VALUE, seconds);
+    }
+
+    /** The debt after the check when admitted, {@code -debt - 1} when limited, {@link #NO_SLOT}. Caller holds the bucket's lock. */
+    private long acquireInBucket(int bucket, long fingerprint, long now) {
         long[] t = table;
         int base = bucket * BUCKET_SLOTS;
         int start = (int) (fingerprint >>> 58);
@@ -280,14 +318,14 @@ public final class RateLimiter {
             keys.incrementAndGet();
             return install(t, empty, fingerprint, now);
         }
-        return victim >= 0 ? install(t, victim, fingerprint, now) : -1;
+        return victim >= 0 ? install(t, victim, fingerprint, now) : NO_SLOT;
     }
 
     private boolean isEvictable(long[] t, int slot, long now) {
         return t[slot + TAT] - now <= 0 || now - t[slot + SEEN] >= idleAfter;
     }
 
-    private int install(long[] t, int slot, long fingerprint, long now) {
+    private long install(long[] t, int slot, long fingerprint, long now) {
         t[slot + FINGERPRINT] = fingerprint;
         t[slot + TAT] = now;
         if (dirty != null) {
@@ -300,20 +338,21 @@ public final class RateLimiter {
      * GCRA: admitted when the new TAT is at most {@code burst} intervals ahead of now. In
      * {@link Mode#LOCAL} a request costs {@code interval / share}, so the box gets its share of the rate.
      */
-    private int admit(long[] t, int slot, long now) {
+    private long admit(long[] t, int slot, long now) {
         t[slot + SEEN] = now;
         long tat = t[slot + TAT];
         boolean shared = mode == Mode.SHARED;
-        long next = (tat - now < 0 ? now : tat) + (shared ? interval : localStep);
+        long start = tat - now < 0 ? now : tat;
+        long next = start + (shared ? interval : localStep);
         if (next - now > tolerance) {
-            return 0;
+            return -(start - now) - 1;
         }
         t[slot + TAT] = next;
         if (dirty != null && shared) {
             t[slot + PENDING]++;
             DIRTY.setOpaque(dirty, slot / stride / BUCKET_SLOTS, (byte) 1);
         }
-        return 1;
+        return next - now;
     }
 
     // ---- distributed: called by the RateLimitSync, off the event loops ----

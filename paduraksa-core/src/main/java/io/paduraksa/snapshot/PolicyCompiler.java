@@ -173,7 +173,7 @@ final class PolicyCompiler {
         RateLimitPolicy.Key key = RateLimitPolicy.Key.of(rl.key());
         String header = key == RateLimitPolicy.Key.HEADER ? rl.key().substring("header:".length()) : null;
         RateLimiter limiter = RateLimiters.shared(name, key == RateLimitPolicy.Key.HEADER ? "header:" + header.toLowerCase(java.util.Locale.ROOT) : rl.key(), settings);
-        return new RateLimitPolicy(name, limiter, key, header, limited);
+        return new RateLimitPolicy(name, limiter, key, header, limited, rl.headers());
     }
 
     private RequestPolicy requestPolicy(String name, PolicySpec.Request r, String path, PolicyDecision denied) {

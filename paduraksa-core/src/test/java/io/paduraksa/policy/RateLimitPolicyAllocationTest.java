@@ -30,8 +30,19 @@ class RateLimitPolicyAllocationTest {
         }
 
         Request policy(RateLimiter.Settings settings, RateLimitPolicy.Key key, String header) {
-            policy = new RateLimitPolicy("limit", new RateLimiter("limit", settings, clock, 1), key, header, PolicyDecision.DROP);
+            return policy(settings, key, header, false);
+        }
+
+        Request policy(RateLimiter.Settings settings, RateLimitPolicy.Key key, String header, boolean headers) {
+            policy = new RateLimitPolicy("limit", new RateLimiter("limit", settings, clock, 1), key, header, PolicyDecision.DROP, headers);
             return this;
+        }
+
+        int reports;
+
+        @Override
+        public void rateLimit(int limit, int remaining, int resetSeconds) {
+            reports += limit + remaining + resetSeconds > 0 ? 1 : 0;
         }
 
         void run() {
@@ -70,6 +81,17 @@ class RateLimitPolicyAllocationTest {
             AllocationAssert.assertZero("distributed, " + mode, r, Request::run);
             assertThat(mode == RateLimiter.Mode.CLOSED ? r.admitted : r.limited).isZero();
         }
+    }
+
+    @Test
+    void reportingTheRateLimitFieldsAllocatesNothing() {
+        // 10 keys in turn, each at 5 requests per ms against 1 per ms: admitted and limited both.
+        Request r = new Request(10).policy(new RateLimiter.Settings(SECOND / 1000, 10, 100_000, false, 600 * SECOND),
+                RateLimitPolicy.Key.CLIENT_IP, null, true);
+        r.tick = SECOND / 50_000;
+        AllocationAssert.assertZero("with headers", r, Request::run);
+        assertThat(r.reports).isPositive();
+        assertThat(r.limited).isPositive();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
+import io.paduraksa.gate.RequestState;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
@@ -15,6 +16,7 @@ import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 import java.nio.charset.StandardCharsets;
@@ -273,21 +275,27 @@ final class Http1Exchange implements ForwardExchange {
             return;
         }
         byte[] own = rules.http1Lines();
+        RequestState state = handler.state();
+        boolean rateLimit = state.hasRateLimit();
+        int extra = own.length + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0);
         ByteBuf out;
         if (h instanceof Http1ResponseHead h1) {
-            out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + own.length + 64);
-            writeHttp1Head(out, h1, rules);
+            out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + extra + 64);
+            writeHttp1Head(out, h1, rules, rateLimit);
         } else {
-            out = ctx.alloc().ioBuffer(1024 + own.length);
+            out = ctx.alloc().ioBuffer(1024 + extra);
             writeStatusLine(out, h.status());
             for (int i = 0, n = h.headerCount(); i < n; i++) {
                 CharSequence name = h.headerName(i);
-                if (!rules.isRemoved(name) && !isFraming(name)) {
+                if (!rules.isRemoved(name) && !isFraming(name) && !(rateLimit && RateLimitFields.isField(name))) {
                     writeField(out, name, h.headerValue(i));
                 }
             }
         }
         out.writeBytes(own);
+        if (rateLimit) {
+            RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+        }
         if (extraLine != null) {
             out.writeBytes(extraLine);
         }
@@ -296,8 +304,11 @@ final class Http1Exchange implements ForwardExchange {
         ctx.write(out, ctx.voidPromise());
     }
 
-    /** The upstream's head bytes copied field by field: no String, no header object. */
-    private static void writeHttp1Head(ByteBuf out, Http1ResponseHead h, ResponseHeaderRules rules) {
+    /**
+     * The upstream's head bytes copied field by field: no String, no header object. With our own
+     * {@code RateLimit-*} fields ({@code rateLimit}) the upstream's are left out, so each is sent once.
+     */
+    private static void writeHttp1Head(ByteBuf out, Http1ResponseHead h, ResponseHeaderRules rules, boolean rateLimit) {
         ByteBuf src = h.buffer();
         out.writeBytes(HTTP_1_1);
         Http1ResponseWriting.writeStatus(out, h.status());
@@ -306,7 +317,7 @@ final class Http1Exchange implements ForwardExchange {
         out.writeShort(CRLF);
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
-            if (rules.isRemoved(name) || h.isConnectionOption(name) || isFraming(name)) {
+            if (rules.isRemoved(name) || h.isConnectionOption(name) || isFraming(name) || (rateLimit && RateLimitFields.isField(name))) {
                 continue;
             }
             out.writeBytes(src, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));

@@ -13,6 +13,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
@@ -71,6 +72,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      * assumes the connection closes unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
      */
     private static final byte[] KEEP_ALIVE_END = "Connection: keep-alive\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final int CRLF_SHORT = ('\r' << 8) | '\n';
 
     private final GateContext context;
     private final Http1RequestDecoder decoder;
@@ -412,9 +414,16 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         int bodyLength = headRequest ? 0 : response.contentLength();
         boolean copyBody = bodyLength > 0 && (bodyLength <= COPY_BODY_LIMIT || response.isTemplate());
         boolean keepAlive10 = http10KeepAlive && !close;
+        boolean rateLimit = state.hasRateLimit();
         ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
-                + (copyBody ? bodyLength : 0));
+                + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (copyBody ? bodyLength : 0));
         response.writeHttp1Head(out, context.date(), close);
+        if (rateLimit) {
+            // The head ends in a blank line: the fields go before it.
+            out.writerIndex(out.writerIndex() - 2);
+            RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+            out.writeShort(CRLF_SHORT);
+        }
         if (keepAlive10) {
             out.writerIndex(out.writerIndex() - 2).writeBytes(KEEP_ALIVE_END);
         }
@@ -575,6 +584,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
      * answer, or 0 when it ended without one. Counted once. 0 B.
      */
+    /** The connection's request state, for the exchange's response head (its {@code RateLimit-*} fields). */
+    RequestState state() {
+        return state;
+    }
+
     void forwardStatus(int status) {
         if (forwardCounted) {
             return;

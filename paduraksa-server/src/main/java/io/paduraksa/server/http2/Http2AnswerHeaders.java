@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -15,7 +16,8 @@ import java.util.Set;
 
 /**
  * A precomputed answer's header block as read-only {@link Http2Headers}: {@code :status}, the
- * answer's lower-case names and values, then {@code date}. One per connection, pointed at an
+ * answer's lower-case names and values, then {@code date}, then (when a rate-limit policy with
+ * {@code headers} checked the request) the three {@code ratelimit-*} fields. One per connection, pointed at an
  * answer just before {@code writeHeaders} and reset after it: 0 B per answer, where a
  * {@code DefaultHttp2Headers} cost about 280 B (the map, its head entry and array, 40 B per header).
  *
@@ -41,6 +43,10 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
     private AsciiString[] names = NONE;
     private AsciiString[] values = NONE;
     private AsciiString date;
+    /** The {@code RateLimit-*} values after {@code date}, or none. */
+    private AsciiString[] rateLimit = NONE;
+    private final AsciiString[] rateLimitValues = new AsciiString[3];
+    private static final AsciiString[] RATE_LIMIT_NAMES = {RateLimitFields.LIMIT, RateLimitFields.REMAINING, RateLimitFields.RESET};
 
     /** Points this view at {@code response}'s status and headers plus {@code date}. */
     Http2AnswerHeaders of(PrecomputedResponse response, AsciiString date) {
@@ -51,12 +57,22 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         return this;
     }
 
+    /** Adds the {@code RateLimit-*} fields after {@code date}; values below 1024 are cached strings. */
+    Http2AnswerHeaders rateLimit(int limit, int remaining, int resetSeconds) {
+        rateLimitValues[0] = RateLimitFields.ascii(limit);
+        rateLimitValues[1] = RateLimitFields.ascii(remaining);
+        rateLimitValues[2] = RateLimitFields.ascii(resetSeconds);
+        rateLimit = rateLimitValues;
+        return this;
+    }
+
     /** Forgets the answer, so a retired snapshot's arrays are not kept by a connection. */
     void reset() {
         status = null;
         names = NONE;
         values = NONE;
         date = null;
+        rateLimit = NONE;
     }
 
     /** A modifiable copy, for the case where the encoder would keep the headers (see the class comment). */
@@ -72,19 +88,25 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         if (i == 0) {
             return STATUS;
         }
-        return i <= names.length ? names[i - 1] : HttpHeaderNames.DATE;
+        if (i <= names.length) {
+            return names[i - 1];
+        }
+        return i == names.length + 1 ? HttpHeaderNames.DATE : RATE_LIMIT_NAMES[i - names.length - 2];
     }
 
     private AsciiString value(int i) {
         if (i == 0) {
             return status;
         }
-        return i <= values.length ? values[i - 1] : date;
+        if (i <= values.length) {
+            return values[i - 1];
+        }
+        return i == values.length + 1 ? date : rateLimit[i - values.length - 2];
     }
 
     @Override
     public int size() {
-        return status == null ? 0 : names.length + 2;
+        return status == null ? 0 : names.length + 2 + rateLimit.length;
     }
 
     @Override

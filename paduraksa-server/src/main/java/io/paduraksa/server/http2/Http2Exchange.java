@@ -22,6 +22,7 @@ import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 import java.nio.charset.StandardCharsets;
@@ -328,7 +329,7 @@ final class Http2Exchange implements ForwardExchange {
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
         forwardStatus(h.status());
-        Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 2);
+        Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 5);
         out.status(AsciiString.of(Integer.toString(h.status())));
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
@@ -345,6 +346,12 @@ final class Http2Exchange implements ForwardExchange {
         }
         if (extraLine != null) {
             addLine(out, extraLine);
+        }
+        if (state.hasRateLimit()) {
+            // set: replaces an upstream's own RateLimit-* fields, so each is sent once
+            out.set(RateLimitFields.LIMIT, RateLimitFields.ascii(state.rateLimitLimit()));
+            out.set(RateLimitFields.REMAINING, RateLimitFields.ascii(state.rateLimitRemaining()));
+            out.set(RateLimitFields.RESET, RateLimitFields.ascii(state.rateLimitReset()));
         }
         boolean endStream = head || !h.hasBody();
         if (endStream) {

@@ -21,6 +21,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.policy.ForwardAuthPolicy;
@@ -384,6 +385,10 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         int streamId = exchange.streamId;
         boolean noBody = exchange.head || response.contentLength() == 0;
         Http2AnswerHeaders headers = answerHeaders.of(response, context.date().ascii());
+        RequestState state = exchange.state;
+        if (state.hasRateLimit()) {
+            headers.rateLimit(state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+        }
         encoder().writeHeaders(ctx, streamId, kept(streamId, noBody) ? headers.copy() : headers, 0, noBody, ctx.voidPromise());
         headers.reset();
         if (noBody && !exchange.requestEnded) {

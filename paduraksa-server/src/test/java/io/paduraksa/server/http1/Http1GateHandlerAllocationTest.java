@@ -41,12 +41,16 @@ class Http1GateHandlerAllocationTest {
             policies:
               bots: {type: user_agent, deny: [sqlmap, nikto, masscan]}
               no-admin: {type: path, deny: [/admin]}
+              roomy: {type: rate_limit, rate: 1000000/s, burst: 1000000, headers: true}
+              spent: {type: rate_limit, rate: 1/h, burst: 1, headers: true}
             hosts:
               - names: [a.test]
                 policies: [bots, no-admin]
                 routes:
                   - {path: /static, respond: {status: 200, body: "0123456789abcdef"}}
                   - {path: /admin, respond: {status: 200, body: "never"}}
+                  - {path: /limited, policies: [roomy], respond: {status: 200, body: "0123456789abcdef"}}
+                  - {path: /spent, policies: [spent], respond: {status: 200, body: "once"}}
             """;
     private static final String BROWSER_HEADERS = "Host: a.test\r\n"
             + "User-Agent: %s\r\n"
@@ -84,6 +88,21 @@ class Http1GateHandlerAllocationTest {
     void answersWithoutAllocating(String what, String path, String userAgent, String statusLine) {
         state = new State(path, userAgent);
         assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close");
+        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+    }
+
+    /** The RateLimit-* fields are formatted into the answer's buffer: still 0 B, on a 200 and on the 429. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "200 with RateLimit fields|/limited?page=%d|HTTP/1.1 200 |RateLimit-Limit: 1000000",
+        "429 with RateLimit fields|/spent?page=%d|HTTP/1.1 429 |RateLimit-Remaining: 0",
+    })
+    void answersWithRateLimitFieldsWithoutAllocating(String what, String path, String statusLine, String field) {
+        state = new State(path, CHROME);
+        if (statusLine.contains("429")) {
+            state.answerOnce(); // the one request the bucket admits
+        }
+        assertThat(state.answerOnce()).startsWith(statusLine).contains(field + "\r\n", "RateLimit-Reset: ");
         System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
     }
 
