@@ -48,10 +48,11 @@ import org.slf4j.LoggerFactory;
  * the cluster's protocol: HTTP/1.1 with {@code Connection: close}, or HTTP/2 (h2c by prior
  * knowledge, h2 over TLS where ALPN must choose h2, as the forwarder requires) with one stream
  * whose {@code :authority} is the destination's. The address is read from the destination's
- * {@link ResolvedAddress} per probe, so probes follow re-resolved host names as the pools do. A destination turns unhealthy after {@code unhealthyThreshold} failed
- * probes in a row (connect error, timeout, a status other than 2xx/3xx, connection closed before
- * a response) and healthy again after {@code healthyThreshold} good ones; one failed probe
- * alone does not flap it. Destinations start healthy, so traffic flows before the first probe.
+ * {@link ResolvedAddress} per probe, so probes follow re-resolved host names as the pools do.
+ * A destination turns unhealthy after {@code unhealthyThreshold} failed probes in a row (connect
+ * error, timeout, a status other than 2xx/3xx, connection closed before a response, ALPN not
+ * choosing h2, an unresolved host name) and healthy again after {@code healthyThreshold} good
+ * ones; one failed probe alone does not flap it. Destinations start healthy, so traffic flows before the first probe.
  * Each change is logged once at INFO with cluster, destination and reason, and written to the
  * destination's {@link DestinationState#markActiveHealthy}.
  *
@@ -195,7 +196,8 @@ public final class ActiveHealthChecker implements AutoCloseable {
                                 ch.pipeline().addLast(t.sslContext().newHandler(ch.alloc(), sni, address.getPort()));
                             }
                             if (t.http2()) {
-                                ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(), new Http2Request(probe.http2Headers()), probe);
+                                ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
+                                        new Http2Request(probe.http2Headers()), probe);
                             } else {
                                 ch.pipeline().addLast(new HttpClientCodec(), probe);
                             }
@@ -235,7 +237,8 @@ public final class ActiveHealthChecker implements AutoCloseable {
         private void change(boolean nowHealthy, String reason) {
             healthy = nowHealthy;
             target.state().markActiveHealthy(nowHealthy);
-            LOG.info("cluster '{}' destination {} is now {}: {}", clusterName, name, nowHealthy ? "healthy" : "unhealthy", reason);
+            LOG.info("cluster '{}' destination {} at {} is now {}: {}", clusterName, name, target.address().current(),
+                    nowHealthy ? "healthy" : "unhealthy", reason);
         }
     }
 
