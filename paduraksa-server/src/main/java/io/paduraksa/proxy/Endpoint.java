@@ -99,8 +99,18 @@ public final class Endpoint implements AutoCloseable {
         return address.current();
     }
 
+    /** The destination's address holder, for the active health checks (which read it per probe). */
+    ResolvedAddress resolvedAddress() {
+        return address;
+    }
+
     SslContext sslContext() {
         return sslContext;
+    }
+
+    /** The context pooled connections use (ALPN h2 for h2 clusters), or null for cleartext destinations. */
+    SslContext poolSslContext() {
+        return poolContext;
     }
 
     SslHandler newSslHandler(ByteBufAllocator alloc) {

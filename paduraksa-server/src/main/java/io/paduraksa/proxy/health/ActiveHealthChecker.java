@@ -20,9 +20,21 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.AsciiString;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.paduraksa.proxy.balance.DestinationState;
+import io.paduraksa.snapshot.UpstreamCluster;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,11 +44,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Active HTTP health checks of one cluster's destinations: {@code GET path} on a fresh connection
- * ({@code Connection: close}) every {@code interval}, each probe bounded by {@code timeout} from
- * connect to response head. A destination turns unhealthy after {@code unhealthyThreshold} failed
- * probes in a row (connect error, timeout, a status other than 2xx/3xx, connection closed before
- * a response) and healthy again after {@code healthyThreshold} good ones; one failed probe
- * alone does not flap it. Destinations start healthy, so traffic flows before the first probe.
+ * every {@code interval}, each probe bounded by {@code timeout} from connect to response head, in
+ * the cluster's protocol: HTTP/1.1 with {@code Connection: close}, or HTTP/2 (h2c by prior
+ * knowledge, h2 over TLS where ALPN must choose h2, as the forwarder requires) with one stream
+ * whose {@code :authority} is the destination's. The address is read from the destination's
+ * {@link ResolvedAddress} per probe, so probes follow re-resolved host names as the pools do.
+ * A destination turns unhealthy after {@code unhealthyThreshold} failed probes in a row (connect
+ * error, timeout, a status other than 2xx/3xx, connection closed before a response, ALPN not
+ * choosing h2, an unresolved host name) and healthy again after {@code healthyThreshold} good
+ * ones; one failed probe alone does not flap it. Destinations start healthy, so traffic flows before the first probe.
  * Each change is logged once at INFO with cluster, destination and reason, and written to the
  * destination's {@link DestinationState#markActiveHealthy}.
  *
@@ -54,12 +70,18 @@ public final class ActiveHealthChecker implements AutoCloseable {
      * One destination to probe.
      *
      * @param state      where the verdict goes
-     * @param address    resolved address to connect to
-     * @param hostHeader the Host header to send (the destination URL's authority)
-     * @param sslContext client TLS context, or null for cleartext
+     * @param address    the destination's address, read per probe
+     * @param hostHeader the Host header or {@code :authority} to send (the destination URL's authority)
+     * @param sslContext client TLS context, or null for cleartext; for {@code H2} it must offer h2 by ALPN
      * @param sni        server name to send in TLS, or null for none
+     * @param protocol   what the destination speaks: {@code HTTP1}, or {@code H2C} / {@code H2} for HTTP/2
+     *                   (cleartext by prior knowledge when {@code sslContext} is null)
      */
-    public record Target(DestinationState state, InetSocketAddress address, String hostHeader, SslContext sslContext, String sni) {
+    public record Target(DestinationState state, ResolvedAddress address, String hostHeader, SslContext sslContext, String sni,
+                         UpstreamCluster.Protocol protocol) {
+        boolean http2() {
+            return protocol != UpstreamCluster.Protocol.HTTP1;
+        }
     }
 
     private final EventLoopGroup group;
@@ -129,7 +151,7 @@ public final class ActiveHealthChecker implements AutoCloseable {
         TargetCheck(Target target) {
             this.target = target;
             this.loop = group.next();
-            this.name = target.hostHeader() + " (" + target.address() + ", index " + target.state().index() + ")";
+            this.name = target.hostHeader() + " (index " + target.state().index() + ")";
         }
 
         void schedule(long delayNanos) {
@@ -153,7 +175,14 @@ public final class ActiveHealthChecker implements AutoCloseable {
             if (closed) {
                 return;
             }
-            Probe probe = new Probe(this);
+            ResolvedAddress resolved = target.address();
+            if (!resolved.isResolved()) {
+                // An unresolved address would make the bootstrap resolve on this event loop: fail the probe instead.
+                result(false, "host " + resolved.host() + " is not resolved");
+                return;
+            }
+            InetSocketAddress address = resolved.current();
+            Probe probe = new Probe(this, address);
             Bootstrap b = new Bootstrap()
                     .group(loop)
                     .channel(channelClass)
@@ -163,15 +192,20 @@ public final class ActiveHealthChecker implements AutoCloseable {
                         protected void initChannel(Channel ch) {
                             Target t = target;
                             if (t.sslContext() != null) {
-                                String sni = t.sni() != null ? t.sni() : t.address().getHostString();
-                                ch.pipeline().addLast(t.sslContext().newHandler(ch.alloc(), sni, t.address().getPort()));
+                                String sni = t.sni() != null ? t.sni() : address.getHostString();
+                                ch.pipeline().addLast(t.sslContext().newHandler(ch.alloc(), sni, address.getPort()));
                             }
-                            ch.pipeline().addLast(new HttpClientCodec(), probe);
+                            if (t.http2()) {
+                                ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
+                                        new Http2Request(probe.http2Headers()), probe);
+                            } else {
+                                ch.pipeline().addLast(new HttpClientCodec(), probe);
+                            }
                         }
                     });
             // The timer is armed first: on the loop's own thread connect can fail or succeed inline.
             probe.armTimer();
-            ChannelFuture connect = b.connect(target.address());
+            ChannelFuture connect = b.connect(address);
             channel = connect.channel();
             connect.addListener(probe);
         }
@@ -203,19 +237,30 @@ public final class ActiveHealthChecker implements AutoCloseable {
         private void change(boolean nowHealthy, String reason) {
             healthy = nowHealthy;
             target.state().markActiveHealthy(nowHealthy);
-            LOG.info("cluster '{}' destination {} is now {}: {}", clusterName, name, nowHealthy ? "healthy" : "unhealthy", reason);
+            LOG.info("cluster '{}' destination {} at {} is now {}: {}", clusterName, name, target.address().current(),
+                    nowHealthy ? "healthy" : "unhealthy", reason);
         }
     }
 
-    /** One probe: connect, send the request, read the status line, close. Ends exactly once. */
-    private final class Probe extends SimpleChannelInboundHandler<HttpObject> implements ChannelFutureListener {
+    /**
+     * One probe: connect, send the request, read the response head, close. Ends exactly once.
+     * Reads {@link HttpObject}s behind an {@link HttpClientCodec}, or frames behind an
+     * {@link Http2FrameCodec} (stream 1; DATA and the other frames are released unread).
+     */
+    private final class Probe extends SimpleChannelInboundHandler<Object> implements ChannelFutureListener {
+        private static final AsciiString HTTP = AsciiString.cached("http");
+        private static final AsciiString HTTPS = AsciiString.cached("https");
+        private static final AsciiString USER_AGENT_NAME = AsciiString.cached("user-agent");
+
         private final TargetCheck check;
+        private final InetSocketAddress address;
         private ScheduledFuture<?> timer;
         private Channel channel;
         private boolean done;
 
-        Probe(TargetCheck check) {
+        Probe(TargetCheck check, InetSocketAddress address) {
             this.check = check;
+            this.address = address;
         }
 
         void armTimer() {
@@ -232,14 +277,22 @@ public final class ActiveHealthChecker implements AutoCloseable {
         public void operationComplete(ChannelFuture future) {
             channel = future.channel();
             if (!future.isSuccess()) {
-                finish(false, "connect failed: " + future.cause());
+                finish(false, "connect to " + address + " failed: " + future.cause());
             } else if (closed) {
                 finish(false, "checker closed");
             }
         }
 
+        /** HTTP/1.1 sends here; HTTP/2 sends from {@link Http2Request}, which can open streams on the codec. */
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            if (!check.target.http2()) {
+                sendHttp1(ctx);
+            }
+            ctx.fireChannelActive();
+        }
+
+        private void sendHttp1(ChannelHandlerContext ctx) {
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path);
             request.headers()
                     .set(HttpHeaderNames.HOST, check.target.hostHeader())
@@ -247,15 +300,63 @@ public final class ActiveHealthChecker implements AutoCloseable {
                     .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
                     .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
             ctx.writeAndFlush(request).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
-            ctx.fireChannelActive();
+        }
+
+        Http2Headers http2Headers() {
+            return new DefaultHttp2Headers()
+                    .method(HttpMethod.GET.asciiName())
+                    .scheme(check.target.sslContext() != null ? HTTPS : HTTP)
+                    .authority(check.target.hostHeader())
+                    .path(path)
+                    .add(USER_AGENT_NAME, USER_AGENT);
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+        protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HttpResponse response) {
-                int status = response.status().code();
-                finish(status >= 200 && status < 400, "status " + status);
+                status(response.status().code());
+            } else if (msg instanceof Http2HeadersFrame frame && frame.headers().status() != null) {
+                int status = statusCode(frame.headers().status());
+                // Interim 1xx heads (RFC 9113 8.1) are followed by the final one.
+                if (status < 100 || status >= 200) {
+                    status(status);
+                }
             }
+        }
+
+        private void status(int status) {
+            finish(status >= 200 && status < 400, "status " + status);
+        }
+
+        private static int statusCode(CharSequence status) {
+            if (status.length() != 3) {
+                return -1;
+            }
+            int code = 0;
+            for (int i = 0; i < 3; i++) {
+                char c = status.charAt(i);
+                if (c < '0' || c > '9') {
+                    return -1;
+                }
+                code = code * 10 + (c - '0');
+            }
+            return code;
+        }
+
+        /** Over TLS to an h2 destination ALPN must have chosen h2, as the forwarder's pool requires. */
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof SslHandshakeCompletionEvent handshake) {
+                if (!handshake.isSuccess()) {
+                    finish(false, "TLS handshake failed: " + handshake.cause());
+                } else if (check.target.http2()) {
+                    String chosen = ctx.pipeline().get(SslHandler.class).applicationProtocol();
+                    if (!ApplicationProtocolNames.HTTP_2.equals(chosen)) {
+                        finish(false, "ALPN chose " + (chosen == null ? "nothing" : chosen) + ", not h2");
+                    }
+                }
+            }
+            ctx.fireUserEventTriggered(evt);
         }
 
         @Override
@@ -282,6 +383,25 @@ public final class ActiveHealthChecker implements AutoCloseable {
                 channel.close();
             }
             check.result(ok, reason);
+        }
+    }
+
+    /**
+     * Sends the HTTP/2 probe request on a new stream once the channel is active. The frame codec
+     * before it sent its preface then; over TLS the SslHandler holds both until the handshake is done.
+     */
+    private static final class Http2Request extends Http2ChannelDuplexHandler {
+        private final Http2Headers headers;
+
+        Http2Request(Http2Headers headers) {
+            this.headers = headers;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ctx.writeAndFlush(new DefaultHttp2HeadersFrame(headers, true).stream(newStream()))
+                    .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+            ctx.fireChannelActive();
         }
     }
 }

@@ -4,8 +4,9 @@
  * <p>{@link io.paduraksa.proxy.health.PassiveHealth} holds the outlier-ejection settings that
  * {@link io.paduraksa.proxy.balance.DestinationState} applies per request result, on the event loop
  * that saw the result (lock-free, 0 B). {@link io.paduraksa.proxy.health.ActiveHealthChecker} probes
- * destinations over HTTP off the request path: each destination is pinned to one event loop of the
- * server's group, where its timers and probe connections run. {@link io.paduraksa.proxy.health.ResolvedAddress}
+ * destinations off the request path in the cluster's protocol (HTTP/1.1, h2c, h2 over TLS), at the
+ * address their {@code ResolvedAddress} holds at probe time: each destination is pinned to one event
+ * loop of the server's group, where its timers and probe connections run. {@link io.paduraksa.proxy.health.ResolvedAddress}
  * re-resolves host-name destinations on a scheduler thread, never on an event loop (the JDK resolver
  * blocks); the forwarder reads {@code current()} per connect, one volatile read.
  */

@@ -1,0 +1,175 @@
+package io.paduraksa.proxy.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.paduraksa.proxy.balance.DestinationState;
+import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.snapshot.UpstreamCluster.Protocol;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The active checker against real loopback origins in each protocol a cluster can speak: HTTP/1.1,
+ * h2c by prior knowledge and h2 over TLS with ALPN; and a destination given by host name whose
+ * address changes between probes.
+ */
+class ActiveHealthCheckerIT {
+    private static final Duration INTERVAL = Duration.ofMillis(30);
+    private static final Duration TIMEOUT = Duration.ofMillis(500);
+    private static EventLoopGroup group;
+
+    @BeforeAll
+    static void startGroup() {
+        group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    }
+
+    @AfterAll
+    static void stopGroup() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"HTTP1, HTTP1", "H2C, H2C", "H2_TLS, H2"})
+    void healthyStaysHealthyFlipsAfterTheUnhealthyThresholdAndRecovers(HealthOrigin.Mode mode, Protocol protocol) throws Exception {
+        try (HealthOrigin origin = new HealthOrigin(mode);
+             ResolvedAddress address = new ResolvedAddress("127.0.0.1", origin.port(), Duration.ZERO, null)) {
+            DestinationState state = new DestinationState(0, 1, null);
+            boolean tls = mode == HealthOrigin.Mode.H2_TLS;
+            String authority = (tls ? "a.test:" : "app.test:") + origin.port();
+            ActiveHealthChecker.Target target = new ActiveHealthChecker.Target(state, address, authority,
+                    tls ? clientContext() : null, tls ? "a.test" : null, protocol);
+            try (ActiveHealthChecker checker = checker(target, 3)) {
+                checker.start();
+                await(() -> origin.requests.get() >= 4, "four probes answered");
+                assertThat(state.isActiveHealthy()).isTrue();
+                assertThat(origin.seen).contains(authority + " /healthz");
+
+                int before = origin.requests.get();
+                origin.status.set(503);
+                await(() -> !state.isActiveHealthy(), "unhealthy after 503s");
+                assertThat(origin.requests.get() - before).isGreaterThanOrEqualTo(3);
+
+                origin.status.set(200);
+                await(state::isActiveHealthy, "healthy again after 200s");
+            }
+        }
+    }
+
+    @Test
+    void h2OverTlsIsUnhealthyWhenAlpnDoesNotChooseH2() throws Exception {
+        try (HealthOrigin origin = new HealthOrigin(HealthOrigin.Mode.H2_TLS, "127.0.0.1", 0, ApplicationProtocolNames.HTTP_1_1);
+             ResolvedAddress address = new ResolvedAddress("127.0.0.1", origin.port(), Duration.ZERO, null)) {
+            DestinationState state = new DestinationState(0, 1, null);
+            ActiveHealthChecker.Target target = new ActiveHealthChecker.Target(state, address, "a.test", clientContext(), "a.test",
+                    Protocol.H2);
+            try (ActiveHealthChecker checker = checker(target, 2)) {
+                checker.start();
+                await(() -> !state.isActiveHealthy(), "unhealthy: ALPN chose http/1.1");
+            }
+        }
+    }
+
+    @Test
+    void h2cProbeOfAnHttp1OnlyOriginFails() throws Exception {
+        try (HealthOrigin origin = new HealthOrigin(HealthOrigin.Mode.HTTP1);
+             ResolvedAddress address = new ResolvedAddress("127.0.0.1", origin.port(), Duration.ZERO, null)) {
+            DestinationState state = new DestinationState(0, 1, null);
+            ActiveHealthChecker.Target target = new ActiveHealthChecker.Target(state, address, "app.test", null, null, Protocol.H2C);
+            try (ActiveHealthChecker checker = checker(target, 2)) {
+                checker.start();
+                await(() -> !state.isActiveHealthy(), "unhealthy: the origin does not speak HTTP/2");
+            }
+        }
+    }
+
+    /** Two origins on one port of two loopback addresses; the host name moves from the failing one to the good one. */
+    @Test
+    void probesFollowTheHostNameToItsNewAddress() throws Exception {
+        InetAddress first = InetAddress.getByAddress("origin.test", new byte[] {127, 0, 0, 1});
+        InetAddress second = InetAddress.getByAddress("origin.test", new byte[] {127, 0, 0, 2});
+        try (HealthOrigin a = new HealthOrigin(HealthOrigin.Mode.H2C);
+             HealthOrigin b = new HealthOrigin(HealthOrigin.Mode.H2C, "127.0.0.2", a.port())) {
+            a.status.set(503);
+            AtomicReference<InetAddress> answer = new AtomicReference<>(first);
+            try (ResolvedAddress address = new ResolvedAddress("origin.test", a.port(), Duration.ZERO, null, host -> answer.get())) {
+                DestinationState state = new DestinationState(0, 1, null);
+                ActiveHealthChecker.Target target = new ActiveHealthChecker.Target(state, address, "origin.test:" + a.port(),
+                        null, null, Protocol.H2C);
+                try (ActiveHealthChecker checker = checker(target, 2)) {
+                    checker.start();
+                    await(() -> !state.isActiveHealthy(), "unhealthy at the first address");
+                    assertThat(b.requests.get()).isZero();
+
+                    answer.set(second);
+                    address.refreshNow();
+                    await(state::isActiveHealthy, "healthy at the second address");
+                    int atFirst = a.requests.get();
+                    int atSecond = b.requests.get();
+                    await(() -> b.requests.get() >= atSecond + 2, "more probes at the second address");
+                    assertThat(a.requests.get()).isEqualTo(atFirst);
+                    assertThat(b.seen).contains("origin.test:" + a.port() + " /healthz");
+                }
+            }
+        }
+    }
+
+    @Test
+    void anUnresolvedHostFailsItsProbesWithoutConnecting() throws Exception {
+        try (ResolvedAddress address = new ResolvedAddress("nowhere.test", 8080, Duration.ZERO, null, host -> {
+            throw new UnknownHostException(host);
+        })) {
+            DestinationState state = new DestinationState(0, 1, null);
+            ActiveHealthChecker.Target target = new ActiveHealthChecker.Target(state, address, "nowhere.test:8080", null, null,
+                    Protocol.HTTP1);
+            try (ActiveHealthChecker checker = checker(target, 2)) {
+                checker.start();
+                await(() -> !state.isActiveHealthy(), "unhealthy while unresolved");
+            }
+        }
+    }
+
+    private static ActiveHealthChecker checker(ActiveHealthChecker.Target target, int threshold) {
+        return new ActiveHealthChecker(group, NioSocketChannel.class, "api", new ActiveHealthChecker.Target[] {target},
+                "/healthz", INTERVAL, TIMEOUT, threshold, threshold);
+    }
+
+    /** Like the forwarder's for an h2 cluster: verifies the test CA, offers h2 and http/1.1. */
+    private static SslContext clientContext() throws Exception {
+        return SslContextBuilder.forClient()
+                .trustManager(H2Client.testFile("ca.pem").toFile())
+                .endpointIdentificationAlgorithm("HTTPS")
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
+                .build();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}
