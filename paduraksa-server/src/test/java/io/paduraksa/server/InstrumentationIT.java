@@ -104,8 +104,9 @@ class InstrumentationIT {
             assertThat(delta(before, now,
                     "paduraksa_upstream_errors_total{cluster=\"dead\",destination=\"http://127.0.0.1:1\",kind=\"connect\"}")).isEqualTo(1);
             assertThat(now.get("paduraksa_upstream_healthy{" + labels + "}")).isEqualTo(1);
-            // The keep-alive connection of the two good answers stays open in its pool (the 502's was closed).
-            assertThat(now.get("paduraksa_upstream_connections{" + labels + ",state=\"open\"}")).isGreaterThanOrEqualTo(1.0);
+            // Present, but its value depends on the event loops: when the second client lands on the first
+            // one's loop, /bad-status reuses the pooled connection and closes it, leaving 0 open.
+            assertThat(now).containsKey("paduraksa_upstream_connections{" + labels + ",state=\"open\"}");
             assertThat(now.get("paduraksa_upstream_in_flight{" + labels + "}")).isZero();
             assertThat(now).containsKey("paduraksa_access_log_dropped_total");
             assertThat(destination).startsWith("http://127.0.0.1:");
