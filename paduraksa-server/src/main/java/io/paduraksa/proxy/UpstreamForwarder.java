@@ -43,6 +43,8 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
     private volatile Map<UpstreamCluster, ClusterRuntime> runtimes = Collections.emptyMap();
     /** Runtimes by snapshot generation, oldest first; at most two generations are kept. */
     private final List<Generation> generations = new ArrayList<>();
+    /** The generation of the snapshot registered last, or -1. */
+    private long lastRegistered = -1;
 
     private record Generation(long number, List<ClusterRuntime> runtimes) {
     }
@@ -76,12 +78,22 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
         ForwardCall.start(runtime, state, exchange);
     }
 
+    /**
+     * Builds the runtimes of a snapshot as soon as it is published (start-up and every reload, off
+     * the event loops), so that health checks run and upstream gauges show before the first request;
+     * {@link #forward} would otherwise build them on first use.
+     */
+    public void prepare(Snapshot snapshot) {
+        register(snapshot, null);
+    }
+
     /** Builds the runtimes of {@code snapshot} (once per snapshot), reusing unchanged endpoints. */
     private synchronized ClusterRuntime register(Snapshot snapshot, UpstreamCluster wanted) {
-        ClusterRuntime known = runtimes.get(wanted);
-        if (known != null) {
-            return known;
+        ClusterRuntime known = wanted == null ? null : runtimes.get(wanted);
+        if (known != null || snapshot.generation() == lastRegistered) {
+            return known; // a snapshot is registered once; an empty second generation would retire a live one
         }
+        lastRegistered = snapshot.generation();
         Map<UpstreamCluster, ClusterRuntime> next = new IdentityHashMap<>(runtimes);
         List<ClusterRuntime> built = new ArrayList<>();
         for (UpstreamCluster c : snapshot.clusters().values()) {

@@ -89,6 +89,7 @@ public final class EdgeServer {
                 ? new UpstreamForwarder(group, transport.socketChannelClass(), metrics.upstream()) : null;
         if (upstreams != null) {
             metrics.upstream().source(upstreams);
+            upstreams.prepare(initial);
         }
         this.accessLog = spec.accessLog().enabled() ? new AccessLog(spec.accessLog(), listenerNames(spec), threads) : null;
         if (accessLog != null) {
@@ -219,6 +220,9 @@ public final class EdgeServer {
     }
 
     private void afterReload(Snapshot current) {
+        if (upstreams != null) {
+            upstreams.prepare(current);
+        }
         if (!current.spec().listeners().equals(spec.listeners()) || !current.spec().server().equals(spec.server())) {
             LOG.warn("listener and server settings changed in the file; they take effect at the next restart");
         }

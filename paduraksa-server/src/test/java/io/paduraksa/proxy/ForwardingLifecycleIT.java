@@ -124,6 +124,15 @@ class ForwardingLifecycleIT {
     }
 
     @Test
+    void healthChecksStartWithTheServerBeforeAnyRequest() throws Exception {
+        server = TestServer.start(config("""
+                destinations: [{url: "%s"}]
+                health: {active: {path: /healthz, interval: 50ms}}""".formatted(one.url()), ""));
+        await(() -> one.requests() >= 2, "probes arrive with no client request");
+        assertThat(one.lastRequest()).startsWith("GET /healthz");
+    }
+
+    @Test
     void destinationGivenByHostNameIsResolved() throws Exception {
         server = TestServer.start(config("""
                 destinations: [{url: "http://localhost:%d"}]
