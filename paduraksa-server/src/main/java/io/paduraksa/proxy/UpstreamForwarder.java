@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The forwarder: finds the live {@link ClusterRuntime} for a request's cluster and starts a
- * {@link ForwardCall}. Runtimes are built the first time a snapshot is used (off the request's hot
- * path only once per reload) and published in an identity map, copied on write, so the per-request
- * lookup is one volatile read and an identity hash probe.
+ * {@link ForwardCall}. Runtimes are built when a snapshot is published ({@link #prepare}, off the
+ * event loops; a request on a snapshot not prepared yet builds them once) and published in an
+ * identity map, copied on write, so the per-request lookup is one volatile read and an identity
+ * hash probe.
  *
  * <p>Reload: a cluster whose connection settings are unchanged ({@link UpstreamCluster#sameConnections})
  * keeps its {@link Endpoint}s and with them every pooled connection, open WebSocket or long
