@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
@@ -330,14 +331,14 @@ final class Http2Exchange implements ForwardExchange {
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
         forwardStatus(h.status());
         Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 5);
-        out.status(AsciiString.of(Integer.toString(h.status())));
+        out.status(HttpResponseStatus.valueOf(h.status()).codeAsText()); // cached for registered statuses
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
             if (rules.isRemoved(name) || h.isConnectionOption(name) || TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) {
                 continue;
             }
-            AsciiString lower = new AsciiString(name).toLowerCase();
-            out.add(lower, new AsciiString(h.headerValue(i))); // copies: an HTTP/1.1 head's views are re-pointed
+            // The name is shared when Netty knows it; the value is copied (the upstream's head is released).
+            out.add(ResponseFieldNames.lowerCase(name), new AsciiString(h.headerValue(i)));
         }
         AsciiString[] names = rules.names();
         AsciiString[] values = rules.values();
