@@ -51,19 +51,8 @@ public final class RateLimitFields {
 
     private static void line(ByteBuf out, byte[] name, int value) {
         out.writeBytes(name);
-        writeDigits(out, value);
+        AsciiNumbers.writeDecimal(out, value);
         out.writeShort(CRLF);
-    }
-
-    /** Writes a non-negative int as decimal digits. 0 B. */
-    static void writeDigits(ByteBuf out, int value) {
-        int divisor = 1;
-        while (divisor <= value / 10) {
-            divisor *= 10;
-        }
-        for (; divisor > 0; divisor /= 10) {
-            out.writeByte('0' + value / divisor % 10);
-        }
     }
 
     /** A non-negative value as an HTTP/2 field value: cached below {@value #CACHED}, else a new string. */

@@ -29,9 +29,6 @@ public interface ForwardExchange {
 
     // ---- request side ----
 
-    /** Whether the client connection is TLS (for X-Forwarded-Proto). */
-    boolean isTls();
-
     /** The request body's length: 0 without a body, -1 when it is streamed without a declared length. */
     long requestBodyLength();
 

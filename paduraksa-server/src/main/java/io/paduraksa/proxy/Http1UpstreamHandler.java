@@ -14,6 +14,7 @@ import io.paduraksa.proxy.http1.Http1ResponseEnd;
 import io.paduraksa.proxy.http1.Http1ResponseError;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
 import io.paduraksa.proxy.http1.Http1ResponseTrailers;
+import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
@@ -99,7 +100,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         lastActivity = System.nanoTime();
         if (chunkedUp) {
             ByteBuf size = ch.alloc().ioBuffer(12);
-            writeHex(size, n);
+            AsciiNumbers.writeHex(size, n);
             size.writeShort(CRLF_SHORT);
             ch.write(size, ch.voidPromise());
             ch.write(chunk, ch.voidPromise());
@@ -108,17 +109,6 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
             ch.writeAndFlush(chunk, ch.voidPromise());
         }
         return ch.isWritable();
-    }
-
-    private static void writeHex(ByteBuf out, int value) {
-        int shift = 28;
-        while (shift > 0 && (value >>> shift) == 0) {
-            shift -= 4;
-        }
-        for (; shift >= 0; shift -= 4) {
-            int d = (value >>> shift) & 0xF;
-            out.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
-        }
     }
 
     @Override

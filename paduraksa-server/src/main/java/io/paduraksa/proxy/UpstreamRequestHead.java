@@ -6,6 +6,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
 
@@ -61,11 +62,11 @@ final class UpstreamRequestHead {
         }
         Lines lines = LINES.get();
         lines.out = out;
-        ForwardingFields.write(lines, state, exchange.isTls(), rules, authority);
+        ForwardingFields.write(lines, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
         lines.out = null;
         if (bodyLength > 0) {
             out.writeBytes(CONTENT_LENGTH);
-            writeDecimal(out, bodyLength);
+            AsciiNumbers.writeDecimal(out, bodyLength);
             out.writeShort(CRLF);
         } else if (bodyLength < 0) {
             out.writeBytes(CHUNKED);
@@ -103,13 +104,6 @@ final class UpstreamRequestHead {
         for (int i = from; i < to; i++) {
             out.writeByte(text.charAt(i));
         }
-    }
-
-    static void writeDecimal(ByteBuf out, long value) {
-        if (value >= 10) {
-            writeDecimal(out, value / 10);
-        }
-        out.writeByte((int) ('0' + value % 10));
     }
 
     private static byte[] ascii(String s) {

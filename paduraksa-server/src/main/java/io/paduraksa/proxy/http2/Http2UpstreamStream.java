@@ -93,7 +93,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
         h.path(path(state, view));
         exchange.addRequestHeaders(h, rules);
         building = h;
-        ForwardingFields.write(this, state, exchange.isTls(), rules, authority);
+        ForwardingFields.write(this, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
         building = null;
         if (bodyLength > 0) {
             h.set(CONTENT_LENGTH, AsciiString.of(Long.toString(bodyLength)));

@@ -6,7 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.proxy.ConnectionOptions;
@@ -15,6 +14,7 @@ import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
+import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.snapshot.ForwardingRules;
@@ -47,7 +47,6 @@ final class Http1Exchange implements ForwardExchange {
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n'};
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
-    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
     private static final AsciiString TE = AsciiString.cached("te");
     private static final AsciiString TRAILERS = AsciiString.cached("trailers");
@@ -160,11 +159,6 @@ final class Http1Exchange implements ForwardExchange {
     @Override
     public EventLoop eventLoop() {
         return ctx.channel().eventLoop();
-    }
-
-    @Override
-    public boolean isTls() {
-        return ctx.pipeline().get(SslHandler.class) != null;
     }
 
     @Override
@@ -395,12 +389,16 @@ final class Http1Exchange implements ForwardExchange {
 
     private static void writeContentLength(ByteBuf out, long length) {
         out.writeBytes(CONTENT_LENGTH);
-        Http1ResponseWriting.writeDecimal(out, length);
+        AsciiNumbers.writeDecimal(out, length);
         out.writeShort(CRLF);
     }
 
+    /**
+     * The upstream's Content-Length: written again by {@link #writeFraming} for the body this side
+     * sends. Transfer-Encoding needs no check of its own: it is hop-by-hop, so the rules remove it.
+     */
     private static boolean isFraming(CharSequence name) {
-        return CONTENT_LENGTH_NAME.contentEqualsIgnoreCase(name) || TRANSFER_ENCODING.contentEqualsIgnoreCase(name);
+        return CONTENT_LENGTH_NAME.contentEqualsIgnoreCase(name);
     }
 
     @Override
@@ -417,7 +415,7 @@ final class Http1Exchange implements ForwardExchange {
         handler.sent(n);
         if (chunkedDown) {
             ByteBuf size = ctx.alloc().ioBuffer(10);
-            Http1ResponseWriting.writeHex(size, n);
+            AsciiNumbers.writeHex(size, n);
             size.writeShort(CRLF);
             ctx.write(size, ctx.voidPromise());
             ctx.write(chunk, ctx.voidPromise());

@@ -23,24 +23,6 @@ final class Http1ResponseWriting {
         out.writeByte('0' + status / 100).writeByte('0' + status / 10 % 10).writeByte('0' + status % 10);
     }
 
-    static void writeDecimal(ByteBuf out, long value) {
-        if (value >= 10) {
-            writeDecimal(out, value / 10);
-        }
-        out.writeByte((int) ('0' + value % 10));
-    }
-
-    static void writeHex(ByteBuf out, int value) {
-        boolean started = false;
-        for (int shift = 28; shift >= 0; shift -= 4) {
-            int d = (value >>> shift) & 0xF;
-            if (d != 0 || started || shift == 0) {
-                out.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
-                started = true;
-            }
-        }
-    }
-
     static void writeTrailers(ByteBuf out, ResponseTrailers trailers) {
         for (int i = 0, n = trailers.count(); i < n; i++) {
             CharSequence name = trailers.name(i);

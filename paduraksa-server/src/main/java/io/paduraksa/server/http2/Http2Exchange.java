@@ -11,7 +11,6 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.RequestState;
@@ -51,7 +50,6 @@ final class Http2Exchange implements ForwardExchange {
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
-    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
     private static final AsciiString TE = AsciiString.cached("te");
     private static final AsciiString TRAILERS = AsciiString.cached("trailers");
     private static final byte[] COOKIE_LINE = "cookie: ".getBytes(StandardCharsets.US_ASCII);
@@ -185,11 +183,6 @@ final class Http2Exchange implements ForwardExchange {
     @Override
     public EventLoop eventLoop() {
         return handler.context().channel().eventLoop();
-    }
-
-    @Override
-    public boolean isTls() {
-        return handler.context().pipeline().get(SslHandler.class) != null;
     }
 
     @Override
@@ -334,7 +327,7 @@ final class Http2Exchange implements ForwardExchange {
         out.status(HttpResponseStatus.valueOf(h.status()).codeAsText()); // cached for registered statuses
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
-            if (rules.isRemoved(name) || h.isConnectionOption(name) || TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) {
+            if (rules.isRemoved(name) || h.isConnectionOption(name)) { // rules remove hop-by-hop fields, Transfer-Encoding too
                 continue;
             }
             // The name is shared when Netty knows it; the value is copied (the upstream's head is released).

@@ -1,0 +1,36 @@
+package io.paduraksa.respond;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Non-negative numbers written as ASCII digits straight into a buffer: Content-Length values,
+ * chunk sizes, RateLimit fields. Per call on the event loop; allocates nothing (no String, no
+ * {@code Integer.toHexString}).
+ */
+public final class AsciiNumbers {
+    private AsciiNumbers() {
+    }
+
+    /** {@code value} (0 or more) in decimal, no leading zeros. */
+    public static void writeDecimal(ByteBuf out, long value) {
+        long divisor = 1;
+        while (divisor <= value / 10) {
+            divisor *= 10;
+        }
+        for (; divisor > 0; divisor /= 10) {
+            out.writeByte((int) ('0' + value / divisor % 10));
+        }
+    }
+
+    /** {@code value} (0 or more) in lower-case hexadecimal, no leading zeros (a chunk size, RFC 9112 7.1). */
+    public static void writeHex(ByteBuf out, long value) {
+        int shift = 60;
+        while (shift > 0 && (value >>> shift) == 0) {
+            shift -= 4;
+        }
+        for (; shift >= 0; shift -= 4) {
+            int d = (int) (value >>> shift) & 0xF;
+            out.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
+        }
+    }
+}
