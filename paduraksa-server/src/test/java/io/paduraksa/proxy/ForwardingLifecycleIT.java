@@ -2,12 +2,12 @@ package io.paduraksa.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paduraksa.server.testing.Await;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -83,7 +83,7 @@ class ForwardingLifecycleIT {
             // The old snapshot's runtime is kept until a second newer one exists (requests may still use it).
             assertThat(server.reload(config("destinations: [{url: \"%s\"}]".formatted(two.url()), "- {path: /x, respond: {status: 204}}"))).isTrue();
             assertThat(get(c, "/third")).contains("origin: two");
-            await(() -> one.openConnections() == 0, "the removed destination's idle connection closes");
+            Await.until("the removed destination's idle connection closes", () -> one.openConnections() == 0);
         }
     }
 
@@ -116,7 +116,7 @@ class ForwardingLifecycleIT {
                 + "server: {threads: 1}  # pools are per event loop: both clients on the one loop share it\n");
         try (RawHttp busy = new RawHttp(server.port("public")); RawHttp queued = new RawHttp(server.port("public"))) {
             busy.send("GET /never HTTP/1.1\r\nHost: app.test\r\n\r\n"); // holds the pool's one connection
-            await(() -> one.requests() >= 1, "the first request reached the upstream");
+            Await.until("the first request reached the upstream", () -> one.requests() >= 1);
             long start = System.nanoTime();
             assertThat(queued.exchange("GET /queued HTTP/1.1\r\nHost: app.test\r\n\r\n").status()).isEqualTo(503);
             assertThat((System.nanoTime() - start) / 1_000_000).isBetween(250L, 3_000L);
@@ -128,7 +128,7 @@ class ForwardingLifecycleIT {
         server = TestServer.start(config("""
                 destinations: [{url: "%s"}]
                 health: {active: {path: /healthz, interval: 50ms}}""".formatted(one.url()), ""));
-        await(() -> one.requests() >= 2, "probes arrive with no client request");
+        Await.until("probes arrive with no client request", () -> one.requests() >= 2);
         assertThat(one.lastRequest()).startsWith("GET /healthz");
     }
 
@@ -152,9 +152,9 @@ class ForwardingLifecycleIT {
             c.send("GET /big/" + (1L << 30) + " HTTP/1.1\r\nHost: app.test\r\n\r\n");
             InputStream in = c.socket().getInputStream();
             assertThat(in.readNBytes(1 << 20)).hasSize(1 << 20);
-            await(() -> one.openConnections() == 1, "the download's upstream connection is open");
+            Await.until("the download's upstream connection is open", () -> one.openConnections() == 1);
         }
-        await(() -> one.openConnections() == 0, "the upstream connection closes when the client leaves");
+        Await.until("the upstream connection closes when the client leaves", () -> one.openConnections() == 0);
         try (RawHttp c = new RawHttp(server.port("public"))) {
             assertThat(get(c, "/after")).contains("origin: one");
         }
@@ -189,7 +189,7 @@ class ForwardingLifecycleIT {
                 .formatted(one.url(), two.url()), ""));
         one.healthy(false);
         try (RawHttp c = new RawHttp(server.port("public"))) {
-            await(() -> {
+            Await.until("all traffic on the healthy destination", () -> {
                 try {
                     for (int i = 0; i < 4; i++) {
                         if (!get(c, "/probe").contains("origin: two")) {
@@ -200,15 +200,15 @@ class ForwardingLifecycleIT {
                 } catch (IOException e) {
                     return false;
                 }
-            }, "all traffic on the healthy destination");
+            });
             one.healthy(true);
-            await(() -> {
+            Await.until("the recovered destination gets traffic again", () -> {
                 try {
                     return get(c, "/probe").contains("origin: one") || get(c, "/probe").contains("origin: one");
                 } catch (IOException e) {
                     return false;
                 }
-            }, "the recovered destination gets traffic again");
+            });
         }
     }
 
@@ -216,15 +216,5 @@ class ForwardingLifecycleIT {
         Matcher m = Pattern.compile("origin: (\\w+)").matcher(echo);
         assertThat(m.find()).as(echo).isTrue();
         return m.group(1);
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 5 s: " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }

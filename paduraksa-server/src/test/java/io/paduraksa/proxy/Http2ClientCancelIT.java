@@ -3,9 +3,9 @@ package io.paduraksa.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.Await;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,22 +44,12 @@ class Http2ClientCancelIT {
     void cancelledStreamClosesItsUpstreamConnectionAndTheClientConnectionGoesOn() throws Exception {
         try (H2Client c = H2Client.connect(server.port("public"))) {
             H2Client.Stream big = c.send(H2Client.headers("GET", "app.test", "/big/" + (1L << 30)), null, true);
-            await(() -> big.bytesReceived() > 0, "the download started");
-            await(() -> origin.openConnections() == 1, "its upstream connection is open");
+            Await.until("the download started", () -> big.bytesReceived() > 0);
+            Await.until("its upstream connection is open", () -> origin.openConnections() == 1);
             c.cancel(big);
-            await(() -> origin.openConnections() == 0, "the upstream connection closes after the cancel");
+            Await.until("the upstream connection closes after the cancel", () -> origin.openConnections() == 0);
             assertThat(c.get("GET", "app.test", "/after").status()).isEqualTo(200);
             assertThat(c.isOpenAfter(0)).isTrue();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 5 s: " + what);
-            }
-            Thread.sleep(20);
         }
     }
 }

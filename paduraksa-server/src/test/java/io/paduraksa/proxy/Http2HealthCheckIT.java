@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.Await;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +39,7 @@ class Http2HealthCheckIT {
                     assertThat(c.exchange("GET /a HTTP/1.1\r\nHost: h2c.test\r\n\r\n").status()).isEqualTo(200);
                     assertThat(c.exchange("GET /b HTTP/1.1\r\nHost: tls.test\r\n\r\n").status()).isEqualTo(200);
                 }
-                await(() -> probes(h2c) >= 3 && probes(tls) >= 3, "three probes at each origin");
+                Await.until("three probes at each origin", () -> probes(h2c) >= 3 && probes(tls) >= 3);
                 assertThat(probe(h2c).authority().toString()).isEqualTo("127.0.0.1:" + h2c.port());
                 assertThat(probe(h2c).scheme().toString()).isEqualTo("http");
                 assertThat(probe(tls).authority().toString()).isEqualTo("127.0.0.1:" + tls.port());
@@ -70,15 +69,5 @@ class Http2HealthCheckIT {
             }
         }
         throw new AssertionError("no probe");
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 5 s: " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }

@@ -6,14 +6,13 @@ import io.paduraksa.policy.DistributedLimit;
 import io.paduraksa.policy.RateLimitPolicy;
 import io.paduraksa.policy.RateLimiter;
 import io.paduraksa.policy.RateLimiters;
+import io.paduraksa.server.testing.Await;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
 import io.paduraksa.testing.AllocationAssert;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * own with a {@link RedisRateLimitSync} of its own, as two processes would have.
  */
 class DistributedRateLimitIT {
+    /** Syncs and outages are observed through the sync thread: up to 10 s. */
+    private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(10);
     private static final long MS = 1_000_000L;
     private static final long SECOND = 1_000 * MS;
     private static final long V4 = 0xFFFF_0000_0000L;
@@ -76,15 +77,7 @@ class DistributedRateLimitIT {
     private void awaitSyncs(RateLimiter l, int more) {
         LimiterSync s = syncOf(l);
         long target = s.syncCount() + more;
-        await("syncs of " + l.name(), () -> s.syncCount() >= target);
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + 10 * SECOND;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() < deadline).as("waited 10 s for " + what).isTrue();
-            LockSupport.parkNanos(5 * MS);
-        }
+        Await.until("syncs of " + l.name(), () -> s.syncCount() >= target, WAIT);
     }
 
     private static long key(RateLimiter l, int lastByte) {
@@ -172,8 +165,8 @@ class DistributedRateLimitIT {
         awaitSyncs(closed, 1);
         try {
             redis.stop();
-            await("open-limit unreachable", () -> syncOf(open).isUnreachable());
-            await("closed-limit unreachable", () -> syncOf(closed).isUnreachable());
+            Await.until("open-limit unreachable", () -> syncOf(open).isUnreachable(), WAIT);
+            Await.until("closed-limit unreachable", () -> syncOf(closed).isUnreachable(), WAIT);
 
             assertThat(open.mode()).isEqualTo(RateLimiter.Mode.LOCAL);
             assertThat(admitted(open, key(open, 7), 20)).as("fail open: half the burst on this box alone").isEqualTo(5);
@@ -184,8 +177,8 @@ class DistributedRateLimitIT {
         } finally {
             redis.start();
         }
-        await("open-limit back", () -> !syncOf(open).isUnreachable());
-        await("closed-limit back", () -> !syncOf(closed).isUnreachable());
+        Await.until("open-limit back", () -> !syncOf(open).isUnreachable(), WAIT);
+        Await.until("closed-limit back", () -> !syncOf(closed).isUnreachable(), WAIT);
         assertThat(open.mode()).isEqualTo(RateLimiter.Mode.SHARED);
         assertThat(admitted(closed, key(closed, 8), 20)).isEqualTo(10);
         assertThat(syncOf(closed).outageCount()).isEqualTo(1);

@@ -1,7 +1,6 @@
 package io.paduraksa.proxy.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -13,13 +12,13 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.paduraksa.proxy.balance.DestinationState;
 import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.Await;
 import io.paduraksa.snapshot.UpstreamCluster.Protocol;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,17 +57,17 @@ class ActiveHealthCheckerIT {
                     tls ? clientContext() : null, tls ? "a.test" : null, protocol);
             try (ActiveHealthChecker checker = checker(target, 3)) {
                 checker.start();
-                await(() -> origin.requests.get() >= 4, "four probes answered");
+                Await.until("four probes answered", () -> origin.requests.get() >= 4);
                 assertThat(state.isActiveHealthy()).isTrue();
                 assertThat(origin.seen).contains(authority + " /healthz");
 
                 int before = origin.requests.get();
                 origin.status.set(503);
-                await(() -> !state.isActiveHealthy(), "unhealthy after 503s");
+                Await.until("unhealthy after 503s", () -> !state.isActiveHealthy());
                 assertThat(origin.requests.get() - before).isGreaterThanOrEqualTo(3);
 
                 origin.status.set(200);
-                await(state::isActiveHealthy, "healthy again after 200s");
+                Await.until("healthy again after 200s", state::isActiveHealthy);
             }
         }
     }
@@ -82,7 +81,7 @@ class ActiveHealthCheckerIT {
                     Protocol.H2);
             try (ActiveHealthChecker checker = checker(target, 2)) {
                 checker.start();
-                await(() -> !state.isActiveHealthy(), "unhealthy: ALPN chose http/1.1");
+                Await.until("unhealthy: ALPN chose http/1.1", () -> !state.isActiveHealthy());
             }
         }
     }
@@ -95,7 +94,7 @@ class ActiveHealthCheckerIT {
             ActiveHealthChecker.Target target = new ActiveHealthChecker.Target(state, address, "app.test", null, null, Protocol.H2C);
             try (ActiveHealthChecker checker = checker(target, 2)) {
                 checker.start();
-                await(() -> !state.isActiveHealthy(), "unhealthy: the origin does not speak HTTP/2");
+                Await.until("unhealthy: the origin does not speak HTTP/2", () -> !state.isActiveHealthy());
             }
         }
     }
@@ -115,15 +114,15 @@ class ActiveHealthCheckerIT {
                         null, null, Protocol.H2C);
                 try (ActiveHealthChecker checker = checker(target, 2)) {
                     checker.start();
-                    await(() -> !state.isActiveHealthy(), "unhealthy at the first address");
+                    Await.until("unhealthy at the first address", () -> !state.isActiveHealthy());
                     assertThat(b.requests.get()).isZero();
 
                     answer.set(second);
                     address.refreshNow();
-                    await(state::isActiveHealthy, "healthy at the second address");
+                    Await.until("healthy at the second address", state::isActiveHealthy);
                     int atFirst = a.requests.get();
                     int atSecond = b.requests.get();
-                    await(() -> b.requests.get() >= atSecond + 2, "more probes at the second address");
+                    Await.until("more probes at the second address", () -> b.requests.get() >= atSecond + 2);
                     assertThat(a.requests.get()).isEqualTo(atFirst);
                     assertThat(b.seen).contains("origin.test:" + a.port() + " /healthz");
                 }
@@ -141,7 +140,7 @@ class ActiveHealthCheckerIT {
                     Protocol.HTTP1);
             try (ActiveHealthChecker checker = checker(target, 2)) {
                 checker.start();
-                await(() -> !state.isActiveHealthy(), "unhealthy while unresolved");
+                Await.until("unhealthy while unresolved", () -> !state.isActiveHealthy());
             }
         }
     }
@@ -161,15 +160,5 @@ class ActiveHealthCheckerIT {
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
                         ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
                 .build();
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for: " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }
