@@ -113,10 +113,14 @@ public final class EdgeServer {
     /** Counters labelled by listener name (the address text when unnamed), in the order of {@code listeners:}. */
     private static Metrics newMetrics(PaduraksaSpec spec, SnapshotStore store) {
         boolean[] admin = new boolean[spec.listeners().size()];
+        boolean[] tls = new boolean[admin.length];
         for (int i = 0; i < admin.length; i++) {
             admin[i] = spec.listeners().get(i).admin();
+            tls[i] = !admin[i] && spec.listeners().get(i).tls() != null;
         }
-        return new Metrics(store, listenerNames(spec), admin);
+        Metrics metrics = new Metrics(store, listenerNames(spec), admin);
+        metrics.tlsListeners(tls);
+        return metrics;
     }
 
     private static List<String> listenerNames(PaduraksaSpec spec) {
