@@ -65,6 +65,9 @@ class StartupIT {
             assertThat(count(log, "SIGHUP received while starting: the reload runs once the configuration serves"))
                     .as(server.withLog("remembered once, however many came")).isEqualTo(1);
             assertThat(log).doesNotContain("SIGHUP is ignored").doesNotContain("Exception");
+            ReloadIT.awaitTrue(() -> server.withLog("the remembered reload ran"), () -> server.log().contains("reloaded " + config));
+            assertThat(server.log()).as(server.withLog("the remembered reload"))
+                    .contains("SIGHUP received while starting: reloading now that the configuration serves");
             server.process().destroy(); // SIGTERM: still the graceful stop
             assertThat(server.awaitExit(Duration.ofSeconds(15))).as(server.withLog("exit code after SIGTERM")).isZero();
         }
