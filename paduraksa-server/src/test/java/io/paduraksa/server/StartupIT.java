@@ -73,6 +73,20 @@ class StartupIT {
         }
     }
 
+    /** Under nohup the JVM may not handle SIGHUP at all: the log says so, and a SIGHUP is ignored. */
+    @Test
+    void underNohupTheLogSaysSighupCannotReload(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("paduraksa.yaml");
+        Files.writeString(config, ReloadIT.yaml("v1"));
+        try (ServerProcess server = ServerProcess.start(config, dir.resolve("server.log"), List.of("nohup"))) {
+            int port = server.awaitPort("public");
+            ReloadIT.awaitTrue(() -> server.withLog("the nohup warning"), () -> server.log().contains("SIGHUP is ignored by this process"));
+            assertThat(server.hangup()).isZero();
+            assertThat(bodyAt(port)).as(server.withLog("answer after SIGHUP")).isEqualTo("v1");
+            assertThat(server.process().isAlive()).as(server.withLog("alive after SIGHUP")).isTrue();
+        }
+    }
+
     @Test
     void aListenerThatCannotBindEndsTheStartWithOneLineNamingIt(@TempDir Path dir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {

@@ -27,7 +27,13 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code run --config config}, logging to {@code log}. */
     public static ServerProcess start(Path config, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
+        return start(config, log, List.of());
+    }
+
+    /** Starts {@code run --config config} behind {@code prefix} (e.g. {@code nohup}), logging to {@code log}. */
+    public static ServerProcess start(Path config, Path log, List<String> prefix) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
