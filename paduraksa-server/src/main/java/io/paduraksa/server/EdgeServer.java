@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -201,7 +202,7 @@ public final class EdgeServer {
         LOG.info("serving {} with {} hosts on {}", store.current().sourceName(), store.current().hostList().size(), bound);
     }
 
-    private void bindOne(int index, ListenerSpec l, io.netty.channel.ChannelHandler initializer) throws BindException {
+    private void bindOne(int index, ListenerSpec l, ChannelHandler initializer) throws BindException {
         InetSocketAddress address = address(l.address());
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)

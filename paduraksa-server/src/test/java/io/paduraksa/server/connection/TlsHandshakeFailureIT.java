@@ -12,18 +12,23 @@ import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import java.security.cert.X509Certificate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,17 +132,17 @@ class TlsHandshakeFailureIT {
             while (in.read() >= 0) {
                 // whatever the server answers (a TLS alert at most), then end of stream
             }
-        } catch (java.net.SocketException reset) {
+        } catch (SocketException reset) {
             // closed with a reset: also the end of the connection
         }
     }
 
     /** A real ClientHello (from the JDK's engine), then the client goes away before the handshake completes. */
     private static void clientHelloThenClose(int port) throws Exception {
-        javax.net.ssl.SSLEngine engine = SSLContext.getDefault().createSSLEngine("a.test", 443);
+        SSLEngine engine = SSLContext.getDefault().createSSLEngine("a.test", 443);
         engine.setUseClientMode(true);
-        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
-        engine.wrap(java.nio.ByteBuffer.allocate(0), out);
+        ByteBuffer out = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+        engine.wrap(ByteBuffer.allocate(0), out);
         out.flip();
         byte[] hello = new byte[out.remaining()];
         out.get(hello);
@@ -154,7 +159,7 @@ class TlsHandshakeFailureIT {
             s.setSoTimeout(5_000);
             s.startHandshake();
             throw new AssertionError("handshake succeeded against an unknown CA");
-        } catch (javax.net.ssl.SSLException expected) {
+        } catch (SSLException expected) {
             // certificate_unknown sent to the server
         }
     }
@@ -214,7 +219,7 @@ class TlsHandshakeFailureIT {
             Matcher m = sample.matcher(text);
             return m.find() ? Long.parseLong(m.group(1)) : -1;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }
