@@ -8,6 +8,7 @@ import io.paduraksa.config.HostSpec;
 import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.PolicySpec;
+import io.paduraksa.config.ResponseHeadersSpec;
 import io.paduraksa.config.RouteSpec;
 import io.paduraksa.host.HostTable;
 import io.paduraksa.net.IpRangeSet;
@@ -73,7 +74,8 @@ public final class SnapshotCompiler {
             r.normalizeOptions = normalizeOptions(spec);
             new ClusterCompiler(context).compile(spec.clusters(), clusters);
             r.forwarding = ForwardingRules.compile(spec.forwarding(), spec.clientIp().header(), policyFields(spec));
-            r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders());
+            r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), ResponseHeadersSpec.EMPTY,
+                    echoedRequestId(spec));
             policies = new PolicyCompiler(context, actions).compile(spec.policies());
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
             r.statusAnswers = actions.statusAnswers();
@@ -199,7 +201,12 @@ public final class SnapshotCompiler {
         if (h.responseHeaders().set().isEmpty() && h.responseHeaders().remove().isEmpty()) {
             return r.defaultResponseHeaders;
         }
-        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders());
+        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders(), echoedRequestId(spec));
+    }
+
+    /** The request-id header the response writers add ({@code forwarding.request_id.echo}), or null. */
+    private static String echoedRequestId(PaduraksaSpec spec) {
+        return spec.forwarding().requestId().echo() ? spec.forwarding().requestId().header() : null;
     }
 
     private CompiledRoute route(RouteSpec spec, int index, String path) {
