@@ -206,4 +206,20 @@ class ForwardingRulesTest {
         assertThat(new String(rules(DEFAULTS + "\n").requestIdLinePrefix(), StandardCharsets.US_ASCII)).isEqualTo("X-Request-Id: ");
         assertThat(rules("forwarding: {request_id: {echo: false}}\n").echoRequestId()).isFalse();
     }
+
+    @Test
+    void anEchoedRequestIdReplacesTheUpstreamsOwnOnEveryHost() {
+        String host = "hosts: [{names: [a.test], response_headers: {remove: [Server]}, routes: [{path: /, respond: {status: 204}}]}]\n";
+        Snapshot on = CompiledFixtures.compile("edge.yaml", "forwarding: {request_id: {header: X-Correlation-Id}}\n" + host);
+        Snapshot off = CompiledFixtures.compile("edge.yaml", "forwarding: {request_id: {echo: false}}\n" + host);
+        try {
+            assertThat(on.defaultResponseHeaders().isRemoved("x-correlation-id")).isTrue();
+            assertThat(on.hostList().get(0).responseHeaders().isRemoved("X-Correlation-Id")).isTrue();
+            assertThat(off.defaultResponseHeaders().isRemoved("X-Request-Id")).isFalse();
+            assertThat(off.hostList().get(0).responseHeaders().isRemoved("X-Request-Id")).isFalse();
+        } finally {
+            on.release();
+            off.release();
+        }
+    }
 }
