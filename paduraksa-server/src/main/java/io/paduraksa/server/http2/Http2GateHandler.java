@@ -491,6 +491,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             decoderEnforceMaxSmallContinuationFrames(limits.maxSmallContinuationFrames());
             decoderEnforceMaxConsecutiveEmptyDataFrames(2);
             encoderEnforceMaxQueuedControlFrames(10_000);
+            headerSensitivityDetector(new RequestIdNeverIndexed(context.gate().store()));
             gracefulShutdownTimeoutMillis(limits.gracefulShutdownMillis());
         }
 
