@@ -2,8 +2,15 @@ package io.paduraksa.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.AsciiString;
+import io.paduraksa.config.ConfigError;
+import io.paduraksa.config.ConfigException;
+import io.paduraksa.config.ConfigLoader;
+import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.testing.CompiledFixtures;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -221,5 +228,29 @@ class ForwardingRulesTest {
             on.release();
             off.release();
         }
+    }
+
+    @Test
+    void aResponseHeaderNamedLikeTheEchoedRequestIdIsAnError() throws IOException, ConfigException {
+        String name = "invalid/response-header-echoed-request-id.yaml";
+        String yaml;
+        try (InputStream in = ForwardingRulesTest.class.getResourceAsStream("/config/" + name)) {
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        LoadedConfig loaded = ConfigLoader.parse(name, yaml);
+        try {
+            SnapshotCompiler.compile(loaded, PooledByteBufAllocator.DEFAULT).release();
+            throw new AssertionError("expected a configuration error");
+        } catch (ConfigException e) {
+            assertThat(e.errors()).hasSize(1);
+            ConfigError error = e.errors().get(0);
+            assertThat(error.file()).isEqualTo(name);
+            assertThat(error.path()).isEqualTo("hosts[0].response_headers.set.x-request-id");
+            assertThat(error.line()).isEqualTo(4);
+            assertThat(error.column()).isEqualTo(50); // the value, as compile-time errors point
+            assertThat(error.problem()).contains("is the request id that forwarding.request_id.echo sends back");
+        }
+        // the same with the echo off compiles
+        rules(yaml.replace("hosts:", "forwarding: {request_id: {echo: false}}\nhosts:"));
     }
 }
