@@ -27,6 +27,7 @@ final class SpecChecks {
     private static final String ATTEMPTS = "an integer from 0 to 5";
     private static final List<String> UPSTREAM_PROTOCOLS = List.of("http1", "h2c", "h2");
     private static final List<String> X_FORWARDED_FOR = List.of("replace", "append", "off");
+    private static final List<String> UNDERSCORES = List.of("drop", "pass");
     private static final List<String> ACCESS_LOG_FORMATS = List.of("json", "combined");
     private static final String QUEUE = "an integer from 1024 to 16777216";
     /**
@@ -80,6 +81,7 @@ final class SpecChecks {
             case "RetrySpec.attempts" -> ATTEMPTS;
             case "ClusterSpec.protocol" -> "one of: " + String.join(", ", UPSTREAM_PROTOCOLS);
             case "ForwardingSpec.xForwardedFor" -> "one of: " + String.join(", ", X_FORWARDED_FOR);
+            case "ForwardingSpec.headersWithUnderscores" -> "one of: " + String.join(", ", UNDERSCORES);
             case "AccessLogSpec.format" -> "one of: " + String.join(", ", ACCESS_LOG_FORMATS);
             case "AccessLogSpec.queue" -> QUEUE;
             case "AccessLogSpec.path" -> "a file path, or - for standard output";
@@ -136,6 +138,7 @@ final class SpecChecks {
             case "RetrySpec.budget" -> single(node, value, path, errors, SpecChecks::share);
             case "ClusterSpec.protocol" -> single(node, value, path, errors, v -> oneOf(v, UPSTREAM_PROTOCOLS));
             case "ForwardingSpec.xForwardedFor" -> single(node, value, path, errors, v -> oneOf(v, X_FORWARDED_FOR));
+            case "ForwardingSpec.headersWithUnderscores" -> single(node, value, path, errors, v -> oneOf(v, UNDERSCORES));
             case "AccessLogSpec.format" -> single(node, value, path, errors, v -> oneOf(v, ACCESS_LOG_FORMATS));
             case "AccessLogSpec.queue" -> single(node, value, path, errors, v -> intRange((Integer) v, 1024, 1 << 24, QUEUE));
             case "AccessLogSpec.path" -> single(node, value, path, errors,
@@ -144,7 +147,8 @@ final class SpecChecks {
             case "UpstreamTlsSpec.sni" -> single(node, value, path, errors, SpecChecks::sni);
             case "ForwardingSpec.via" -> single(node, value, path, errors, SpecChecks::pseudonym);
             case "RequestIdSpec.header" -> single(node, value, path, errors, SpecChecks::forwardedHeaderName);
-            case "ForwardingSpec.removeRequestHeaders", "ResponseHeadersSpec.remove" ->
+            case "ForwardingSpec.removeRequestHeaders", "ResponseHeadersSpec.remove", "ForwardingSpec.identityHeaders",
+                    "ForwardingSpec.identityHeadersFromTrustedProxies" ->
                     items(node, path, errors, SpecChecks::forwardedHeaderName);
             case "ResponseHeadersSpec.set" -> setHeaders(node, path, errors);
             case "LimitsSpec.maxRequestLine", "LimitsSpec.maxHeaderSize", "LimitsSpec.maxBodySize",

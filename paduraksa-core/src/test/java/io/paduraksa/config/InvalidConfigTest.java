@@ -111,6 +111,9 @@ class InvalidConfigTest {
             via-pseudonym             | forwarding.via                      | 2 | 8  | 'my proxy' is not a Via pseudonym
             request-id-hop-by-hop     | forwarding.request_id.header        | 2 | 24 | 'Upgrade' is a hop-by-hop or framing header that the proxy manages itself
             request-header-framing    | forwarding.remove_request_headers[1] | 2 | 37 | 'Content-Length' is a hop-by-hop or framing header
+            identity-header-framing   | forwarding.identity_headers[1]      | 2 | 42 | 'Transfer-Encoding' is a hop-by-hop or framing header
+            identity-header-trusted-name | forwarding.identity_headers_from_trusted_proxies[0] | 2 | 43 | 'X-Client IP' is not a header name
+            headers-with-underscores  | forwarding.headers_with_underscores | 2 | 29 | unknown value 'keep'
             response-header-hop-by-hop | forwarding.response_headers.set.Connection | 3 | 11 | 'Connection' is a hop-by-hop or framing header
             response-header-twice     | forwarding.response_headers.set.x-frame-options | 3 | 34 | 'x-frame-options' is set twice (expected each header once; names are case-insensitive)
             response-header-value     | hosts[0].response_headers.set.X-Note | 4 | 21 | 'café' has a character other than visible ASCII, space or tab

@@ -19,6 +19,7 @@ import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
@@ -214,10 +215,11 @@ final class Http2Exchange implements ForwardExchange {
     public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
         Http2Headers headers = view.headers();
         CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
+        boolean trusted = state.isPeerTrustedProxy();
         boolean cookies = false;
         for (Map.Entry<CharSequence, CharSequence> e : headers) {
             CharSequence name = e.getKey();
-            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name)
+            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name, trusted)
                     || (options != null && ConnectionOptions.names(options, name))) {
                 continue;
             }
@@ -252,9 +254,10 @@ final class Http2Exchange implements ForwardExchange {
     public void addRequestHeaders(Http2Headers out, ForwardingRules rules) {
         Http2Headers headers = view.headers();
         CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
+        boolean trusted = state.isPeerTrustedProxy();
         for (Map.Entry<CharSequence, CharSequence> e : headers) {
             CharSequence name = e.getKey();
-            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name)
+            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name, trusted)
                     || (options != null && ConnectionOptions.names(options, name))) {
                 continue;
             }
@@ -340,6 +343,10 @@ final class Http2Exchange implements ForwardExchange {
         }
         if (extraLine != null) {
             addLine(out, extraLine);
+        }
+        ForwardingRules forwarding = state.snapshot().forwarding();
+        if (forwarding.echoRequestId()) {
+            out.set(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding)); // the upstream's was removed by the rules
         }
         if (state.hasRateLimit()) {
             // set: replaces an upstream's own RateLimit-* fields, so each is sent once

@@ -32,7 +32,10 @@ import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.Snapshot;
 import java.io.IOException;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front: Netty's
@@ -389,6 +392,12 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         if (state.hasRateLimit()) {
             headers.rateLimit(state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
         }
+        long id = state.requestId() != 0 ? state.requestId() : ThreadLocalRandom.current().nextLong(); // 0 before the gate (a refusal): a fresh id
+        Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
+        ForwardingRules forwarding = snapshot.forwarding();
+        if (forwarding.echoRequestId()) {
+            headers.requestId(forwarding.requestIdHeader(), hex(id)); // a new value each time: HPACK may keep it in its table
+        }
         encoder().writeHeaders(ctx, streamId, kept(streamId, noBody) ? headers.copy() : headers, 0, noBody, ctx.voidPromise());
         headers.reset();
         if (noBody && !exchange.requestEnded) {
@@ -398,9 +407,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             ByteBuf body;
             if (response.isTemplate()) {
                 body = ctx.alloc().ioBuffer(response.contentLength());
-                long id = exchange.state.requestId(); // 0 before the gate (a refusal): the page gets a fresh id
-                response.writeBody(body, id != 0 ? id : java.util.concurrent.ThreadLocalRandom.current().nextLong(),
-                        exchange.state.clientIpHigh(), exchange.state.clientIpLow());
+                response.writeBody(body, id, exchange.state.clientIpHigh(), exchange.state.clientIpLow());
             } else {
                 body = response.retainedBody();
             }
@@ -413,6 +420,16 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         exchange.state.status(response.status());
         exchange.state.addBytesSent(noBody ? 0 : response.contentLength());
         exchange.recycle();
+    }
+
+    /** The id as 16 lower-case hex digits, as in pages and the access log. */
+    private static AsciiString hex(long id) {
+        byte[] b = new byte[PrecomputedResponse.REQUEST_ID_LENGTH];
+        for (int i = 0; i < b.length; i++) {
+            int d = (int) (id >>> (60 - 4 * i)) & 0xF;
+            b[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+        }
+        return new AsciiString(b, false);
     }
 
     /**
@@ -474,6 +491,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             decoderEnforceMaxSmallContinuationFrames(limits.maxSmallContinuationFrames());
             decoderEnforceMaxConsecutiveEmptyDataFrames(2);
             encoderEnforceMaxQueuedControlFrames(10_000);
+            headerSensitivityDetector(new RequestIdNeverIndexed(context.gate().store()));
             gracefulShutdownTimeoutMillis(limits.gracefulShutdownMillis());
         }
 

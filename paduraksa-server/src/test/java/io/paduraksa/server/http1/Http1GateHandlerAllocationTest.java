@@ -87,7 +87,8 @@ class Http1GateHandlerAllocationTest {
     })
     void answersWithoutAllocating(String what, String path, String userAgent, String statusLine) {
         state = new State(path, userAgent);
-        assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close");
+        assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close")
+                .containsPattern("\r\nX-Request-Id: [0-9a-f]{16}\r\n"); // forwarding.request_id.echo, on by default
         System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
     }
 
