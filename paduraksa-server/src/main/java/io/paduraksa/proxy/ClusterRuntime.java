@@ -149,14 +149,18 @@ final class ClusterRuntime implements AutoCloseable {
         return balancer.chooseRetry(System.nanoTime(), tried, last);
     }
 
-    /** The destination the request's affinity cookie names, when it is available; else -1. */
+    /** The destination the request's affinity cookie names, when it is available and did not fail recently; else -1. */
     int affinityChoice(RequestState state) {
         if (affinity == null) {
             return -1;
         }
         CharSequence cookie = state.header(COOKIE);
         int d = cookie == null ? -1 : affinity.find(cookie);
-        return d >= 0 && states[d].isAvailable(System.nanoTime()) ? d : -1;
+        if (d < 0) {
+            return -1;
+        }
+        long now = System.nanoTime();
+        return states[d].isAvailable(now) && !states[d].isFailedRecently(now) ? d : -1;
     }
 
     /** The Set-Cookie line to add to the response: only when affinity is on and the request did not already name {@code d}. */

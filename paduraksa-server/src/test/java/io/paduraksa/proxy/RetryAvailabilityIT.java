@@ -2,6 +2,7 @@ package io.paduraksa.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paduraksa.proxy.balance.AffinityCookie;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
@@ -56,6 +57,10 @@ class RetryAvailabilityIT {
                     load_balancing: round_robin
                     retry: {attempts: 0}
                     health: {passive: {consecutive_failures: 2, eject_for: 30s, count_5xx: true}}
+                  sticky:
+                    destinations: [{url: "%1$s"}, {url: "%2$s"}]
+                    retry: {attempts: 0}
+                    affinity: {cookie: pdk}
                   not_counting:
                     destinations: [{url: "%4$s"}, {url: "%2$s"}]
                     load_balancing: round_robin
@@ -70,6 +75,8 @@ class RetryAvailabilityIT {
                     routes: [{path: /, forward: three}]
                   - names: [count.test]
                     routes: [{path: /, forward: counting}]
+                  - names: [sticky.test]
+                    routes: [{path: /, forward: sticky}]
                   - names: [nocount.test]
                     routes: [{path: /, forward: not_counting}]
                 """.formatted(dead, good.url(), dead2, failing.url()));
@@ -111,6 +118,23 @@ class RetryAvailabilityIT {
     void aRetryGoesToADestinationNotTriedYet() throws IOException {
         assertThat(successes("three.test", "/first", 1, 200)).isEqualTo(1);
         assertThat(successes("three.test", "/again", 10, 200)).isEqualTo(10);
+    }
+
+    /** A cookie naming a destination whose connection was just refused is not followed until the mark ends. */
+    @Test
+    void affinityDoesNotPinAClientToADestinationThatFailedRecently() throws IOException {
+        String dead = "http://127.0.0.1:" + deadPort;
+        String live = good.url();
+        String value = new AffinityCookie("pdk", new String[] {dead, live}, "sticky").setCookieValue(0).toString();
+        String cookie = "Cookie: " + value.substring(0, value.indexOf(';')) + "\r\n"; // pdk=<token of the dead destination>
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            assertThat(c.exchange("GET /s HTTP/1.1\r\nHost: sticky.test\r\n" + cookie + "\r\n").status()).isEqualTo(502);
+            for (int i = 0; i < 5; i++) {
+                RawHttp.Response r = c.exchange("GET /s HTTP/1.1\r\nHost: sticky.test\r\n" + cookie + "\r\n");
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.header("set-cookie")).startsWith("pdk=");
+            }
+        }
     }
 
     @Test

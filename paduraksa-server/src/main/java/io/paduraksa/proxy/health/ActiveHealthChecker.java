@@ -150,14 +150,6 @@ public final class ActiveHealthChecker implements AutoCloseable {
         }
     }
 
-    /** Probes begun so far over all targets (tests and logs). */
-    public long probes() {
-        long n = 0;
-        for (TargetCheck check : checks) {
-            n += check.probes;
-        }
-        return n;
-    }
 
     /** Cancels the timers and closes probe connections in progress; no verdict is written afterwards. */
     @Override
@@ -179,7 +171,6 @@ public final class ActiveHealthChecker implements AutoCloseable {
         private volatile int failures;
         /** When the next probe is due (System.nanoTime), or when the running one began. */
         private volatile long dueNanos;
-        private volatile long probes;
         /** Set before start() by carryFrom. */
         private boolean carried;
         private volatile ScheduledFuture<?> next;
@@ -213,7 +204,6 @@ public final class ActiveHealthChecker implements AutoCloseable {
             if (closed) {
                 return;
             }
-            probes++;
             ResolvedAddress resolved = target.address();
             if (!resolved.isResolved()) {
                 // An unresolved address would make the bootstrap resolve on this event loop: fail the probe instead.
