@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Every method runs per request (or per upstream result) on an event loop; all are lock-free
  * (volatile fields and {@link VarHandle} atomics) and allocate nothing
- * ({@code DestinationStateAllocationTest}).
+ * ({@code LoadBalancerAllocationTest}).
  *
  * <p>Passive health, when configured: {@link #onFailure} counts failures in a row and ejects the
  * destination after {@link PassiveHealth#consecutiveFailures()}; {@link #onSuccess} resets the count.

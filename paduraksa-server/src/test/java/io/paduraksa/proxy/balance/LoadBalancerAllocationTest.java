@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Per request and per retry the balancer and the destination states allocate nothing: a first pick
  * that skips a recently failed destination, a retry that excludes the tried ones, and the
- * passive-health bookkeeping of a refused connection and of a 5xx counted as a failure.
+ * passive-health bookkeeping of a refused connection and of a 5xx counted as a failure, and the
+ * retry budget's deposit and withdrawal.
  */
 @Tag("allocation")
 class LoadBalancerAllocationTest {
@@ -21,9 +22,11 @@ class LoadBalancerAllocationTest {
     static final class State {
         final DestinationState[] states;
         final LoadBalancer balancer;
+        final RetryBudget budget = new RetryBudget(0.5, 0);
         long now = NOW;
         long sink;
         int skipped;
+        int retries;
 
         State(Strategy strategy) {
             PassiveHealth passive = new PassiveHealth(1_000_000_000, Duration.ofSeconds(30), Duration.ofSeconds(300), true);
@@ -47,6 +50,10 @@ class LoadBalancerAllocationTest {
                 skipped++;
             }
             states[d].requestStarted();
+            budget.onRequest(now);
+            if (budget.tryAcquire(now)) {
+                retries++;
+            }
             int retry = balancer.chooseRetry(now, LoadBalancer.bit(d) | LoadBalancer.bit(0), d);
             sink += retry;
             states[d].requestEnded();
@@ -61,6 +68,7 @@ class LoadBalancerAllocationTest {
         AllocationAssert.assertZero("balancer " + strategy, state, State::run);
         assertThat(state.skipped).as("picks that skipped the recently failed destination").isPositive();
         assertThat(state.sink).isPositive();
+        assertThat(state.retries).as("retries the budget allowed").isPositive();
         assertThat(state.states[0].isFailedRecently(state.now)).isTrue();
     }
 }
