@@ -17,7 +17,7 @@ import io.paduraksa.snapshot.ResponseHeaderRules;
  * upstream connection too, so nothing here is shared between threads.
  *
  * <p>Retries: a request without a body whose method is idempotent (RFC 9110 9.2.2) is tried again
- * on a destination it was not sent to yet when the connection failed, or when a reused keep-alive connection closed
+ * on an untried destination when the connection failed, or when a reused keep-alive connection closed
  * before any response byte (the upstream closed it while idle, a race every pooling proxy meets),
  * as long as the cluster's attempts and retry budget allow. Nothing else is retried: once a request
  * body was streamed or a response started, the bytes are gone. An HTTP/2 upstream's refusal

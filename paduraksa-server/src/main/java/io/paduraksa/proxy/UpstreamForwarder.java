@@ -29,11 +29,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Reload: a cluster whose connection settings are unchanged ({@link UpstreamCluster#sameConnections})
  * keeps its {@link Endpoint}s and with them every pooled connection, open WebSocket or long
- * response; balancer, health and budget follow the new settings. Each destination's health (active
- * verdict and counts, passive failures and ejection, a recent connection failure) is carried over
- * by cluster name and destination URL, and the replaced runtimes' health checks stop at once, so a
- * reload neither sends traffic to a destination known to be down nor adds probes. Endpoints no runtime of the
- * current or the previous snapshot uses are closed: idle connections at once, busy ones when their
+ * response; balancer, health and budget follow the new settings. Each destination's health
+ * (active verdict and counts, passive failures and ejection, a recent connection failure) is
+ * carried over by cluster name and destination URL, and the replaced runtimes' health checks stop
+ * at once, so a reload neither sends traffic to a destination known to be down nor adds probes.
+ * Endpoints no runtime of the current or the previous snapshot uses are closed: idle connections at once, busy ones when their
  * request ends. Runtimes of the two newest snapshots are kept, so a request that started on the
  * previous snapshot still finds its cluster.
  */
