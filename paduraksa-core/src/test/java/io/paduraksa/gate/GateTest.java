@@ -220,4 +220,36 @@ class GateTest {
                 "policy no-admin RESPOND 403",
                 "outcome RESPOND");
     }
+
+    /** {@code default: {forward: ...}}: the upstream request line is written from the normalised path, so the gate fills it. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "/a/./b/../c?q=1, FORWARD /a/c",
+        "/, FORWARD /",
+        "/../etc/passwd, RESPOND 400",
+    })
+    void defaultForwardNormalisesThePath(String target, String expected) {
+        Snapshot s = CompiledFixtures.compile("default-forward.yaml", """
+                listeners: [{address: "127.0.0.1:0"}]
+                clusters:
+                  fallback: {destinations: [{url: "http://192.0.2.10:8080"}]}
+                default: {forward: fallback}
+                hosts:
+                  - names: [known.test]
+                    routes: [{path: /, respond: {status: 204}}]
+                """);
+        try {
+            RequestState state = new RequestState();
+            GateOutcome outcome = new Gate(new SnapshotStore(s)).run(get("other.test", target), state);
+            String got = outcome == GateOutcome.FORWARD
+                    ? outcome + " " + new String(state.path(), 0, state.pathLength(), StandardCharsets.US_ASCII)
+                    : outcome + " " + state.response().status();
+            assertThat(got).isEqualTo(expected);
+            if (outcome == GateOutcome.FORWARD) {
+                assertThat(state.cluster().name()).isEqualTo("fallback");
+            }
+        } finally {
+            s.release();
+        }
+    }
 }
