@@ -21,6 +21,7 @@ final class SpecChecks {
     private static final List<String> TRANSPORTS = List.of("auto", "io_uring", "epoll", "nio");
     private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
     private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
+    private static final List<String> PATH_PARAMETERS = List.of("strip", "reject", "keep");
     private static final String POSITIVE = "a positive integer";
     private static final String NOT_NEGATIVE = "0 or a positive integer";
     private static final String WEIGHT = "an integer from 1 to 1000";
@@ -95,6 +96,7 @@ final class SpecChecks {
             case "ClusterSpec.loadBalancing" -> "one of: " + String.join(", ", LOAD_BALANCING);
             case "ServerSpec.transport" -> "one of: " + String.join(", ", TRANSPORTS);
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> "one of: " + String.join(", ", NORMALIZE);
+            case "NormalizeSpec.pathParameters" -> "one of: " + String.join(", ", PATH_PARAMETERS);
             case "CertificateSpec.cert" -> "the path of a PEM certificate chain";
             case "CertificateSpec.key" -> "the path of a PEM private key";
             case "RateLimit.rate" -> RequestRate.EXPECTED.substring("expected ".length());
@@ -163,6 +165,7 @@ final class SpecChecks {
             case "ServerSpec.transport" -> single(node, value, path, errors, v -> oneOf(v, TRANSPORTS));
             case "ClusterSpec.destinations", "HostSpec.names" -> notEmpty(node, path, errors, key(slot));
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> single(node, value, path, errors, v -> oneOf(v, NORMALIZE));
+            case "NormalizeSpec.pathParameters" -> single(node, value, path, errors, v -> oneOf(v, PATH_PARAMETERS));
             case "RouteSpec.path", "ActiveHealthSpec.path" -> single(node, value, path, errors, SpecChecks::absolutePath);
             case "PathPrefix.allow", "PathPrefix.deny" -> items(node, path, errors, SpecChecks::absolutePath);
             case "Method.allow" -> items(node, path, errors, SpecChecks::method);

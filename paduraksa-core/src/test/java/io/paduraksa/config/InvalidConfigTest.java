@@ -108,6 +108,7 @@ class InvalidConfigTest {
             tls-sni-ip                | clusters.app.tls.sni                | 4 | 16 | '192.0.2.10' is not a host name; SNI carries no IP literals
             forwarding-unknown-key    | forwarding.x_forwarded_fro          | 2 | 3  | unknown key (did you mean 'x_forwarded_for'?)
             x-forwarded-for-value     | forwarding.x_forwarded_for          | 2 | 20 | unknown value 'appnd' (did you mean 'append'? expected one of: replace, append, off)
+            path-parameters-value     | normalize.path_parameters           | 3 | 20 | unknown value 'remove' (expected one of: strip, reject, keep)
             via-pseudonym             | forwarding.via                      | 2 | 8  | 'my proxy' is not a Via pseudonym
             request-id-hop-by-hop     | forwarding.request_id.header        | 2 | 24 | 'Upgrade' is a hop-by-hop or framing header that the proxy manages itself
             request-header-framing    | forwarding.remove_request_headers[1] | 2 | 37 | 'Content-Length' is a hop-by-hop or framing header

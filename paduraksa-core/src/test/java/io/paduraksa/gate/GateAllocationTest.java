@@ -56,6 +56,8 @@ class GateAllocationTest {
         "unknown host 421, nope.example, /, chrome, false",
         "bad path 400, h1.test, /static/..%2fadmin, chrome, false",
         "dot segments, h1.test, /a/./b/../static/, chrome, false",
+        "path parameters 403, h1.test, /x/..;/admin;jsessionid=1/users, chrome, false",
+        "path parameters forward, h499.test, /api;v=1/items%3Bx/;jsessionid=2?page=2, chrome, false",
     })
     void gateRunIsZero(String what, String host, String target, String userAgent, boolean viaHeader) {
         String authority = host.equals("IDN") ? IDN.toASCII("bücher492.test") : host;
