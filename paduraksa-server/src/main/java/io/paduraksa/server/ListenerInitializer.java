@@ -135,7 +135,8 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     void installHttp2(ChannelPipeline p) {
         Http2Limits h2 = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
                 Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
-                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis());
+                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis(),
+                limits.maxBodySize().bytes(), Http2Limits.DEFAULT.sendTimeoutMillis());
         p.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("http2-gate", Http2GateHandler.create(context, h2));
     }

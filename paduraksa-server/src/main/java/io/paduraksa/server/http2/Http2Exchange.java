@@ -76,6 +76,8 @@ final class Http2Exchange implements ForwardExchange {
     private boolean paused;
     /** Request body bytes received but not yet returned to the client's flow-control window. */
     private int unconsumed;
+    /** Request body bytes received so far, against {@code limits.max_body_size}. */
+    private long received;
     private ByteBuf pending;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
@@ -93,6 +95,7 @@ final class Http2Exchange implements ForwardExchange {
         e.bodyReady = false;
         e.paused = false;
         e.unconsumed = 0;
+        e.received = 0;
         e.call = null;
         e.counted = false;
         e.decision = AccessLog.RESPOND;
@@ -117,6 +120,10 @@ final class Http2Exchange implements ForwardExchange {
      */
     int onData(ByteBuf data, int padding, boolean endOfStream) {
         int n = data.readableBytes();
+        received += n;
+        if (received > handler.maxBodySize()) {
+            return bodyTooLarge(n + padding);
+        }
         if (n > 0) {
             if (bodyReady) {
                 call.requestBody(data.retain());
@@ -138,6 +145,22 @@ final class Http2Exchange implements ForwardExchange {
             return padding;
         }
         return n + padding;
+    }
+
+    /**
+     * The body passed {@code limits.max_body_size}: this frame is not passed on (the upstream got at
+     * most the limit), the upstream request is abandoned and the client gets 413 (or a reset when the
+     * response started). Everything this stream holds uncredited is credited now, so the connection
+     * window stays open; later DATA is credited and dropped like an answered stream's.
+     */
+    private int bodyTooLarge(int frameBytes) {
+        int credit = unconsumed + frameBytes;
+        unconsumed = 0;
+        ForwardCall c = call;
+        if (c != null) {
+            c.requestRefused(413);
+        }
+        return credit;
     }
 
     void onClientClosed() {
@@ -190,7 +213,13 @@ final class Http2Exchange implements ForwardExchange {
         if (requestEnded) {
             return 0;
         }
-        CharSequence length = view.headers().get(CONTENT_LENGTH);
+        long n = declaredLength(view.headers());
+        return n <= 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
+    }
+
+    /** The request's {@code content-length}, or -1 when absent or not only digits (Netty validates it further). */
+    static long declaredLength(Http2Headers headers) {
+        CharSequence length = headers.get(CONTENT_LENGTH);
         if (length == null) {
             return -1;
         }
@@ -202,7 +231,7 @@ final class Http2Exchange implements ForwardExchange {
             }
             n = n * 10 + (c - '0');
         }
-        return n == 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
+        return n;
     }
 
     @Override

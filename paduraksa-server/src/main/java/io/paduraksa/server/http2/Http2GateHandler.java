@@ -49,13 +49,20 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     private final IntObjectHashMap<Http2Exchange> forwarded = new IntObjectHashMap<>(8);
     /** Streams whose deciding policy awaits I/O (forward-auth), by id, with the body that arrived meanwhile. */
     private final IntObjectHashMap<HeldBody> awaiting = new IntObjectHashMap<>(4);
+    private final long maxBodySize;
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
     Http2GateHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
-                     GateContext context) {
+                     GateContext context, Http2Limits limits) {
         super(decoder, encoder, settings);
         this.context = context;
+        this.maxBodySize = limits.maxBodySize();
+    }
+
+    /** {@code limits.max_body_size}: the most request body bytes a forwarded stream passes on. */
+    long maxBodySize() {
+        return maxBodySize;
     }
 
     @Override
@@ -192,6 +199,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         exchange.started = context.accessLog() == null ? 0 : System.nanoTime();
         exchange.view.reset(client, headers); // before a refusal too: its log line shows what was asked
         int refusal = refusal(method, headers);
+        if (refusal == 0 && !endOfStream && Http2Exchange.declaredLength(headers) > maxBodySize) {
+            refusal = 413; // refused before the gate, as the HTTP/1.1 decoder refuses such a head
+        }
         if (refusal != 0) {
             exchange.decision = AccessLog.REFUSED;
             Metrics m = context.metrics();
@@ -460,9 +470,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     /** Netty's builder with our settings; frame listener and handler are made together. */
     static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<Http2GateHandler, Builder> {
         private final GateContext context;
+        private final Http2Limits limits;
 
         Builder(GateContext context, Http2Limits limits) {
             this.context = context;
+            this.limits = limits;
             server(true);
             initialSettings(Http2Settings.defaultSettings()
                     .maxConcurrentStreams(limits.maxConcurrentStreams())
@@ -479,7 +491,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
 
         @Override
         protected Http2GateHandler build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
-            Http2GateHandler handler = new Http2GateHandler(decoder, encoder, settings, context);
+            Http2GateHandler handler = new Http2GateHandler(decoder, encoder, settings, context, limits);
             frameListener(handler.new Listener());
             return handler;
         }
