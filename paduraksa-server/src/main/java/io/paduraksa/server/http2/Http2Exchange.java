@@ -78,6 +78,11 @@ final class Http2Exchange implements ForwardExchange {
     private int unconsumed;
     /** Request body bytes received so far, against {@code limits.max_body_size}. */
     private long received;
+    /**
+     * When response data of this stream started waiting for the client (System.nanoTime, never 0),
+     * or 0: the send timeout resets a stream that waits too long.
+     */
+    long blockedSince;
     private ByteBuf pending;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
@@ -96,6 +101,7 @@ final class Http2Exchange implements ForwardExchange {
         e.paused = false;
         e.unconsumed = 0;
         e.received = 0;
+        e.blockedSince = 0;
         e.call = null;
         e.counted = false;
         e.decision = AccessLog.RESPOND;
@@ -179,6 +185,9 @@ final class Http2Exchange implements ForwardExchange {
 
     void onWritable() {
         if (open && call != null) {
+            if (blockedSince != 0 && canWrite()) {
+                blockedSince = 0; // the client took bytes: the send clock stops
+            }
             call.clientWritable();
         }
     }
@@ -411,8 +420,25 @@ final class Http2Exchange implements ForwardExchange {
         handler.encoder().writeData(ctx, streamId, chunk, 0, false, ctx.voidPromise());
     }
 
+    /**
+     * Whether the client can take more of the response now (the stream's and the connection's
+     * windows, and the socket). When not, the forwarder stops reading the upstream (at most one
+     * read's data waits here per stream), and the send clock of {@code limits.send_timeout} starts;
+     * it stops when the client takes bytes again ({@link #onWritable}).
+     */
     @Override
     public boolean isWritable() {
+        if (canWrite()) {
+            return true;
+        }
+        if (blockedSince == 0 && open) {
+            blockedSince = System.nanoTime() | 1;
+            handler.watchSend();
+        }
+        return false;
+    }
+
+    private boolean canWrite() {
         Http2Stream stream = handler.connection().stream(streamId);
         return stream != null && handler.encoder().flowController().isWritable(stream)
                 && handler.context().channel().isWritable();

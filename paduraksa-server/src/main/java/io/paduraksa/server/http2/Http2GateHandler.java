@@ -33,6 +33,7 @@ import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front: Netty's
@@ -50,6 +51,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     /** Streams whose deciding policy awaits I/O (forward-auth), by id, with the body that arrived meanwhile. */
     private final IntObjectHashMap<HeldBody> awaiting = new IntObjectHashMap<>(4);
     private final long maxBodySize;
+    private final long sendTimeoutNanos;
+    /** The send-timeout check, made once per connection on first need; armed only while a stream waits. */
+    private SendCheck sendCheck;
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
@@ -58,6 +62,65 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         super(decoder, encoder, settings);
         this.context = context;
         this.maxBodySize = limits.maxBodySize();
+        this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.sendTimeoutMillis());
+    }
+
+    /**
+     * A forwarded stream's response data waits for the client (its window, the connection's, or the
+     * socket): make sure the send-timeout check runs. One timer per connection, scheduled only while
+     * some stream waits, never per request.
+     */
+    void watchSend() {
+        SendCheck check = sendCheck;
+        if (check == null) {
+            check = sendCheck = new SendCheck();
+        }
+        check.arm();
+    }
+
+    /**
+     * {@code limits.send_timeout} on HTTP/2: a forwarded stream whose response data could not go to
+     * the client for that long (a client that never opens its windows, e.g. INITIAL_WINDOW_SIZE 0,
+     * or stops reading the socket) is reset with CANCEL; the reset ends its forward, which closes the
+     * upstream connection or resets the upstream stream, and drops the data queued for it. Other
+     * streams and the connection go on.
+     */
+    private final class SendCheck implements Runnable {
+        private final long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50),
+                Math.min(sendTimeoutNanos / 4, TimeUnit.SECONDS.toNanos(1)));
+        private boolean armed;
+
+        void arm() {
+            if (!armed && ctx != null) {
+                armed = true;
+                ctx.executor().schedule(this, periodNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        @Override
+        public void run() {
+            armed = false;
+            if (forwarded.isEmpty() || !ctx.channel().isActive()) {
+                return;
+            }
+            long now = System.nanoTime();
+            boolean waiting = false;
+            for (Http2Exchange e : forwarded.values().toArray(new Http2Exchange[0])) { // rare path: a stream waits
+                long since = e.blockedSince;
+                if (since == 0 || !e.isForwarding()) {
+                    continue;
+                }
+                if (now - since > sendTimeoutNanos) {
+                    resetStream(ctx, e.streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
+                } else {
+                    waiting = true;
+                }
+            }
+            flush();
+            if (waiting) {
+                arm();
+            }
+        }
     }
 
     /** {@code limits.max_body_size}: the most request body bytes a forwarded stream passes on. */
