@@ -103,6 +103,28 @@ class SendTimeoutIT {
         }
     }
 
+    /** The clock measures progress: a client that reads slowly, but more often than the timeout, gets the whole response. */
+    @Test
+    void http1ClientReadingSlowlyKeepsItsConnectionPastManyTimeouts() throws Exception {
+        int size = 1 << 20;
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(64 * 1024);
+            s.setSoTimeout(5_000);
+            s.connect(new InetSocketAddress("127.0.0.1", server.port("public")));
+            s.getOutputStream().write(("GET /big/" + size + " HTTP/1.1\r\nHost: one.test\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            long start = System.nanoTime();
+            long total = 0;
+            byte[] buf = new byte[32 * 1024];
+            for (int n; total <= size && (n = in.read(buf)) > 0; ) {
+                total += n;
+                Thread.sleep(100); // a slow reader: 320 KiB/s, progress every 100 ms against a 500 ms timeout
+            }
+            assertThat(total).as("bytes read (head included)").isGreaterThan(size);
+            assertThat(System.nanoTime() - start).as("the download outlasted several send timeouts").isGreaterThan(2_000_000_000L);
+        }
+    }
+
     @Test
     void http2StreamsWithAZeroWindowAreResetAndTheConnectionGoesOn() throws Exception {
         try (H2Frames c = H2Frames.connect(server.port("public"), new Http2Settings().initialWindowSize(0))) {
