@@ -123,6 +123,11 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
         ctx.write(msg, promise);
     }
 
+    /** Bytes written through this handler so far (for tests). */
+    long bytesWritten() {
+        return written;
+    }
+
     /**
      * Whether response bytes have waited for the client longer than the send timeout: bytes are
      * pending and none left since the last progress (the client's receive window stays full).

@@ -89,6 +89,8 @@ class Http1GateHandlerAllocationTest {
         state = new State(path, userAgent);
         assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close");
         System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        // The send-timeout's byte count runs on every write in the measured steps: one answer or more per step.
+        assertThat(state.deadlines.bytesWritten()).isGreaterThanOrEqualTo(state.answered * 100);
     }
 
     /** The RateLimit-* fields are formatted into the answer's buffer: still 0 B, on a 200 and on the 429. */
@@ -132,6 +134,7 @@ class Http1GateHandlerAllocationTest {
         final byte[][] requests = new byte[VARIANTS][];
         final ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
         final EmbeddedChannel channel = new EmbeddedChannel();
+        final Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
         long answered;
         int next;
 
@@ -148,7 +151,6 @@ class Http1GateHandlerAllocationTest {
             // With the server's counters installed, so the per-request metrics hook is measured too.
             GateContext context = new GateContext(new Gate(store), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
                     new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
-            Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();
             channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));
         }
