@@ -158,6 +158,35 @@ class SendTimeoutIT {
         }
     }
 
+    /**
+     * Progress on HTTP/2 is the client opening the stream's window: 8 KiB every 100 ms (far less than
+     * one upstream read waiting) keeps a stream alive past many timeouts, and it gets the whole body.
+     */
+    @Test
+    void http2StreamWhoseWindowOpensSlowlyIsServedPastManyTimeouts() throws Exception {
+        int size = 256 * 1024;
+        try (H2Frames c = H2Frames.connect(server.port("public"), new Http2Settings().initialWindowSize(0))) {
+            c.headers(1, H2Frames.headers("GET", "two.test", "/big/" + size), true).flush();
+            assertThat(c.next().status()).isEqualTo(200);
+            long start = System.nanoTime();
+            long received = 0;
+            boolean ended = false;
+            while (!ended) {
+                c.frame(Http2FrameTypes.WINDOW_UPDATE, 1, new Http2Flags(), ByteBuffer.allocate(4).putInt(8 * 1024).array()).flush();
+                Thread.sleep(100);
+                for (H2Frames.Frame f; !ended && (f = c.poll()) != null; ) {
+                    assertThat(f.isRst()).as("reset after %d bytes", received).isFalse();
+                    if (f.data() != null) {
+                        received += f.data().length();
+                        ended = f.endStream();
+                    }
+                }
+            }
+            assertThat(received).isEqualTo(size);
+            assertThat(System.nanoTime() - start).as("the download outlasted several send timeouts").isGreaterThan(2_000_000_000L);
+        }
+    }
+
     /** Reads what the server sent before it closed; a reset also ends it. */
     private static long readUntilClosed(InputStream in) throws Exception {
         byte[] buf = new byte[1 << 16];

@@ -192,6 +192,16 @@ final class Http2Exchange implements ForwardExchange {
         }
     }
 
+    /**
+     * The client opened this stream's window: progress for the send timeout, unless the socket
+     * itself is full (then opening windows alone moves nothing).
+     */
+    void clientTookBytes() {
+        if (blockedSince != 0 && handler.context().channel().isWritable()) {
+            blockedSince = System.nanoTime() | 1;
+        }
+    }
+
     // ---- ForwardExchange ----
 
     @Override

@@ -246,6 +246,19 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             // Answered requests need no body: credit it back so the connection window stays open.
             return data.readableBytes() + padding;
         }
+
+        /**
+         * The client opened a stream's window: it took bytes, so a waiting forwarded stream made
+         * progress and its send clock restarts. A connection-level update does not count for any
+         * one stream (a stream whose own window stays shut still cannot send).
+         */
+        @Override
+        public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
+            Http2Exchange e = streamId == 0 || forwarded.isEmpty() ? null : forwarded.get(streamId);
+            if (e != null) {
+                e.clientTookBytes();
+            }
+        }
     }
 
     private void onRequestHeaders(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
