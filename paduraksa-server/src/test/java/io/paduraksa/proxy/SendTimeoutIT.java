@@ -39,12 +39,14 @@ class SendTimeoutIT {
     private static final long MEMORY_BOUND = 16L << 20;
     private static TestOrigin origin1;
     private static TestOrigin origin2;
+    private static H2Origin origin3;
     private static TestServer server;
 
     @BeforeAll
     static void start() throws Exception {
         origin1 = new TestOrigin("one");
         origin2 = new TestOrigin("two");
+        origin3 = new H2Origin(100);
         server = TestServer.start("""
                 listeners:
                   - {name: public, address: "127.0.0.1:0", protocols: [http1, h2c]}
@@ -56,6 +58,10 @@ class SendTimeoutIT {
                   two:
                     destinations: [{url: "%s"}]
                     timeouts: {idle: 60s}
+                  three:
+                    protocol: h2c
+                    destinations: [{url: "http://127.0.0.1:%d"}]
+                    timeouts: {idle: 60s}
                 hosts:
                   - names: [one.test]
                     routes:
@@ -63,7 +69,10 @@ class SendTimeoutIT {
                   - names: [two.test]
                     routes:
                       - {path: /, forward: two}
-                """.formatted(origin1.url(), origin2.url()));
+                  - names: [three.test]
+                    routes:
+                      - {path: /, forward: three}
+                """.formatted(origin1.url(), origin2.url(), origin3.port()));
     }
 
     @AfterAll
@@ -71,6 +80,7 @@ class SendTimeoutIT {
         server.close();
         origin1.close();
         origin2.close();
+        origin3.close();
     }
 
     @Test
@@ -160,6 +170,42 @@ class SendTimeoutIT {
             List<H2Frames.Frame> frames = c.untilStreamEnds(id);
             assertThat(frames.get(0).status()).isEqualTo(200);
             assertThat(frames.get(1).data()).hasSize(16);
+        }
+    }
+
+    /**
+     * Behind an HTTP/2 upstream: each timed-out client stream resets its upstream stream, and the
+     * client's connection goes on although each reset cancelled hundreds of queued DATA frames.
+     */
+    @Test
+    void http2StreamsWithAZeroWindowResetTheirHttp2UpstreamStreams() throws Exception {
+        int streams = 5;
+        try (H2Frames c = H2Frames.connect(server.port("public"), new Http2Settings().initialWindowSize(0))) {
+            c.batch(() -> {
+                for (int i = 0; i < streams; i++) {
+                    c.headers(1 + 2 * i, H2Frames.headers("GET", "three.test", "/big/" + BIG), true);
+                }
+            });
+            Map<Integer, Long> resets = new HashMap<>();
+            List<H2Frames.Frame> seen = new ArrayList<>();
+            while (resets.size() < streams) {
+                H2Frames.Frame f = c.next();
+                seen.add(f);
+                assertThat(f).as("frames so far " + seen).isNotNull().isNotEqualTo(H2Frames.CLOSED);
+                if (f.isRst()) {
+                    resets.put(f.streamId(), f.errorCode());
+                }
+            }
+            assertThat(resets).allSatisfy((id, code) -> assertThat(code).as("stream " + id).isEqualTo(8L)); // CANCEL
+            Await.until("the upstream to see every stream reset", () -> origin3.resets.get() == streams);
+
+            // Each reset cancelled up to 1 MiB of queued 16 KiB frames; the connection still serves.
+            int id = 1 + 2 * streams;
+            c.headers(id, H2Frames.headers("GET", "three.test", "/echo"), true);
+            c.frame(Http2FrameTypes.WINDOW_UPDATE, id, new Http2Flags(), ByteBuffer.allocate(4).putInt(65_535).array()).flush();
+            List<H2Frames.Frame> frames = c.untilStreamEnds(id);
+            assertThat(frames).as(frames.toString()).filteredOn(f -> f.streamId() == id && f.headers() != null)
+                    .extracting(H2Frames.Frame::status).containsExactly(200);
         }
     }
 

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -217,7 +218,26 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             ctx.close();
             return;
         }
+        if (isCancelledWrite(cause)) {
+            return;
+        }
         super.exceptionCaught(ctx, cause);
+    }
+
+    /**
+     * A DATA frame queued for a stream that was reset meanwhile (by the client, or by the send
+     * timeout): Netty's flow controller fails its (void) promise with STREAM_CLOSED, once per queued
+     * frame. The stream is gone and nothing needs saying; passed on, each would make Netty write
+     * another RST_STREAM and count it against the connection's reset limit, so that a stream with
+     * hundreds of queued frames (an HTTP/2 upstream's 1 MiB window of 16 KiB frames) ended the whole
+     * connection.
+     */
+    private boolean isCancelledWrite(Throwable cause) {
+        if (!(cause instanceof Http2Exception.StreamException e) || e.error() != Http2Error.STREAM_CLOSED) {
+            return false;
+        }
+        Http2Stream stream = connection().stream(e.streamId());
+        return stream == null || stream.state() == Http2Stream.State.CLOSED;
     }
 
     final class Listener extends Http2FrameAdapter {
