@@ -131,7 +131,7 @@ class ConfigLoaderTest {
 
         assertThat(limits).isEqualTo(new LimitsSpec(
                 DataSize.ofKibibytes(4), DataSize.ofKibibytes(16), 64, DataSize.ofBytes(1_000_000),
-                Duration.ofSeconds(5), Duration.ofSeconds(30), DataSize.ofBytes(512), 2000));
+                Duration.ofSeconds(5), Duration.ofSeconds(30), DataSize.ofBytes(512), 2000, Duration.ofSeconds(20)));
     }
 
     @ParameterizedTest

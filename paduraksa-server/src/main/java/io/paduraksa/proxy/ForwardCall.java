@@ -220,6 +220,26 @@ public final class ForwardCall {
         }
     }
 
+    /**
+     * The request body broke a limit ({@code limits.max_body_size}): the exchange stopped passing it
+     * on, so the upstream holds at most the limit. The upstream request is abandoned mid-body (its
+     * connection closed, or its HTTP/2 stream reset: never reused), and the client gets
+     * {@code status} when no response started, else the response is cut off.
+     */
+    public void requestRefused(int status) {
+        if (finished) {
+            return;
+        }
+        dropConnection();
+        cluster.destination(destination).requestEnded();
+        if (responseStarted) {
+            exchange.abort();
+            end(false);
+        } else {
+            fail(status);
+        }
+    }
+
     /** The client can take response bytes again: resume reading the upstream. */
     public void clientWritable() {
         UpstreamStream u = upstream;

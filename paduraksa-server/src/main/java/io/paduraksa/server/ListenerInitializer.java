@@ -132,7 +132,8 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         // given less time for its head need not get more for the start of its body.
         long headerTimeout = limits.headerTimeout().toMillis();
         Http1Deadlines deadlines = new Http1Deadlines(headerTimeout, limits.idleTimeout().toMillis(),
-                limits.bodyMinRate().bytes(), Math.min(Http1Deadlines.DEFAULT_BODY_GRACE_MILLIS, headerTimeout));
+                limits.bodyMinRate().bytes(), Math.min(Http1Deadlines.DEFAULT_BODY_GRACE_MILLIS, headerTimeout),
+                limits.sendTimeout().toMillis());
         Http1RequestDecoder decoder = new Http1RequestDecoder((int) limits.maxRequestLine().bytes(),
                 (int) limits.maxHeaderSize().bytes(), limits.maxHeaders(), limits.maxBodySize().bytes());
         p.addLast("deadlines", deadlines);
@@ -143,7 +144,8 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     void installHttp2(ChannelPipeline p) {
         Http2Limits h2 = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
                 Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
-                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis());
+                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis(),
+                limits.maxBodySize().bytes(), limits.sendTimeout().toMillis());
         p.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("http2-gate", Http2GateHandler.create(context, h2));
     }

@@ -123,6 +123,20 @@ final class Http1Exchange implements ForwardExchange {
         }
     }
 
+    /**
+     * The decoder refused the rest of the body (413 past {@code max_body_size}, or broken chunk
+     * framing): nothing more of it goes up, the forwarder abandons the upstream request and answers
+     * {@code status} (or cuts the response off when it started). False when no forward is in flight.
+     */
+    boolean onBodyRefused(int status) {
+        ForwardCall c = call;
+        if (!active || c == null) {
+            return false;
+        }
+        c.requestRefused(status);
+        return true;
+    }
+
     void onClientClosed() {
         releasePending();
         if (active) {

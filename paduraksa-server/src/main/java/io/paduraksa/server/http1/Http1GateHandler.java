@@ -497,6 +497,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     }
 
     private void onDecodeError(ChannelHandlerContext c, Http1DecodeError error) {
+        if (exchange.isActive() && exchange.onBodyRefused(error.status())) {
+            return; // a forwarded body broke a limit or its framing: the forwarder answers and closes
+        }
         releaseHead();
         if (closing) {
             return;

@@ -90,6 +90,8 @@ class Http1GateHandlerAllocationTest {
         assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close")
                 .containsPattern("\r\nX-Request-Id: [0-9a-f]{16}\r\n"); // forwarding.request_id.echo, on by default
         System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        // The send-timeout's byte count runs on every write in the measured steps: one answer or more per step.
+        assertThat(state.deadlines.bytesWritten()).isGreaterThanOrEqualTo(state.answered * 100);
     }
 
     /** The RateLimit-* fields are formatted into the answer's buffer: still 0 B, on a 200 and on the 429. */
@@ -133,6 +135,7 @@ class Http1GateHandlerAllocationTest {
         final byte[][] requests = new byte[VARIANTS][];
         final ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
         final EmbeddedChannel channel = new EmbeddedChannel();
+        final Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
         long answered;
         int next;
 
@@ -149,7 +152,6 @@ class Http1GateHandlerAllocationTest {
             // With the server's counters installed, so the per-request metrics hook is measured too.
             GateContext context = new GateContext(new Gate(store), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
                     new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
-            Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();
             channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));
         }
