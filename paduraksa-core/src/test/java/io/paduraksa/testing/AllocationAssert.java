@@ -19,8 +19,10 @@ import java.lang.management.ManagementFactory;
 public final class AllocationAssert {
     public static final int DEFAULT_WARMUP = 100_000;
     public static final int DEFAULT_ITERATIONS = 20_000;
-    /** Measurements {@link #assertZero} takes before it fails. */
-    public static final int ATTEMPTS = 3;
+    /** Settling rounds ({@code iterations} calls each) {@link #assertZero} allows before the counted loop. */
+    public static final int SETTLE_ROUNDS = 3;
+    /** The counted loop is this many times {@code iterations} calls, and must allocate 0 B in total. */
+    public static final int COUNTED_FACTOR = 5;
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -34,8 +36,13 @@ public final class AllocationAssert {
         void run(S state) throws Exception;
     }
 
-    /** What a measurement saw. {@code firstNonZeroIteration} is -1 when every call was 0 B. */
-    public record Result(String what, int iterations, long totalBytes, long maxSingleCall, int firstNonZeroIteration) {
+    /**
+     * What a measurement saw. {@code firstNonZeroIteration} is -1 when every call was 0 B;
+     * {@code settling} lists the bytes of each settling round {@link #assertZero} ran before its
+     * counted loop (empty for {@link #measure}).
+     */
+    public record Result(String what, int iterations, long totalBytes, long maxSingleCall, int firstNonZeroIteration,
+            String settling) {
         public double bytesPerCall() {
             return iterations == 0 ? 0 : (double) totalBytes / iterations;
         }
@@ -43,37 +50,44 @@ public final class AllocationAssert {
         @Override
         public String toString() {
             return what + ": " + totalBytes + " B over " + iterations + " calls (" + String.format("%.2f", bytesPerCall())
-                    + " B/call, largest call " + maxSingleCall + " B, first non-zero iteration " + firstNonZeroIteration + ")";
+                    + " B/call, largest call " + maxSingleCall + " B, first non-zero iteration " + firstNonZeroIteration + ")"
+                    + (settling.isEmpty() ? "" : "; settling rounds: [" + settling + "]");
         }
     }
 
-    /** Fails unless every one of {@link #DEFAULT_ITERATIONS} calls after {@link #DEFAULT_WARMUP} warm-up calls allocates 0 B. */
+    /** {@link #assertZero(String, Object, Step, int, int)} with {@link #DEFAULT_WARMUP} and {@link #DEFAULT_ITERATIONS}. */
     public static <S> Result assertZero(String what, S state, Step<S> step) {
         return assertZero(what, state, step, DEFAULT_WARMUP, DEFAULT_ITERATIONS);
     }
 
     /**
-     * Fails unless a measurement of {@code iterations} calls allocates 0 B. A steady-state
-     * allocation shows in every measurement; a one-off from the JIT (a deoptimisation that
-     * re-materialises scalar-replaced objects, or a late compilation on a loaded machine) does not.
-     * So a failed measurement is repeated, on the same warm state, up to {@value #ATTEMPTS} times in
-     * all, and the test fails only when every attempt allocated; the message lists each attempt.
+     * Fails unless, after warm-up, {@code COUNTED_FACTOR * iterations} consecutive calls allocate
+     * 0 B in total. Before that count, up to {@value #SETTLE_ROUNDS} settling rounds of
+     * {@code iterations} measured calls run until one is 0 B: a one-off from the JIT (a
+     * deoptimisation that re-materialises scalar-replaced objects, or a late compilation on a
+     * loaded machine) lands there, and each round's bytes are in the result and the failure. A
+     * steady-state allocation makes every settling round allocate and fails; a rare one (once in
+     * many thousand calls) shows in the long counted loop, which has no retry.
      */
     public static <S> Result assertZero(String what, S state, Step<S> step, int warmup, int iterations) {
-        StringBuilder attempts = new StringBuilder();
-        Result r = null;
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            r = measure(what, state, step, attempt == 1 ? warmup : warmup / 4, iterations);
-            if (r.totalBytes() == 0) {
-                return r;
-            }
-            attempts.append("\n  attempt ").append(attempt).append(": ").append(r);
+        Result r = onThread(what, () -> settleAndCount(what, state, step, warmup, iterations));
+        if (r.totalBytes() != 0 || r.iterations() == 0) {
+            throw new AssertionError("expected 0 bytes allocated per call, but "
+                    + (r.iterations() == 0 ? "no settling round was clean: " : "the counted loop allocated: ") + r);
         }
-        throw new AssertionError("expected 0 bytes allocated per call, but every attempt allocated:" + attempts);
+        return r;
     }
 
     /** Measures without judging (for tests that show the helper catches allocations). */
     public static <S> Result measure(String what, S state, Step<S> step, int warmup, int iterations) {
+        return onThread(what, () -> run(what, state, step, warmup, iterations));
+    }
+
+    private interface Measurement {
+        Result run() throws Exception;
+    }
+
+    private static Result onThread(String what, Measurement m) {
         if (!THREADS.isThreadAllocatedMemorySupported()) {
             throw new IllegalStateException("this JVM cannot measure per-thread allocation");
         }
@@ -82,7 +96,7 @@ public final class AllocationAssert {
         Throwable[] failure = new Throwable[1];
         Thread t = new FastThreadLocalThread(() -> {
             try {
-                out[0] = run(what, state, step, warmup, iterations);
+                out[0] = m.run();
             } catch (Throwable e) {
                 failure[0] = e;
             }
@@ -101,6 +115,53 @@ public final class AllocationAssert {
             throw new AssertionError(what + " threw while being measured", failure[0]);
         }
         return out[0];
+    }
+
+    /**
+     * One loop for warm-up, settling rounds and the counted calls, with the same bracketing in
+     * every iteration (see {@link #run}); returns the counted calls, or a result of 0 iterations
+     * when no settling round was clean.
+     */
+    private static <S> Result settleAndCount(String what, S state, Step<S> step, int warmup, int iterations) throws Exception {
+        StringBuilder settling = new StringBuilder();
+        long round = 0;
+        int roundsDone = 0;
+        int roundEnd = warmup + iterations;
+        int counting = -1;
+        long total = 0;
+        long max = 0;
+        int first = -1;
+        int counted = iterations * COUNTED_FACTOR;
+        for (int i = 0; ; i++) {
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            step.run(state);
+            long delta = THREADS.getCurrentThreadAllocatedBytes() - before;
+            if (counting >= 0) {
+                if (delta != 0) {
+                    total += delta;
+                    max = Math.max(max, delta);
+                    if (first < 0) {
+                        first = i - counting;
+                    }
+                }
+                if (i - counting + 1 == counted) {
+                    return new Result(what, counted, total, max, first, settling.toString());
+                }
+            } else if (i >= warmup) {
+                round += delta;
+                if (i + 1 == roundEnd) {
+                    settling.append(roundsDone == 0 ? "" : ", ").append(round).append(" B");
+                    roundsDone++;
+                    if (round == 0) {
+                        counting = i + 1;
+                    } else if (roundsDone == SETTLE_ROUNDS) {
+                        return new Result(what, 0, round, 0, -1, settling.toString());
+                    }
+                    round = 0;
+                    roundEnd += iterations;
+                }
+            }
+        }
     }
 
     /**
@@ -126,6 +187,6 @@ public final class AllocationAssert {
                 }
             }
         }
-        return new Result(what, iterations, total, max, first);
+        return new Result(what, iterations, total, max, first, "");
     }
 }

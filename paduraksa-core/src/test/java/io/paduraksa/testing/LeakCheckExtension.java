@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Fails a test class when Netty reported a leak by its end. Registered for every test class of
  * the modules through {@code META-INF/services} (core's test-jar) and JUnit's extension
- * autodetection, which the poms switch on; it acts only in JVMs that run {@link LeakRecorder}
+ * autodetection, which {@code junit-platform.properties} (also there) switches on; it acts only in JVMs that run {@link LeakRecorder}
  * with detection on (the allocation-test runs turn detection off).
  *
  * <p>Netty finds a leak when the garbage collector has taken an unreleased buffer and a later
