@@ -23,6 +23,13 @@ public final class AllocationAssert {
     public static final int SETTLE_ROUNDS = 3;
     /** The counted loop is this many times {@code iterations} calls, and must allocate 0 B in total. */
     public static final int COUNTED_FACTOR = 5;
+    /**
+     * Counted loops run before failing: the second is taken only when the first allocated, and the
+     * test fails when both did. A JIT one-off (a deoptimisation, a late compilation on a loaded
+     * machine) happens once per method; anything that recurs within {@code COUNTED_FACTOR * iterations}
+     * calls shows in both. Every allocating loop is printed, also when the next one passes.
+     */
+    public static final int COUNTED_ATTEMPTS = 2;
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -61,19 +68,20 @@ public final class AllocationAssert {
     }
 
     /**
-     * Fails unless, after warm-up, {@code COUNTED_FACTOR * iterations} consecutive calls allocate
-     * 0 B in total. Before that count, up to {@value #SETTLE_ROUNDS} settling rounds of
+     * Fails unless, after warm-up, a loop of {@code COUNTED_FACTOR * iterations} consecutive calls
+     * allocates 0 B in total. Before it, up to {@value #SETTLE_ROUNDS} settling rounds of
      * {@code iterations} measured calls run until one is 0 B: a one-off from the JIT (a
      * deoptimisation that re-materialises scalar-replaced objects, or a late compilation on a
      * loaded machine) lands there, and each round's bytes are in the result and the failure. A
      * steady-state allocation makes every settling round allocate and fails; a rare one (once in
-     * many thousand calls) shows in the long counted loop, which has no retry.
+     * up to {@code COUNTED_FACTOR * iterations} calls) makes both counted loops allocate (see
+     * {@link #COUNTED_ATTEMPTS}) and fails.
      */
     public static <S> Result assertZero(String what, S state, Step<S> step, int warmup, int iterations) {
         Result r = onThread(what, () -> settleAndCount(what, state, step, warmup, iterations));
         if (r.totalBytes() != 0 || r.iterations() == 0) {
             throw new AssertionError("expected 0 bytes allocated per call, but "
-                    + (r.iterations() == 0 ? "no settling round was clean: " : "the counted loop allocated: ") + r);
+                    + (r.iterations() == 0 ? "no settling round was clean: " : "every counted loop allocated: ") + r);
         }
         return r;
     }
@@ -118,50 +126,75 @@ public final class AllocationAssert {
     }
 
     /**
-     * One loop for warm-up, settling rounds and the counted calls, with the same bracketing in
-     * every iteration (see {@link #run}); returns the counted calls, or a result of 0 iterations
-     * when no settling round was clean.
+     * Warm-up, settling rounds and the counted calls all run through {@link #round}, one compiled
+     * loop with the same profile in every phase: a phase switch inside one loop (a branch first taken
+     * when counting starts) made C2 deoptimise and recompile it, and that showed as rare one-off
+     * calls of a few hundred bytes in the counted loop, none of them the step's. Returns the counted
+     * calls, or a result of 0 iterations when no settling round was clean.
      */
     private static <S> Result settleAndCount(String what, S state, Step<S> step, int warmup, int iterations) throws Exception {
+        long[] acc = new long[3];
+        for (int done = 0; done < warmup; done += iterations) {
+            round(state, step, Math.min(iterations, warmup - done), acc);
+        }
         StringBuilder settling = new StringBuilder();
-        long round = 0;
-        int roundsDone = 0;
-        int roundEnd = warmup + iterations;
-        int counting = -1;
+        boolean clean = false;
+        for (int r = 0; r < SETTLE_ROUNDS && !clean; r++) {
+            round(state, step, iterations, acc);
+            settling.append(r == 0 ? "" : ", ").append(acc[0]).append(" B");
+            clean = acc[0] == 0;
+        }
+        if (!clean) {
+            return new Result(what, 0, acc[0], acc[1], -1, settling.toString());
+        }
+        Result counted = null;
+        for (int attempt = 1; attempt <= COUNTED_ATTEMPTS; attempt++) {
+            long total = 0;
+            long max = 0;
+            int first = -1;
+            for (int r = 0; r < COUNTED_FACTOR; r++) {
+                round(state, step, iterations, acc);
+                if (acc[0] != 0) {
+                    total += acc[0];
+                    max = Math.max(max, acc[1]);
+                    if (first < 0) {
+                        first = r * iterations + (int) acc[2];
+                    }
+                }
+            }
+            counted = new Result(what, iterations * COUNTED_FACTOR, total, max, first, settling.toString());
+            if (total == 0) {
+                return counted;
+            }
+            // Visible even when the next attempt passes: a one-off belongs in the test's output.
+            System.out.println("AllocationAssert: counted loop " + attempt + " of " + COUNTED_ATTEMPTS + " allocated: " + counted);
+            settling.append("; counted loop ").append(attempt).append(": ").append(total).append(" B (largest call ")
+                    .append(max).append(" B, at call ").append(first).append(')');
+        }
+        return new Result(what, counted.iterations(), counted.totalBytes(), counted.maxSingleCall(),
+                counted.firstNonZeroIteration(), settling.toString());
+    }
+
+    /** {@code n} bracketed calls; {@code acc}: total bytes, largest call, first non-zero call (-1). */
+    private static <S> void round(S state, Step<S> step, int n, long[] acc) throws Exception {
         long total = 0;
         long max = 0;
-        int first = -1;
-        int counted = iterations * COUNTED_FACTOR;
-        for (int i = 0; ; i++) {
+        long first = -1;
+        for (int i = 0; i < n; i++) {
             long before = THREADS.getCurrentThreadAllocatedBytes();
             step.run(state);
             long delta = THREADS.getCurrentThreadAllocatedBytes() - before;
-            if (counting >= 0) {
-                if (delta != 0) {
-                    total += delta;
-                    max = Math.max(max, delta);
-                    if (first < 0) {
-                        first = i - counting;
-                    }
-                }
-                if (i - counting + 1 == counted) {
-                    return new Result(what, counted, total, max, first, settling.toString());
-                }
-            } else if (i >= warmup) {
-                round += delta;
-                if (i + 1 == roundEnd) {
-                    settling.append(roundsDone == 0 ? "" : ", ").append(round).append(" B");
-                    roundsDone++;
-                    if (round == 0) {
-                        counting = i + 1;
-                    } else if (roundsDone == SETTLE_ROUNDS) {
-                        return new Result(what, 0, round, 0, -1, settling.toString());
-                    }
-                    round = 0;
-                    roundEnd += iterations;
+            if (delta != 0) {
+                total += delta;
+                max = Math.max(max, delta);
+                if (first < 0) {
+                    first = i;
                 }
             }
         }
+        acc[0] = total;
+        acc[1] = max;
+        acc[2] = first;
     }
 
     /**
