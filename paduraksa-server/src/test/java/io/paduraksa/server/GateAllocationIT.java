@@ -28,8 +28,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * access log's hand-off, and anything else those threads run meanwhile), measured with each loop
  * thread's allocated-bytes counter around {@link #MEASURED} requests after warm-up. Asserted:
  * <ul>
- *   <li>HTTP/1.1 gate answers (200, 301, 403) and HTTP/1.1 -> HTTP/1.1 forwarding: 0 B in total
- *       over the counted requests, with the access log on and off;</li>
+ *   <li>HTTP/1.1 gate answers (200, 301, 403) and HTTP/1.1 -> HTTP/1.1 forwarding: 0 B per request,
+ *       at most {@link #H1_LOOP_BYTES} over all counted requests together (Netty's pools refilling
+ *       now and then), with the access log on and off;</li>
  *   <li>HTTP/2 (h2c) answers and h2c -> HTTP/1.1 forwarding: a fixed bound per scenario, written next
  *       to the figure it guards (Netty's HTTP/2 codec allocates per stream until our own lands);</li>
  *   <li>the gate's synchronous part alone ({@link GateMeter}, which brackets {@code Gate.run}): 0 B
@@ -64,6 +65,14 @@ class GateAllocationIT {
     /** H2: at most this share of counted requests may allocate in the gate, each at most {@link #H2_MAX_SINGLE} bytes. */
     static final double H2_MAX_NON_ZERO_SHARE = 0.01;
     static final long H2_MAX_SINGLE = 1_024;
+    /**
+     * HTTP/1.1: the most the server's event loops may allocate over all {@link #MEASURED} counted
+     * requests together (0.2 B per request). Nothing is allocated per request; what shows, in some
+     * runs and not others, is 0 to 760 B per 10,000 requests from Netty's own pools refilling
+     * (recorded with JFR, TLABs off: {@code PoolThreadCache$MemoryRegionCache$Entry} and
+     * {@code Recycler} handles when a per-thread recycler pool runs dry, a recycler queue growing).
+     */
+    static final long H1_LOOP_BYTES = 2_048;
 
     static final String YAML = """
             listeners:
@@ -133,7 +142,7 @@ class GateAllocationIT {
         origin.close();
     }
 
-    @ParameterizedTest(name = "HTTP/1.1 {0}, access log {3}: 0 B on the server's loops")
+    @ParameterizedTest(name = "HTTP/1.1 {0}, access log {3}: at most 2,048 B per 10,000 requests on the server's loops")
     @CsvSource({"200 answer, /static/app, 200, on", "301 redirect, /old/page, 301, on", "403 policy denial, /admin/users, 403, on",
         "200 forwarded, /fixed/app, 200, on",
         "200 answer, /static/app, 200, off", "301 redirect, /old/page, 301, off", "403 policy denial, /admin/users, 403, off",
@@ -156,7 +165,7 @@ class GateAllocationIT {
             }
             assertThat(meter.bytes()).as("gate bytes over %d HTTP/1.1 requests: %s", MEASURED, meter).isZero();
             assertThat(allocated[1]).as("bytes the server's event loops allocated over %,d HTTP/1.1 requests (%s, access log %s)",
-                    MEASURED, what, log).isZero();
+                    MEASURED, what, log).isLessThanOrEqualTo(H1_LOOP_BYTES);
         }
     }
 
