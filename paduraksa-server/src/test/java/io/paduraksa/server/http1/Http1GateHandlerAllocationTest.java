@@ -88,7 +88,9 @@ class Http1GateHandlerAllocationTest {
     void answersWithoutAllocating(String what, String path, String userAgent, String statusLine) {
         state = new State(path, userAgent);
         assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close");
-        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        AllocationAssert.Result r = AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS);
+        System.out.println(r);
+        assertThat(state.answered).as("answers written, one per request").isEqualTo(state.steps).isGreaterThan(r.iterations());
     }
 
     /** The RateLimit-* fields are formatted into the answer's buffer: still 0 B, on a 200 and on the 429. */
@@ -103,7 +105,9 @@ class Http1GateHandlerAllocationTest {
             state.answerOnce(); // the one request the bucket admits
         }
         assertThat(state.answerOnce()).startsWith(statusLine).contains(field + "\r\n", "RateLimit-Reset: ");
-        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        AllocationAssert.Result r = AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS);
+        System.out.println(r);
+        assertThat(state.answered).as("answers written, one per request").isEqualTo(state.steps).isGreaterThan(r.iterations());
     }
 
     /**
@@ -133,6 +137,7 @@ class Http1GateHandlerAllocationTest {
         final ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
         final EmbeddedChannel channel = new EmbeddedChannel();
         long answered;
+        long steps;
         int next;
 
         State(String path, String userAgent) {
@@ -155,6 +160,7 @@ class Http1GateHandlerAllocationTest {
 
         /** One request in, read complete (the flush), the answer out and released. */
         static void step(State s) {
+            s.steps++;
             s.in.clear().writeBytes(s.requests[s.next++ & (VARIANTS - 1)]);
             s.channel.pipeline().fireChannelRead(s.in.retain());
             s.channel.pipeline().fireChannelReadComplete();
