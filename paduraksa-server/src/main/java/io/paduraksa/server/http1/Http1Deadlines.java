@@ -9,7 +9,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Time limits of an HTTP/1.1 connection, checked by one self re-arming timer per connection (no
+ * Time limits of an HTTP/1.1 connection, checked by one periodic timer per connection (no
  * task per request): a request head must arrive completely within {@code headerTimeout} of its
  * first byte (slowloris: the connection gets 408 and closes), an idle keep-alive connection closes
  * after {@code idleTimeout}, and a request body must keep up at least {@code minBodyBytesPerSecond}
@@ -197,7 +197,9 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
     private void start() {
         if (timer == null) {
             enter(Phase.IDLE);
-            timer = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
+            // Periodic: Netty re-queues the same task after each run, 0 B; re-arming with schedule()
+            // made a 64 B task per check per connection (Http1GateHandlerAllocationTest saw it).
+            timer = ctx.executor().scheduleWithFixedDelay(this, checkNanos, checkNanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -208,10 +210,11 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
         }
     }
 
-    /** The periodic check; re-arms itself while the connection is open. */
+    /** The periodic check; cancelled when the connection closes or a limit is passed. */
     @Override
     public void run() {
         if (timer == null || !ctx.channel().isActive()) {
+            stop();
             return;
         }
         long now = System.nanoTime();
@@ -223,19 +226,21 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
         switch (phase) {
             case IDLE -> {
                 if (elapsed > idleTimeoutNanos) {
+                    stop();
                     ctx.close();
                     return;
                 }
             }
             case HEAD -> {
                 if (elapsed > headerTimeoutNanos) {
-                    timer = null;
+                    stop();
                     listener.headerTimeout(ctx);
                     return;
                 }
             }
             case BODY -> {
                 if (elapsed > bodyGraceNanos && bodyBytes * 1_000_000_000L / elapsed < minBodyBytesPerSecond) {
+                    stop();
                     ctx.close();
                     return;
                 }
@@ -244,6 +249,5 @@ public final class Http1Deadlines extends ChannelDuplexHandler implements Runnab
                 // A request being answered or forwarded: the forwarder's own timeouts apply.
             }
         }
-        timer = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
     }
 }

@@ -89,7 +89,9 @@ class Http1GateHandlerAllocationTest {
         state = new State(path, userAgent);
         assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close")
                 .containsPattern("\r\nX-Request-Id: [0-9a-f]{16}\r\n"); // forwarding.request_id.echo, on by default
-        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        AllocationAssert.Result r = AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS);
+        System.out.println(r);
+        assertThat(state.answered).as("answers written, one per request").isEqualTo(state.steps).isGreaterThan(r.iterations());
         // The send-timeout's byte count runs on every write in the measured steps: one answer or more per step.
         assertThat(state.deadlines.bytesWritten()).isGreaterThanOrEqualTo(state.answered * 100);
     }
@@ -106,7 +108,9 @@ class Http1GateHandlerAllocationTest {
             state.answerOnce(); // the one request the bucket admits
         }
         assertThat(state.answerOnce()).startsWith(statusLine).contains(field + "\r\n", "RateLimit-Reset: ");
-        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        AllocationAssert.Result r = AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS);
+        System.out.println(r);
+        assertThat(state.answered).as("answers written, one per request").isEqualTo(state.steps).isGreaterThan(r.iterations());
     }
 
     /**
@@ -137,6 +141,7 @@ class Http1GateHandlerAllocationTest {
         final EmbeddedChannel channel = new EmbeddedChannel();
         final Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
         long answered;
+        long steps;
         int next;
 
         State(String path, String userAgent) {
@@ -158,6 +163,7 @@ class Http1GateHandlerAllocationTest {
 
         /** One request in, read complete (the flush), the answer out and released. */
         static void step(State s) {
+            s.steps++;
             s.in.clear().writeBytes(s.requests[s.next++ & (VARIANTS - 1)]);
             s.channel.pipeline().fireChannelRead(s.in.retain());
             s.channel.pipeline().fireChannelReadComplete();
