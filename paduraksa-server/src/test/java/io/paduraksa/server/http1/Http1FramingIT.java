@@ -137,6 +137,31 @@ class Http1FramingIT {
         assertThat(origin.requests()).containsExactly("GET /upload/smuggled");
     }
 
+    /** RFC 9112 9.6: after a request with a close option nothing on that connection is processed, or forwarded. */
+    @Test
+    void aRequestAfterConnectionCloseNeverReachesTheOrigin() throws Exception {
+        origin.clear();
+        try (RawHttp c = new RawHttp(server.port("mixed"))) {
+            c.send(POST + "Connection: close\r\nContent-Length: 3\r\n\r\nabc" + SMUGGLED);
+            assertThat(c.read().body()).isEqualTo("upstream");
+            assertThat(c.readAll()).as("bytes after the answer").isEmpty();
+        }
+        assertTheOriginNeverSawTheSmuggledRequest();
+        assertThat(origin.requests()).startsWith("POST /upload");
+    }
+
+    /** CONNECT is refused (no tunnel), and the bytes behind it are neither answered nor forwarded. */
+    @Test
+    void bytesAfterConnectNeverReachTheOrigin() throws Exception {
+        origin.clear();
+        try (RawHttp c = new RawHttp(server.port("mixed"))) {
+            c.send("CONNECT a.test:443 HTTP/1.1\r\nHost: a.test:443\r\n\r\n" + SMUGGLED);
+            assertThat(c.read().status()).isEqualTo(501);
+            assertThat(c.readAll()).isEmpty();
+        }
+        assertTheOriginNeverSawTheSmuggledRequest();
+    }
+
     /** The control for the recording: a chunked upload followed by a second request reaches the origin as two. */
     @Test
     void wellFramedForwardedRequestsBothReachTheOrigin() throws Exception {
