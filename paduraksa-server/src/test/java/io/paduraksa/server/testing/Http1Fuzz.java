@@ -108,7 +108,7 @@ public final class Http1Fuzz {
                 case 2 -> s.substring(0, at) + s.substring(at + 1);
                 case 3 -> lineOp(r, s, "\r\n" + (r.nextBoolean() ? " " : "\t") + "folded");
                 case 4 -> duplicateLine(r, s);
-                case 5 -> s.replaceFirst("\r\n", "\n");
+                case 5 -> bareLineEnd(r, s);
                 default -> s.substring(0, at) + "\r\n" + s.substring(at);
             };
         }
@@ -119,6 +119,15 @@ public final class Http1Fuzz {
     private static String lineOp(SplittableRandom r, String s, String text) {
         int at = nthLineEnd(r, s);
         return at < 0 ? s : s.substring(0, at) + text + s.substring(at);
+    }
+
+    /** Turns a random CRLF into a bare LF or, sometimes, a bare CR. */
+    private static String bareLineEnd(SplittableRandom r, String s) {
+        int at = nthLineEnd(r, s);
+        if (at < 0) {
+            return s;
+        }
+        return s.substring(0, at) + (r.nextInt(4) == 0 ? "\r" : "\n") + s.substring(at + 2);
     }
 
     /** Repeats a random line (a framing field, typically) right after itself. */
