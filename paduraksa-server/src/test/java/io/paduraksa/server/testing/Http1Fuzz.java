@@ -3,6 +3,8 @@ package io.paduraksa.server.testing;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Grammar pieces and byte mutations shared by the HTTP/1.1 request and response fuzzers. */
 public final class Http1Fuzz {
@@ -119,6 +121,23 @@ public final class Http1Fuzz {
     private static String lineOp(SplittableRandom r, String s, String text) {
         int at = nthLineEnd(r, s);
         return at < 0 ? s : s.substring(0, at) + text + s.substring(at);
+    }
+
+    private static final Pattern CHUNK_EXT_LINE = Pattern.compile("(?m)^[0-9A-Fa-f]+[ \t]*;[^\r\n]*");
+    private static final Pattern BWS = Pattern.compile("[ \t]*([;=])[ \t]*");
+
+    /**
+     * {@code s} with the whitespace around {@code ;} and {@code =} removed from every line that looks
+     * like a chunk-size line with extensions: BWS there is valid (RFC 9112 section 7.1.1, and RFC 9110
+     * section 5.6.3 says a recipient MUST parse it), but Netty's decoder refuses it between extensions.
+     */
+    public static String withoutChunkExtensionBws(String s) {
+        Matcher m = CHUNK_EXT_LINE.matcher(s);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(BWS.matcher(m.group()).replaceAll("$1")));
+        }
+        return m.appendTail(out).toString();
     }
 
     /** Turns a random CRLF into a bare LF or, sometimes, a bare CR. */
