@@ -11,7 +11,9 @@ import java.security.NoSuchAlgorithmException;
  *
  * <p>Why not {@code javax.crypto.Mac}: its {@code doFinal(byte[], int)} computes into a new array
  * and copies it ({@code Mac.doFinal()} inside, and {@code HmacCore} allocates the inner digest),
- * so every MAC would allocate; {@code MessageDigest.digest(byte[], int, int)} writes in place.
+ * so every MAC would allocate (measured on JDK 25: 48 B per {@code update} + {@code doFinal(out, 0)},
+ * against 0 B for the two {@code MessageDigest} passes here); {@code MessageDigest.digest(byte[], int,
+ * int)} writes in place. {@code ChallengeHmacTest} checks this class against RFC 4231 and {@code Mac}.
  * Not thread-safe by design: one instance per thread ({@link #get()}), used by one call at a time.
  */
 final class ChallengeHmac {

@@ -87,6 +87,16 @@ class ChallengePolicyAllocationTest {
     }
 
     @Test
+    void aCookieForAnotherHostIsRefusedWithoutAllocating() {
+        Request r = request(new ChallengeKey[] {K1}, "pdk_clearance=$", "text/html");
+        r.authority("admin.shop.example:8443");
+        AllocationAssert.assertZero("cookie of another host", r, Request::run);
+        assertThat(r.passed).isZero();
+        assertThat(r.challenged).isPositive();
+        r.page.release();
+    }
+
+    @Test
     void aNonBrowserRefusalAllocatesNothing() {
         Request r = request(new ChallengeKey[] {K1}, null, "application/json");
         AllocationAssert.assertZero("non-browser", r, Request::run);

@@ -223,6 +223,14 @@ class ChallengePolicyTest {
         earnCookie(policy, browser("/?__pdk_proof=" + solve(pageToken(V4_A)), V4_A));
     }
 
+    /** The documented bound: the redeemed set lives with the compiled policy, so a reload starts an empty one. */
+    @Test
+    void aPolicyCompiledAgainStartsWithNoRedeemedProofs() {
+        String proof = solve(pageToken(V4_A));
+        earnCookie(policy, browser("/?__pdk_proof=" + proof, V4_A));
+        earnCookie(other("challenge", true), browser("/?__pdk_proof=" + proof, V4_A));
+    }
+
     private static String header(PrecomputedResponse r, String name) {
         for (int i = 0; i < r.headerNames().length; i++) {
             if (r.headerNames()[i].toString().equals(name)) {
