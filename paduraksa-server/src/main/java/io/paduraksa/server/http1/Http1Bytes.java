@@ -149,10 +149,17 @@ public final class Http1Bytes {
             if (b == '"') {
                 return p + 1;
             }
+            if (b == '\\') {
+                p++; // quoted-pair: the escaped byte is checked like qdtext (no obs-text)
+                if (p == end) {
+                    return -1;
+                }
+                b = in.getByte(p) & 0xFF;
+            }
             if (b >= 0x80) {
                 return -1;
             }
-            p += b == '\\' ? 2 : 1;
+            p++;
         }
         return -1;
     }

@@ -273,6 +273,7 @@ class Http1ResponseDecoderTest {
                 rejects("CL list, equal number written differently", "HTTP/1.1 200 OK\r\nContent-Length: 1, 01\r\n\r\nx", Http1ResponseError.CONFLICTING_CONTENT_LENGTH),
                 rejects("chunk extension, unterminated quoted string", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;a=\"b\r\nx\r\n0\r\n\r\n", Http1ResponseError.INVALID_CHUNK_EXTENSION),
                 rejects("last chunk, unterminated quoted string", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0;a=\"b\r\n\r\n", Http1ResponseError.INVALID_CHUNK_EXTENSION),
+                rejects("chunk extension, obs-text in a quoted-pair", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;a=\"q\\\u00a2s\"\r\nx\r\n0\r\n\r\n", Http1ResponseError.INVALID_CHUNK_EXTENSION),
                 rejects("chunk extension without a name", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;=b\r\nx\r\n0\r\n\r\n", Http1ResponseError.INVALID_CHUNK_EXTENSION),
                 rejects("CL empty", "HTTP/1.1 200 OK\r\nContent-Length:\r\n\r\n", Http1ResponseError.INVALID_CONTENT_LENGTH),
                 rejects("CL sign", "HTTP/1.1 200 OK\r\nContent-Length: +1\r\n\r\nx", Http1ResponseError.INVALID_CONTENT_LENGTH),

@@ -138,6 +138,7 @@ class Http1RequestDecoderDifferentialTest {
                 row("chunk extension, unterminated quoted string", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n1;a=\"b\r\nx\r\n0\r\n\r\n", 400, ""),
                 row("last chunk, unterminated quoted string", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n0;a=\"b\r\n\r\n", 400, ""),
                 row("chunk extension, obs-text in quoted string", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n0;a=\"\u0080\"\r\n\r\n", 400, ""),
+                row("chunk extension, obs-text in a quoted-pair", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n1;a=\"q\\\u00a2s\"\r\nx\r\n0\r\n\r\n", 400, ""),
                 row("chunk extension without a name", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n1;=b\r\nx\r\n0\r\n\r\n", 400, "Netty accepts an empty extension name; RFC 9112 7.1.1: chunk-ext-name is a token, at least one tchar"),
                 row("chunk extension, quoted-pair", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n1;a=\"q\\\"s\"\r\nx\r\n0\r\n\r\n", 0, ""),
                 row("chunk data without CRLF", "PUT / HTTP/1.1\r\n" + H + "Transfer-Encoding: chunked\r\n\r\n1\r\nxy\r\n0\r\n\r\n", 400, ""),
