@@ -138,11 +138,12 @@ public sealed interface PolicySpec {
      * finds a nonce giving {@code difficulty} leading zero bits of SHA-256 within {@code solve_within},
      * then earns a cookie named {@code cookie} for {@code ttl}, signed with the first of {@code keys}
      * (all of them verify: rotation) and bound to the client's address ({@code bind: ip}) or network
-     * ({@code bind: prefix}, {@code prefix_v4} / {@code prefix_v6} bits). Requests that cannot run
+     * ({@code bind: prefix}, {@code prefix_v4} / {@code prefix_v6} bits), to this policy, and with
+     * {@code bind_host} (default true) to the host name it was earned at. Requests that cannot run
      * the page (not a GET or HEAD asking for text/html) and failed proofs get {@code non_browser}.
      */
     record Challenge(Integer difficulty, String cookie, Duration ttl, Duration solveWithin, List<ChallengeKeySpec> keys,
-            String bind, Integer prefixV4, Integer prefixV6, ActionSpec nonBrowser) implements PolicySpec {
+            String bind, Integer prefixV4, Integer prefixV6, ActionSpec nonBrowser, Boolean bindHost) implements PolicySpec {
         public static final ActionSpec DEFAULT_NON_BROWSER = new ActionSpec(new RespondSpec(403,
                 "403 Forbidden\nThis site lets visitors in after their browser solves a small JavaScript puzzle.\n"
                         + "Open it in a web browser with JavaScript enabled.\nrequest id: ${request_id}\n",
@@ -158,6 +159,7 @@ public sealed interface PolicySpec {
             prefixV4 = prefixV4 == null ? 24 : prefixV4;
             prefixV6 = prefixV6 == null ? 64 : prefixV6;
             nonBrowser = nonBrowser == null ? DEFAULT_NON_BROWSER : nonBrowser;
+            bindHost = bindHost == null || bindHost;
         }
 
         /** The denial is {@code non_browser}. */

@@ -183,6 +183,11 @@ public final class RequestState implements PolicyInput {
     }
 
     @Override
+    public CharSequence authority() {
+        return view.authority();
+    }
+
+    @Override
     public int hostIndex() {
         return host == null ? -1 : host.index();
     }

@@ -63,6 +63,14 @@ public interface PolicyInput {
      * Added for the challenge and country policies: facts of the connection (ClientInfo).
      */
 
+    /**
+     * The {@code Host} header (HTTP/1.1) or {@code :authority} (HTTP/2) as sent, or null when absent
+     * (added for the challenge's {@code bind_host}). Read it before asking for another header.
+     */
+    default CharSequence authority() {
+        return null;
+    }
+
     /** True when the connection came in over TLS on our listener (a challenge cookie is then {@code Secure}). */
     default boolean isTls() {
         return false;

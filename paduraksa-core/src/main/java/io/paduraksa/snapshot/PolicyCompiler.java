@@ -240,8 +240,8 @@ final class PolicyCompiler {
             return null;
         }
         ClientBinding binding = c.bind().equals("prefix") ? new ClientBinding(c.prefixV4(), c.prefixV6()) : ClientBinding.IP;
-        ClearanceCookie cookie = new ClearanceCookie(c.cookie(), keys, c.ttl().toSeconds(), binding);
-        ChallengeToken token = new ChallengeToken(keys, binding, c.difficulty(), c.solveWithin().toSeconds(), ChallengeToken.SYSTEM);
+        ClearanceCookie cookie = new ClearanceCookie(c.cookie(), keys, c.ttl().toSeconds(), binding, name, c.bindHost());
+        ChallengeToken token = new ChallengeToken(keys, binding, c.difficulty(), c.solveWithin().toSeconds(), ChallengeToken.SYSTEM, name);
         PrecomputedResponse page = actions.own("challenge:" + name, path, PrecomputedResponse.builder(403)
                 .header("Content-Type", "text/html; charset=utf-8")
                 .header("Cache-Control", "no-store")

@@ -69,6 +69,7 @@ class InvalidConfigTest {
             challenge-key-secret      | policies.pow.keys[0]                | 5 | 9  | a key needs its secret (expected exactly one of: secret, secret_file)
             challenge-key-id          | policies.pow.keys[0].id             | 4 | 17 | 'k 1' is not a key id
             challenge-keys-missing    | policies.pow.keys                   | 2 | 8  | keys
+            challenge-bind-host       | policies.pow.bind_host              | 2 | 37 | found 'yes' (expected true or false)
             country-code              | policies.geo.allow[1]               | 2 | 36 | 'DEU' is not a country code
             country-empty             | policies.geo                        | 3 | 5  | a country policy checks nothing
             country-unknown           | policies.geo.unknown                | 2 | 45 | unknown value 'block' (expected one of: allow, deny)

@@ -29,6 +29,7 @@ public class TestPolicyInput implements PolicyInput {
     private boolean tls;
     private boolean peerTrusted;
     private int peerCountry;
+    private CharSequence authority;
 
     public TestPolicyInput() {
         path("/");
@@ -73,6 +74,17 @@ public class TestPolicyInput implements PolicyInput {
         this.queryStart = q < 0 ? -1 : q + 1;
         this.queryEnd = q < 0 ? -1 : target.length();
         return this;
+    }
+
+    /** The {@code Host} / {@code :authority} value as sent (default: none). */
+    public final TestPolicyInput authority(String authority) {
+        this.authority = authority == null ? null : new AsciiString(authority);
+        return this;
+    }
+
+    @Override
+    public final CharSequence authority() {
+        return authority;
     }
 
     public final TestPolicyInput hostAndRoute(int host, int route) {

@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -34,11 +35,23 @@ class ChallengeIT {
                 difficulty: 8
                 ttl: 10m
                 keys: [{id: k2, secret: "second key for the challenge IT, 32+ bytes"}, {id: k1, secret: "first key for the challenge IT, 32+ bytes!"}]
+              pow-admin:
+                type: challenge
+                difficulty: 8
+                keys: [{id: k2, secret: "second key for the challenge IT, 32+ bytes"}]
             hosts:
               - names: [app.test]
                 policies: [pow]
                 routes:
                   - {path: /, respond: {status: 200, content_type: "text/html; charset=utf-8", body: "<!doctype html><title>app</title><p id=w>welcome</p>"}}
+              - names: [shop.test]
+                policies: [pow]
+                routes:
+                  - {path: /, respond: {status: 200, body: "shop\\n"}}
+              - names: [admin.test]
+                policies: [pow-admin]
+                routes:
+                  - {path: /, respond: {status: 200, body: "admin\\n"}}
             """;
     private static final Pattern TOKEN = Pattern.compile("var T = \"([^\"]+)\", D = (\\d+)");
 
@@ -57,8 +70,12 @@ class ChallengeIT {
     }
 
     static RawHttp.Response get(String target, String... headers) throws IOException {
+        return getAt("app.test", target, headers);
+    }
+
+    static RawHttp.Response getAt(String host, String target, String... headers) throws IOException {
         try (RawHttp http = new RawHttp(port)) {
-            StringBuilder req = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: app.test\r\n");
+            StringBuilder req = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n");
             for (String h : headers) {
                 req.append(h).append("\r\n");
             }
@@ -102,6 +119,47 @@ class ChallengeIT {
         assertThat(get("/?__pdk_proof=" + token + ".1x", "Accept: text/html").status()).isEqualTo(403);
     }
 
+    private static final AtomicLong NONCE_START = new AtomicLong(1_000_000);
+
+    /**
+     * Solves the page's challenge for {@code target} at {@code host}; returns the proof.
+     */
+    static String proofFor(String host, String target) throws Exception {
+        Matcher m = TOKEN.matcher(getAt(host, target, "Accept: text/html").body());
+        assertThat(m.find()).isTrue();
+        return m.group(1) + "." + solve(m.group(1), Integer.parseInt(m.group(2)));
+    }
+
+    static String cookieOf(RawHttp.Response redirect) {
+        assertThat(redirect.status()).isEqualTo(302);
+        String setCookie = redirect.header("set-cookie");
+        return setCookie.substring(0, setCookie.indexOf(';'));
+    }
+
+    @Test
+    void aCookieIsValidOnlyAtThePolicyAndHostThatIssuedIt() throws Exception {
+        String cookie = cookieOf(get("/?__pdk_proof=" + proofFor("app.test", "/"), "Accept: text/html"));
+        assertThat(getAt("APP.test:443", "/", "Cookie: " + cookie).status()).as("same host, other spelling").isEqualTo(200);
+        assertThat(getAt("shop.test", "/", "Accept: text/html", "Cookie: " + cookie).status())
+                .as("same policy, other host (bind_host)").isEqualTo(403);
+        assertThat(getAt("admin.test", "/", "Accept: text/html", "Cookie: " + cookie).status())
+                .as("another policy with the same key and cookie name").isEqualTo(403);
+        String adminCookie = cookieOf(getAt("admin.test", "/?__pdk_proof=" + proofFor("admin.test", "/"), "Accept: text/html"));
+        assertThat(getAt("admin.test", "/", "Cookie: " + adminCookie).body()).isEqualTo("admin\n");
+        assertThat(get("/", "Accept: text/html", "Cookie: " + adminCookie).status()).isEqualTo(403);
+    }
+
+    @Test
+    void aProofIsRedeemedOnceAndOnlyAtItsPolicy() throws Exception {
+        String proof = proofFor("app.test", "/");
+        assertThat(getAt("admin.test", "/?__pdk_proof=" + proof, "Accept: text/html").status())
+                .as("solved for another policy").isEqualTo(403);
+        assertThat(get("/a?__pdk_proof=" + proof, "Accept: text/html").status()).isEqualTo(302);
+        assertThat(get("/a?__pdk_proof=" + proof, "Accept: text/html").status()).as("replayed").isEqualTo(403);
+        assertThat(getAt("shop.test", "/b?__pdk_proof=" + proof, "Accept: text/html").status())
+                .as("replayed at another host of the policy").isEqualTo(403);
+    }
+
     @Test
     void aRedirectNeverLeavesTheOrigin() throws Exception {
         Matcher m = TOKEN.matcher(get("/", "Accept: text/html").body());
@@ -112,10 +170,19 @@ class ChallengeIT {
         assertThat(r.header("location")).isEqualTo("/");
     }
 
-    /** The same search the page's script does: SHA-256 of token.nonce with enough leading zero bits. */
+    /**
+     * The same search the page's script does: SHA-256 of token.nonce with enough leading zero bits.
+     * Tokens issued to one address in one second are equal and a proof is redeemed once, so each
+     * search starts at its own nonce, a million apart and above where the browser's search (from 0)
+     * ends: two tests never find the same proof.
+     */
     static long solve(String token, int difficulty) throws Exception {
+        return solve(token, difficulty, NONCE_START.getAndAdd(1_000_000));
+    }
+
+    static long solve(String token, int difficulty, long start) throws Exception {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        for (long n = 0; ; n++) {
+        for (long n = start; ; n++) {
             byte[] d = sha.digest((token + "." + n).getBytes(StandardCharsets.US_ASCII));
             int first = ((d[0] & 0xFF) << 24) | ((d[1] & 0xFF) << 16) | ((d[2] & 0xFF) << 8) | (d[3] & 0xFF);
             if (first >>> (32 - difficulty) == 0) {

@@ -3,6 +3,7 @@ package io.paduraksa.policy.challenge;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /**
  * One HMAC-SHA-256 key with its id (which cookies and tokens name, so that a rotated-out key can
@@ -19,10 +20,15 @@ public final class ChallengeKey {
     private final byte[] outerPad = new byte[BLOCK];
 
     public ChallengeKey(String id, byte[] secret) {
+        this(id, secret, MIN_SECRET_BYTES);
+    }
+
+    /** Tests: RFC 4231's vectors use keys shorter than the configuration accepts. */
+    ChallengeKey(String id, byte[] secret, int minSecretBytes) {
         if (!isId(id)) {
             throw new IllegalArgumentException("key id '" + id + "' is not 1 to 16 letters, digits, '-' or '_'");
         }
-        if (secret.length < MIN_SECRET_BYTES) {
+        if (secret.length < minSecretBytes) {
             throw new IllegalArgumentException("key '" + id + "' has a " + secret.length + "-byte secret (expected at least "
                     + MIN_SECRET_BYTES + " bytes)");
         }
@@ -72,6 +78,16 @@ public final class ChallengeKey {
             }
         }
         return true;
+    }
+
+    /**
+     * The 16 bytes that bind a MAC to the challenge policy named {@code policy}: the start of
+     * SHA-256 over a fixed label and the name. A name is unchanged across reloads, so cookies and
+     * tokens of an unchanged policy stay valid; a policy of another name refuses them.
+     */
+    public static byte[] scope(String policy) {
+        byte[] digest = sha256(("paduraksa challenge policy\0" + policy).getBytes(StandardCharsets.UTF_8));
+        return Arrays.copyOf(digest, 16);
     }
 
     static byte[] sha256(byte[] data) {

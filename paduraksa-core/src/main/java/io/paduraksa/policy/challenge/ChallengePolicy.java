@@ -10,10 +10,11 @@ import io.paduraksa.respond.PrecomputedResponse;
 /**
  * The proof-of-work challenge ({@code type: challenge}). Per request, in this order:
  * <ol>
- * <li>a valid clearance cookie ({@link ClearanceCookie}) passes: CONTINUE, 0 B;</li>
- * <li>a submitted proof ({@value ChallengePage#PROOF_PARAMETER} in the query) is verified: a good
- * one is answered with a one-shot 302 back to the same target without the parameter and
- * {@code Set-Cookie} (this rare path allocates the answer); a bad one gets the refusal;</li>
+ * <li>a valid clearance cookie ({@link ClearanceCookie}) issued by this policy (and, with
+ * {@code bind_host}, for this host) passes: CONTINUE, 0 B;</li>
+ * <li>a submitted proof ({@value ChallengePage#PROOF_PARAMETER} in the query) is verified and
+ * redeemed once ({@link ChallengeToken#redeemProof}): a good, unused one is answered with a one-shot 302 back to the same target without the parameter and
+ * {@code Set-Cookie} (this rare path allocates the answer); a bad or replayed one gets the refusal;</li>
  * <li>a browser ({@code GET} or {@code HEAD} with {@code Accept} naming {@code text/html}: what a
  * navigation sends) gets the challenge page (CHALLENGE; its token is written per request, 0 B);</li>
  * <li>anything else gets the refusal ({@code non_browser}, by default a 403 page saying why).</li>
@@ -66,7 +67,8 @@ public final class ChallengePolicy implements RequestPolicy {
     public PolicyDecision evaluate(PolicyInput request) {
         long high = request.clientIpHigh();
         long low = request.clientIpLow();
-        if (cookie.isValid(request.header(COOKIE), high, low, clock.nowSeconds())) {
+        CharSequence cookies = request.header(COOKIE);
+        if (cookie.isValid(cookies, request.authority(), high, low, clock.nowSeconds())) {
             return PolicyDecision.CONTINUE;
         }
         int queryStart = request.queryStart();
@@ -86,11 +88,12 @@ public final class ChallengePolicy implements RequestPolicy {
         int proofEnd = ProofRedirect.proofValueEnd(target, proofStart, end);
         long high = request.clientIpHigh();
         long low = request.clientIpLow();
-        if (!token.verifyProof(target, proofStart, proofEnd, high, low)) {
+        String value = cookie.issue(request.authority(), high, low, clock.nowSeconds());
+        if (value == null || !token.redeemProof(target, proofStart, proofEnd, high, low)) {
             return refused;
         }
         String location = ProofRedirect.location(target, proofStart, proofEnd, end);
-        String setCookie = cookie.name() + "=" + cookie.issue(high, low, clock.nowSeconds()) + "; Path=/; Max-Age="
+        String setCookie = cookie.name() + "=" + value + "; Path=/; Max-Age="
                 + cookie.ttlSeconds() + "; HttpOnly; SameSite=Lax" + (request.isTls() ? "; Secure" : "");
         PrecomputedResponse answer = PrecomputedResponse.builder(302)
                 .header("Location", location)

@@ -6,7 +6,9 @@ import io.paduraksa.respond.PrecomputedResponse;
 /**
  * The challenge a page carries and the proof that solves it. Token:
  * {@code <key id>.<issued, unix seconds, 10 digits>.<MAC>}, the MAC being 128 bits of
- * HMAC-SHA-256 in hex over {@code "P"}, the text before it and the client binding: the server
+ * HMAC-SHA-256 in hex over {@code "P"}, the text before it, the issuing policy's scope
+ * ({@link ChallengeKey#scope}: a proof solved for one policy's difficulty is refused by another)
+ * and the client binding: the server
  * keeps no state, yet a token is good only for the address (or network) it was issued to, and
  * only for {@code solveWithin} seconds. Proof: {@code <token>.<nonce>} with a decimal nonce such
  * that SHA-256 of that text starts with {@code difficulty} zero bits.
@@ -26,6 +28,8 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
     private final int difficulty;
     private final long solveWithinSeconds;
     private final Clock clock;
+    private final byte[] scope;
+    private final SpentProofs spent = new SpentProofs();
 
     /** Seconds since the epoch; a field so that tests can move time. */
     public interface Clock {
@@ -35,7 +39,9 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
     /** The wall clock: {@code System.currentTimeMillis() / 1000}, 0 B. */
     public static final Clock SYSTEM = () -> System.currentTimeMillis() / 1000;
 
-    public ChallengeToken(ChallengeKey[] keys, ClientBinding binding, int difficulty, long solveWithinSeconds, Clock clock) {
+    /** @param policy the issuing policy's name: its tokens are solved and redeemed only at a policy of that name */
+    public ChallengeToken(ChallengeKey[] keys, ClientBinding binding, int difficulty, long solveWithinSeconds, Clock clock,
+            String policy) {
         if (keys.length == 0 || difficulty < 1 || difficulty > 32 || solveWithinSeconds <= 0) {
             throw new IllegalArgumentException("a challenge needs a key, a difficulty from 1 to 32 and a positive time to solve");
         }
@@ -44,6 +50,12 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
         this.difficulty = difficulty;
         this.solveWithinSeconds = solveWithinSeconds;
         this.clock = clock;
+        this.scope = ChallengeKey.scope(policy);
+    }
+
+    /** How long a token may be solved, in seconds. */
+    public long solveWithinSeconds() {
+        return solveWithinSeconds;
     }
 
     public int difficulty() {
@@ -66,6 +78,7 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
         hmac.put(id, 0, id.length());
         hmac.put((byte) '.');
         hmac.putDigits(issued, ISSUED_DIGITS);
+        hmac.put(scope);
         hmac.putBinding(clientIpHigh, clientIpLow, binding.bits(clientIpHigh, clientIpLow));
         byte[] mac = hmac.mac(key);
         for (int i = 0; i < id.length(); i++) {
@@ -116,6 +129,7 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
         ChallengeHmac hmac = ChallengeHmac.get();
         hmac.put((byte) 'P');
         hmac.put(s, from, macStart - 1);
+        hmac.put(scope);
         hmac.putBinding(clientIpHigh, clientIpLow, binding.bits(clientIpHigh, clientIpLow));
         if (!ChallengeHmac.hexEquals(s, macStart, hmac.mac(key), MAC_HEX)) {
             return false;
@@ -123,6 +137,32 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
         ChallengeHmac work = ChallengeHmac.get();
         work.put(s, from, to);
         return leadingZeroBits(work.sha256()) >= difficulty;
+    }
+
+    /**
+     * Whether {@code s[from, to)} is a valid proof ({@link #verifyProof}) that has not been redeemed
+     * before at this policy while its token is accepted; a true answer records it, so the same
+     * proof is refused next time ({@link SpentProofs}). 0 B; the rare submit path.
+     */
+    public boolean redeemProof(CharSequence s, int from, int to, long clientIpHigh, long clientIpLow) {
+        if (!verifyProof(s, from, to, clientIpHigh, clientIpLow)) {
+            return false;
+        }
+        int issuedStart = lastIndexOf(s, '.', from, to) - MAC_HEX - 1 - ISSUED_DIGITS;
+        long issued = ClearanceCookie.parseSeconds(s, issuedStart, issuedStart + ISSUED_DIGITS);
+        ChallengeHmac work = ChallengeHmac.get();
+        work.put(s, from, to);
+        byte[] digest = work.sha256();
+        // verifyProof accepts while now - issued <= solveWithin: the entry counts until the second after.
+        return spent.spend(longAt(digest, 0), longAt(digest, 8), issued + solveWithinSeconds + 1, clock.nowSeconds());
+    }
+
+    private static long longAt(byte[] b, int from) {
+        long v = 0;
+        for (int i = from; i < from + 8; i++) {
+            v = v << 8 | (b[i] & 0xFF);
+        }
+        return v;
     }
 
     static int leadingZeroBits(byte[] digest) {

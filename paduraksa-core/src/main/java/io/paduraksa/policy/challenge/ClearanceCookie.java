@@ -3,9 +3,12 @@ package io.paduraksa.policy.challenge;
 /**
  * The clearance cookie a solved challenge earns:
  * {@code 1.<key id>.<expiry, unix seconds>.<MAC>}, where MAC is the first 128 bits (RFC 4868
- * truncation) of HMAC-SHA-256, in lower-case hex, over {@code "C"}, the text before the MAC and the
- * client binding (masked address and prefix length). The address itself is not in the cookie: the
- * MAC binds it, and an unkeyed digest of an IPv4 address would be reversible by trying all 2^32.
+ * truncation) of HMAC-SHA-256, in lower-case hex, over {@code "C"}, the text before the MAC, the
+ * issuing policy's scope ({@link ChallengeKey#scope}: a digest of its name, so a cookie earned at
+ * one challenge policy is refused by another that shares its keys), the client binding (masked
+ * address and prefix length) and, with {@code bind_host}, the request's host name. The address
+ * itself is not in the cookie: the MAC binds it, and an unkeyed digest of an IPv4 address would be
+ * reversible by trying all 2^32.
  *
  * <p>{@link #isValid} runs per request on the event loop: it walks the {@code Cookie} header in
  * place, allocates nothing, and compares MACs in constant time. A cookie is valid when it names a
@@ -23,9 +26,16 @@ public final class ClearanceCookie {
     private final ChallengeKey[] keys;
     private final long ttlSeconds;
     private final ClientBinding binding;
+    private final byte[] scope;
+    private final boolean bindHost;
 
-    /** @param keys the first signs new cookies; all verify (rotation) */
-    public ClearanceCookie(String name, ChallengeKey[] keys, long ttlSeconds, ClientBinding binding) {
+    /**
+     * @param keys     the first signs new cookies; all verify (rotation)
+     * @param policy   the issuing policy's name: its cookies are valid only at a policy of that name
+     * @param bindHost whether a cookie is valid only for the host name it was issued for
+     */
+    public ClearanceCookie(String name, ChallengeKey[] keys, long ttlSeconds, ClientBinding binding, String policy,
+            boolean bindHost) {
         if (keys.length == 0 || ttlSeconds <= 0) {
             throw new IllegalArgumentException("a clearance cookie needs a key and a positive lifetime");
         }
@@ -33,6 +43,8 @@ public final class ClearanceCookie {
         this.keys = keys.clone();
         this.ttlSeconds = ttlSeconds;
         this.binding = binding;
+        this.scope = ChallengeKey.scope(policy);
+        this.bindHost = bindHost;
     }
 
     public String name() {
@@ -43,8 +55,16 @@ public final class ClearanceCookie {
         return ttlSeconds;
     }
 
-    /** Whether the {@code Cookie} header (null: none) holds a valid clearance for this client. 0 B. */
-    public boolean isValid(CharSequence cookieHeader, long high, long low, long nowSeconds) {
+    public boolean bindsHost() {
+        return bindHost;
+    }
+
+    /**
+     * Whether the {@code Cookie} header (null: none) holds a valid clearance for this client at
+     * {@code authority} (the {@code Host} or {@code :authority} value, null when absent; read only
+     * with {@code bind_host}). 0 B.
+     */
+    public boolean isValid(CharSequence cookieHeader, CharSequence authority, long high, long low, long nowSeconds) {
         if (cookieHeader == null) {
             return false;
         }
@@ -55,7 +75,7 @@ public final class ClearanceCookie {
             int start = skipSpaces(cookieHeader, i, pairEnd);
             int valueStart = start + name.length() + 1;
             if (valueStart <= pairEnd && cookieHeader.charAt(valueStart - 1) == '=' && regionEquals(cookieHeader, start, name)
-                    && verify(cookieHeader, valueStart, trimEnd(cookieHeader, valueStart, pairEnd), high, low, nowSeconds)) {
+                    && verify(cookieHeader, valueStart, trimEnd(cookieHeader, valueStart, pairEnd), authority, high, low, nowSeconds)) {
                 return true; // every occurrence is tried: a stale cookie for another path may come first
             }
             i = pairEnd + 1;
@@ -64,7 +84,7 @@ public final class ClearanceCookie {
     }
 
     /** Whether {@code s[from, to)} is a valid cookie value for this client at {@code nowSeconds}. 0 B. */
-    public boolean verify(CharSequence s, int from, int to, long high, long low, long nowSeconds) {
+    public boolean verify(CharSequence s, int from, int to, CharSequence authority, long high, long low, long nowSeconds) {
         int macStart = to - MAC_HEX;
         if (macStart - from < 6 || s.charAt(from) != VERSION || s.charAt(from + 1) != '.' || s.charAt(macStart - 1) != '.') {
             return false;
@@ -76,20 +96,32 @@ public final class ClearanceCookie {
             return false;
         }
         ChallengeHmac hmac = ChallengeHmac.get();
-        hmac.put((byte) 'C');
-        hmac.put(s, from, macStart - 1);
-        hmac.putBinding(high, low, binding.bits(high, low));
+        if (!gather(hmac, s, from, macStart - 1, authority, high, low)) {
+            return false;
+        }
         return ChallengeHmac.hexEquals(s, macStart, hmac.mac(key), MAC_HEX);
     }
 
-    /** A new cookie value for this client, signed with the first key, valid for the lifetime. Allocates. */
-    public String issue(long high, long low, long nowSeconds) {
+    /** The MAC's input: "C", the signed text, this policy's scope, the client binding, the host if bound. */
+    private boolean gather(ChallengeHmac hmac, CharSequence s, int from, int to, CharSequence authority, long high, long low) {
+        hmac.put((byte) 'C');
+        boolean fits = hmac.put(s, from, to) && hmac.put(scope);
+        hmac.putBinding(high, low, binding.bits(high, low));
+        return fits && (!bindHost || hmac.putHost(authority));
+    }
+
+    /**
+     * A new cookie value for this client at {@code authority} (read only with {@code bind_host}),
+     * signed with the first key, valid for the lifetime; null when the host name is too long to
+     * bind. Allocates.
+     */
+    public String issue(CharSequence authority, long high, long low, long nowSeconds) {
         ChallengeKey key = keys[0];
         String signed = VERSION + "." + key.id() + "." + (nowSeconds + ttlSeconds);
         ChallengeHmac hmac = ChallengeHmac.get();
-        hmac.put((byte) 'C');
-        hmac.put(signed, 0, signed.length());
-        hmac.putBinding(high, low, binding.bits(high, low));
+        if (!gather(hmac, signed, 0, signed.length(), authority, high, low)) {
+            return null;
+        }
         byte[] mac = hmac.mac(key);
         StringBuilder sb = new StringBuilder(signed.length() + 1 + MAC_HEX).append(signed).append('.');
         for (int i = 0; i < MAC_HEX / 2; i++) {
@@ -159,6 +191,6 @@ public final class ClearanceCookie {
 
     @Override
     public String toString() {
-        return "ClearanceCookie[" + name + ", " + ttlSeconds + " s, " + keys.length + " keys, " + binding + ']';
+        return "ClearanceCookie[" + name + ", " + ttlSeconds + " s, " + keys.length + " keys, " + binding + (bindHost ? ", host" : "") + ']';
     }
 }

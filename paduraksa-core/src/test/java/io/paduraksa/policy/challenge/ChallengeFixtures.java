@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 final class ChallengeFixtures {
     static final ChallengeKey K1 = new ChallengeKey("k1", "first secret, long enough for HMAC-SHA-256!".getBytes(StandardCharsets.UTF_8));
     static final ChallengeKey K2 = new ChallengeKey("k2", "second secret, also at least thirty-two bytes".getBytes(StandardCharsets.UTF_8));
+    static final String HOST = "shop.example";
     static final long V4_HIGH = 0;
     /** 198.51.100.7 and neighbours, mapped. */
     static final long V4_A = 0xFFFF_C633_6407L;

@@ -1,5 +1,6 @@
 package io.paduraksa.policy.challenge;
 
+import static io.paduraksa.policy.challenge.ChallengeFixtures.HOST;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.K1;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.K2;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.V4_A;
@@ -41,17 +42,17 @@ class ChallengePolicyAllocationTest {
 
     private static Request request(ChallengeKey[] keys, String cookieHeader, String accept) {
         ChallengeFixtures.FixedClock clock = new ChallengeFixtures.FixedClock();
-        ChallengeToken token = new ChallengeToken(keys, ClientBinding.IP, 16, 300, clock);
-        ClearanceCookie cookie = new ClearanceCookie("pdk_clearance", keys, 3600, ClientBinding.IP);
+        ChallengeToken token = new ChallengeToken(keys, ClientBinding.IP, 16, 300, clock, "challenge");
+        ClearanceCookie cookie = new ClearanceCookie("pdk_clearance", keys, 3600, ClientBinding.IP, "challenge", true);
         Request r = new Request();
         r.page = PrecomputedResponse.builder(403).body(ChallengePage.html(16), ChallengePage.TOKEN_VARIABLE, token)
                 .build(PooledByteBufAllocator.DEFAULT);
         r.policy = new ChallengePolicy("c", cookie, token, PolicyDecision.challenge(r.page), PolicyDecision.DROP, clock,
                 PooledByteBufAllocator.DEFAULT);
-        r.clientIp(0, V4_A).target("/shop/cart?item=7");
+        r.clientIp(0, V4_A).target("/shop/cart?item=7").authority(HOST);
         r.header("Accept", accept);
         if (cookieHeader != null) {
-            r.header("Cookie", new AsciiString(cookieHeader.replace("$", cookie.issue(0, V4_A, clock.now))));
+            r.header("Cookie", new AsciiString(cookieHeader.replace("$", cookie.issue(HOST, 0, V4_A, clock.now))));
         }
         return r;
     }
@@ -69,8 +70,8 @@ class ChallengePolicyAllocationTest {
         Request r = request(new ChallengeKey[] {K1}, "pdk_clearance=$", "text/html");
         ChallengeFixtures.FixedClock clock = new ChallengeFixtures.FixedClock();
         ChallengeKey[] rotated = {K2, K1};
-        ChallengeToken token = new ChallengeToken(rotated, ClientBinding.IP, 16, 300, clock);
-        r.policy = new ChallengePolicy("c", new ClearanceCookie("pdk_clearance", rotated, 3600, ClientBinding.IP), token,
+        ChallengeToken token = new ChallengeToken(rotated, ClientBinding.IP, 16, 300, clock, "challenge");
+        r.policy = new ChallengePolicy("c", new ClearanceCookie("pdk_clearance", rotated, 3600, ClientBinding.IP, "challenge", true), token,
                 PolicyDecision.challenge(r.page), PolicyDecision.DROP, clock, PooledByteBufAllocator.DEFAULT);
         AllocationAssert.assertZero("rotated key", r, Request::run);
         assertThat(r.challenged).isZero();
@@ -82,6 +83,16 @@ class ChallengePolicyAllocationTest {
         Request r = request(new ChallengeKey[] {K1}, "pdk_clearance=1.k1.1767229200.0123456789abcdef0123456789abcdef", "text/html");
         AllocationAssert.assertZero("forged cookie", r, Request::run);
         assertThat(r.passed).isZero();
+        r.page.release();
+    }
+
+    @Test
+    void aCookieForAnotherHostIsRefusedWithoutAllocating() {
+        Request r = request(new ChallengeKey[] {K1}, "pdk_clearance=$", "text/html");
+        r.authority("admin.shop.example:8443");
+        AllocationAssert.assertZero("cookie of another host", r, Request::run);
+        assertThat(r.passed).isZero();
+        assertThat(r.challenged).isPositive();
         r.page.release();
     }
 

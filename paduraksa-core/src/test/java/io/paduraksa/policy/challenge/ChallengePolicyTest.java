@@ -1,5 +1,6 @@
 package io.paduraksa.policy.challenge;
 
+import static io.paduraksa.policy.challenge.ChallengeFixtures.HOST;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.K1;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.V4_A;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.V4_OTHER_24;
@@ -23,8 +24,8 @@ class ChallengePolicyTest {
     private static final Pattern TOKEN = Pattern.compile("var T = \"([^\"]+)\"");
 
     final ChallengeFixtures.FixedClock clock = new ChallengeFixtures.FixedClock();
-    final ChallengeToken token = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.IP, DIFFICULTY, 300, clock);
-    final ClearanceCookie cookie = new ClearanceCookie("pdk_clearance", new ChallengeKey[] {K1}, 3600, ClientBinding.IP);
+    final ChallengeToken token = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.IP, DIFFICULTY, 300, clock, "challenge");
+    final ClearanceCookie cookie = new ClearanceCookie("pdk_clearance", new ChallengeKey[] {K1}, 3600, ClientBinding.IP, "challenge", true);
     final PrecomputedResponse page = PrecomputedResponse.builder(403)
             .header("Content-Type", "text/html; charset=utf-8")
             .body(ChallengePage.html(DIFFICULTY), ChallengePage.TOKEN_VARIABLE, token)
@@ -41,7 +42,7 @@ class ChallengePolicyTest {
 
     static TestPolicyInput browser(String target, long low) {
         TestPolicyInput in = new TestPolicyInput();
-        in.clientIp(0, low).target(target);
+        in.clientIp(0, low).target(target).authority(HOST);
         in.header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
         return in;
     }
@@ -143,6 +144,91 @@ class ChallengePolicyTest {
         assertThat(policy.evaluate(browser("/?__pdk_proof=" + weak, V4_A)).response()).isSameAs(denial);
         assertThat(policy.evaluate(browser("/?__pdk_proof=" + solve(t), V4_OTHER_24)).response()).as("replayed from elsewhere").isSameAs(denial);
         assertThat(policy.evaluate(browser("/?__pdk_proof=garbage", V4_A)).response()).isSameAs(denial);
+    }
+
+    /** Another challenge policy with the same keys, cookie name and difficulty (host binding as given). */
+    ChallengePolicy other(String name, boolean bindHost) {
+        ChallengeToken t = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.IP, DIFFICULTY, 300, clock, name);
+        ClearanceCookie c = new ClearanceCookie("pdk_clearance", new ChallengeKey[] {K1}, 3600, ClientBinding.IP, name, bindHost);
+        return new ChallengePolicy(name, c, t, PolicyDecision.challenge(page), PolicyDecision.respond(denial), clock,
+                PooledByteBufAllocator.DEFAULT);
+    }
+
+    /** Solves this policy's challenge at {@code at} and returns the {@code Cookie} header it earns. */
+    static String earnCookie(ChallengePolicy at, TestPolicyInput request) {
+        PrecomputedResponse answer = at.evaluate(request).response();
+        try {
+            assertThat(answer.status()).isEqualTo(302);
+            String setCookie = header(answer, "set-cookie");
+            return setCookie.substring(0, setCookie.indexOf(';'));
+        } finally {
+            answer.release();
+        }
+    }
+
+    static TestPolicyInput withCookie(TestPolicyInput in, String cookieHeader) {
+        in.header("Cookie", cookieHeader);
+        return in;
+    }
+
+    @Test
+    void aCookieIsValidOnlyAtThePolicyThatIssuedIt() {
+        String cookieHeader = earnCookie(policy, browser("/?__pdk_proof=" + solve(pageToken(V4_A)), V4_A));
+        assertThat(policy.evaluate(withCookie(browser("/", V4_A), cookieHeader))).isSameAs(PolicyDecision.CONTINUE);
+        ChallengePolicy stricter = other("challenge-strict", true);
+        assertThat(stricter.evaluate(withCookie(browser("/", V4_A), cookieHeader)).action())
+                .as("same keys and cookie name, another policy").isEqualTo(PolicyDecision.Action.CHALLENGE);
+        ChallengePolicy reloaded = other("challenge", true);
+        assertThat(reloaded.evaluate(withCookie(browser("/", V4_A), cookieHeader)))
+                .as("the same policy compiled again (a reload)").isSameAs(PolicyDecision.CONTINUE);
+    }
+
+    @Test
+    void aProofSolvedForOnePolicyIsRefusedByAnother() {
+        String proof = solve(pageToken(V4_A));
+        assertThat(other("challenge-strict", true).evaluate(browser("/?__pdk_proof=" + proof, V4_A)).response()).isSameAs(denial);
+    }
+
+    @Test
+    void withBindHostACookieIsValidOnlyForItsHostName() {
+        String cookieHeader = earnCookie(policy, browser("/?__pdk_proof=" + solve(pageToken(V4_A)), V4_A));
+        assertThat(policy.evaluate(withCookie(browser("/", V4_A).authority("Shop.Example:443"), cookieHeader)))
+                .as("case and port do not matter").isSameAs(PolicyDecision.CONTINUE);
+        assertThat(policy.evaluate(withCookie(browser("/", V4_A).authority("shop.example."), cookieHeader)))
+                .as("nor a trailing dot").isSameAs(PolicyDecision.CONTINUE);
+        assertThat(policy.evaluate(withCookie(browser("/", V4_A).authority("admin.shop.example"), cookieHeader)).action())
+                .isEqualTo(PolicyDecision.Action.CHALLENGE);
+        assertThat(policy.evaluate(withCookie(browser("/", V4_A).authority(null), cookieHeader)).action())
+                .isEqualTo(PolicyDecision.Action.CHALLENGE);
+    }
+
+    @Test
+    void withoutBindHostACookieIsValidForEveryHostOfThePolicy() {
+        ChallengePolicy anyHost = other("challenge", false);
+        String cookieHeader = earnCookie(anyHost, browser("/?__pdk_proof=" + solve(pageToken(V4_A)), V4_A));
+        assertThat(anyHost.evaluate(withCookie(browser("/", V4_A).authority("admin.shop.example"), cookieHeader)))
+                .isSameAs(PolicyDecision.CONTINUE);
+        assertThat(policy.evaluate(withCookie(browser("/", V4_A), cookieHeader)).action())
+                .as("a host-bound policy of the same name does not take it").isEqualTo(PolicyDecision.Action.CHALLENGE);
+    }
+
+    @Test
+    void aSolvedProofEarnsOneCookieOnly() {
+        String proof = solve(pageToken(V4_A));
+        earnCookie(policy, browser("/?__pdk_proof=" + proof, V4_A));
+        assertThat(policy.evaluate(browser("/?__pdk_proof=" + proof, V4_A)).response()).as("replayed").isSameAs(denial);
+        assertThat(policy.evaluate(browser("/other?__pdk_proof=" + proof, V4_A).authority("admin.shop.example")).response())
+                .as("replayed at another target and host").isSameAs(denial);
+        clock.now += 1;
+        earnCookie(policy, browser("/?__pdk_proof=" + solve(pageToken(V4_A)), V4_A));
+    }
+
+    /** The documented bound: the redeemed set lives with the compiled policy, so a reload starts an empty one. */
+    @Test
+    void aPolicyCompiledAgainStartsWithNoRedeemedProofs() {
+        String proof = solve(pageToken(V4_A));
+        earnCookie(policy, browser("/?__pdk_proof=" + proof, V4_A));
+        earnCookie(other("challenge", true), browser("/?__pdk_proof=" + proof, V4_A));
     }
 
     private static String header(PrecomputedResponse r, String name) {

@@ -1,5 +1,6 @@
 package io.paduraksa.policy.challenge;
 
+import static io.paduraksa.policy.challenge.ChallengeFixtures.HOST;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.K1;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.K2;
 import static io.paduraksa.policy.challenge.ChallengeFixtures.V4_A;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class ChallengeTokenTest {
     private static final int DIFFICULTY = 8;
     private final ChallengeFixtures.FixedClock clock = new ChallengeFixtures.FixedClock();
-    private final ChallengeToken tokens = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.IP, DIFFICULTY, 300, clock);
+    private final ChallengeToken tokens = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.IP, DIFFICULTY, 300, clock, "challenge");
 
     private static String solved(String token) {
         return token + "." + ChallengeFixtures.nonce(token, DIFFICULTY, true);
@@ -45,7 +46,7 @@ class ChallengeTokenTest {
         String proof = solved(tokens.issue(0, V4_A));
         assertThat(verify(tokens, proof, V4_SAME_24)).isFalse();
         assertThat(verify(tokens, proof, V4_OTHER_24)).isFalse();
-        ChallengeToken byPrefix = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.PREFIX, DIFFICULTY, 300, clock);
+        ChallengeToken byPrefix = new ChallengeToken(new ChallengeKey[] {K1}, ClientBinding.PREFIX, DIFFICULTY, 300, clock, "challenge");
         String prefixProof = solved(byPrefix.issue(0, V4_A));
         assertThat(verify(byPrefix, prefixProof, V4_SAME_24)).isTrue();
         assertThat(verify(byPrefix, prefixProof, V4_OTHER_24)).isFalse();
@@ -65,15 +66,15 @@ class ChallengeTokenTest {
         String token = tokens.issue(0, V4_A);
         String later = token.substring(0, 3) + (Long.parseLong(token.substring(3, 13)) + 100) + token.substring(13);
         assertThat(verify(tokens, solved(later), V4_A)).isFalse();
-        ChallengeToken otherKey = new ChallengeToken(new ChallengeKey[] {K2}, ClientBinding.IP, DIFFICULTY, 300, clock);
+        ChallengeToken otherKey = new ChallengeToken(new ChallengeKey[] {K2}, ClientBinding.IP, DIFFICULTY, 300, clock, "challenge");
         String foreign = solved(otherKey.issue(0, V4_A).replace("k2.", "k1."));
         assertThat(verify(tokens, foreign, V4_A)).isFalse();
     }
 
     @Test
     void aCookieIsNoToken() {
-        ClearanceCookie cookie = new ClearanceCookie("c", new ChallengeKey[] {K1}, 3600, ClientBinding.IP);
-        String value = cookie.issue(0, V4_A, clock.now);
+        ClearanceCookie cookie = new ClearanceCookie("c", new ChallengeKey[] {K1}, 3600, ClientBinding.IP, "challenge", true);
+        String value = cookie.issue(HOST, 0, V4_A, clock.now);
         assertThat(verify(tokens, value + ".1", V4_A)).isFalse();
     }
 

@@ -397,8 +397,8 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     }
 
     /**
-     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): after optional whitespace it must start
-     * with ';', and its bytes must be field bytes (no CTL but HTAB). The content is skipped.
+     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): field bytes only (no CTL but HTAB) in
+     * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
      */
     private static Http1ResponseError chunkExtension(ByteBuf in, int p, int cr) {
         p = Http1ResponseBytes.skipOws(in, p, cr);
@@ -407,14 +407,14 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
                     : Http1ResponseError.INVALID_CHUNK_EXTENSION;
         }
-        for (; p < cr; p++) {
-            int b = in.getByte(p);
+        for (int i = p; i < cr; i++) {
+            int b = in.getByte(i);
             if (!Http1Bytes.isFieldValue(b)) {
                 return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
                         : Http1ResponseError.INVALID_CHUNK_EXTENSION;
             }
         }
-        return null;
+        return Http1Bytes.isChunkExtension(in, p, cr) ? null : Http1ResponseError.INVALID_CHUNK_EXTENSION;
     }
 
     private void decodeChunkData(ByteBuf in, List<Object> out) {

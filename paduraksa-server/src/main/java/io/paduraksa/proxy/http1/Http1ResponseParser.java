@@ -35,6 +35,9 @@ final class Http1ResponseParser {
 
     // Facts gathered from the fields of the head being parsed.
     private long contentLength;
+    /** Where the first Content-Length value's digits are in the head (a repeat must be the same digits). */
+    private int contentLengthStart;
+    private int contentLengthDigits;
     private boolean transferEncoding;
     private boolean chunked;
     private boolean connectionClose;
@@ -216,8 +219,10 @@ final class Http1ResponseParser {
     }
 
     /**
-     * Content-Length = 1*DIGIT, repeated (as field lines or as a list) only with the same value (RFC
-     * 9110 section 8.6 lets a recipient accept that); differing values are a framing error.
+     * Content-Length = 1*DIGIT, repeated (as field lines or as a list) only as the same digits (RFC
+     * 9110 section 8.6 lets a recipient accept an exact duplicate); anything else repeated, even an
+     * equal number written differently ({@code 09} and {@code 9}), is a framing error, as in Netty's
+     * decoder with {@code allowDuplicateContentLengths}.
      */
     private Http1ResponseError contentLength(ByteBuf in) {
         int p = valueStart;
@@ -234,8 +239,12 @@ final class Http1ResponseParser {
             if (digitsEnd == p) {
                 return Http1ResponseError.INVALID_CONTENT_LENGTH;
             }
-            if (contentLength >= 0 && contentLength != value) {
+            if (contentLength >= 0 && !sameDigits(in, p, digitsEnd)) {
                 return Http1ResponseError.CONFLICTING_CONTENT_LENGTH;
+            }
+            if (contentLength < 0) {
+                contentLengthStart = p;
+                contentLengthDigits = digitsEnd - p;
             }
             contentLength = value;
             p = Http1ResponseBytes.skipOws(in, digitsEnd, end);
@@ -247,6 +256,18 @@ final class Http1ResponseParser {
             }
             p = Http1ResponseBytes.skipOws(in, p + 1, end);
         }
+    }
+
+    private boolean sameDigits(ByteBuf in, int from, int to) {
+        if (to - from != contentLengthDigits) {
+            return false;
+        }
+        for (int i = 0; i < contentLengthDigits; i++) {
+            if (in.getByte(from + i) != in.getByte(contentLengthStart + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -89,6 +89,81 @@ public final class Http1Bytes {
         return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
     }
 
+    /**
+     * Whether {@code in[p, end)} (already known to hold field bytes only) is a chunk-ext of RFC 9112
+     * section 7.1.1: {@code *( BWS ";" BWS token [ BWS "=" BWS ( token / quoted-string ) ] )}. Both
+     * decoders skip extensions, but one that a parser could end elsewhere (an unterminated quoted
+     * string, a stray byte) is refused, as Netty's decoder does, so that no parser behind us reads
+     * the chunk line differently. obs-text is refused too (RFC 9110 section 5.6.4 allows it in a
+     * quoted string, but Netty refuses it and no client sends it).
+     */
+    public static boolean isChunkExtension(ByteBuf in, int p, int end) {
+        while (p < end) {
+            p = skipBws(in, p, end);
+            if (p == end || in.getByte(p) != ';') {
+                return false;
+            }
+            p = skipBws(in, p + 1, end);
+            int name = p;
+            while (p < end && isToken(in.getByte(p))) {
+                p++;
+            }
+            if (p == name) {
+                return false;
+            }
+            int afterName = p;
+            p = skipBws(in, p, end);
+            if (p == end || in.getByte(p) != '=') {
+                p = afterName;
+                continue;
+            }
+            p = skipBws(in, p + 1, end);
+            p = p < end && in.getByte(p) == '"' ? quotedStringEnd(in, p + 1, end) : tokenEnd(in, p, end);
+            if (p < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int skipBws(ByteBuf in, int p, int end) {
+        while (p < end && isOws(in.getByte(p))) {
+            p++;
+        }
+        return p;
+    }
+
+    /** End of a non-empty token from {@code p}, or -1. */
+    private static int tokenEnd(ByteBuf in, int p, int end) {
+        int start = p;
+        while (p < end && isToken(in.getByte(p))) {
+            p++;
+        }
+        return p == start ? -1 : p;
+    }
+
+    /** After the opening quote: the index after the closing quote (quoted-pair honoured), or -1. */
+    private static int quotedStringEnd(ByteBuf in, int p, int end) {
+        while (p < end) {
+            int b = in.getByte(p) & 0xFF;
+            if (b == '"') {
+                return p + 1;
+            }
+            if (b == '\\') {
+                p++; // quoted-pair: the escaped byte is checked like qdtext (no obs-text)
+                if (p == end) {
+                    return -1;
+                }
+                b = in.getByte(p) & 0xFF;
+            }
+            if (b >= 0x80) {
+                return -1;
+            }
+            p++;
+        }
+        return -1;
+    }
+
     public static boolean isOws(int b) {
         return b == SP || b == HTAB;
     }

@@ -333,8 +333,8 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     }
 
     /**
-     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): after optional whitespace it must start
-     * with ';', and its bytes must be field bytes (no CTL but HTAB). The content is skipped.
+     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): field bytes only (no CTL but HTAB) in
+     * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
      */
     private static Http1DecodeError chunkExtension(ByteBuf in, int p, int cr) {
         while (p < cr && Http1Bytes.isOws(in.getByte(p))) {
@@ -343,13 +343,13 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         if (p == cr || in.getByte(p) != ';') {
             return Http1DecodeError.INVALID_CHUNK_EXTENSION;
         }
-        for (; p < cr; p++) {
-            int b = in.getByte(p);
+        for (int i = p; i < cr; i++) {
+            int b = in.getByte(i);
             if (!Http1Bytes.isFieldValue(b)) {
                 return b == CR ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_CHUNK_EXTENSION;
             }
         }
-        return null;
+        return Http1Bytes.isChunkExtension(in, p, cr) ? null : Http1DecodeError.INVALID_CHUNK_EXTENSION;
     }
 
     private void decodeChunkData(ByteBuf in, List<Object> out) {
