@@ -1,0 +1,76 @@
+package io.paduraksa.proxy.auth;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A loopback auth service (Netty, HTTP/1.1 keep-alive, optionally TLS) that counts the connections
+ * it accepted and the requests it answered. {@code Cookie: user=NAME} is 200 with {@code X-User: NAME},
+ * anything else 401; the answer is sent {@code delayMillis} after the request arrives.
+ */
+final class CountingAuthService implements AutoCloseable {
+    final AtomicInteger connections = new AtomicInteger();
+    final AtomicInteger requests = new AtomicInteger();
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final Channel server;
+
+    CountingAuthService(SslContext tls, long delayMillis) throws InterruptedException {
+        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        connections.incrementAndGet();
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 16),
+                                new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                    @Override
+                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                                        requests.incrementAndGet();
+                                        String cookie = req.headers().get("Cookie", "");
+                                        FullHttpResponse r;
+                                        if (cookie.startsWith("user=")) {
+                                            r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                                            r.headers().set("X-User", cookie.substring(5));
+                                        } else {
+                                            r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.UNAUTHORIZED);
+                                        }
+                                        r.headers().set("Content-Length", 0);
+                                        ctx.executor().schedule(() -> ctx.writeAndFlush(r), delayMillis, TimeUnit.MILLISECONDS);
+                                    }
+                                });
+                    }
+                })
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    }
+
+    int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}
