@@ -102,7 +102,7 @@ final class PolicyCompiler {
             ca = context.resolve(fa.ca());
             if (!"https".equalsIgnoreCase(fa.url().getScheme())) {
                 context.error(path + ".ca", "ca is set but the url is not https:// (expected an https:// url, or no ca)");
-            } else if (!Files.isReadable(ca)) {
+            } else if (!Files.isRegularFile(ca) || !Files.isReadable(ca)) {
                 context.error(path + ".ca", "cannot read '" + ca + "' (expected a PEM file of CA certificates, relative to the configuration file)");
             }
         }
