@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A loopback auth service (Netty, HTTP/1.1 keep-alive, optionally TLS) that counts the connections
  * it accepted and the requests it answered. {@code Cookie: user=NAME} is 200 with {@code X-User: NAME},
- * anything else 401; the answer is sent {@code delayMillis} after the request arrives.
+ * anything else 401; the answer is sent {@code delayMillis} after the request arrives. With
+ * {@code answersPerConnection} &gt; 0, a connection that already answered that many requests is
+ * closed when the next one arrives, without an answer (a keep-alive connection gone stale).
  */
 final class CountingAuthService implements AutoCloseable {
     final AtomicInteger connections = new AtomicInteger();
@@ -34,6 +36,10 @@ final class CountingAuthService implements AutoCloseable {
     private final Channel server;
 
     CountingAuthService(SslContext tls, long delayMillis) throws InterruptedException {
+        this(tls, delayMillis, 0);
+    }
+
+    CountingAuthService(SslContext tls, long delayMillis, int answersPerConnection) throws InterruptedException {
         server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -44,8 +50,15 @@ final class CountingAuthService implements AutoCloseable {
                         }
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 16),
                                 new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                    private int answered;
+
                                     @Override
                                     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                                        if (answersPerConnection > 0 && answered == answersPerConnection) {
+                                            ctx.close();
+                                            return;
+                                        }
+                                        answered++;
                                         requests.incrementAndGet();
                                         String cookie = req.headers().get("Cookie", "");
                                         FullHttpResponse r;

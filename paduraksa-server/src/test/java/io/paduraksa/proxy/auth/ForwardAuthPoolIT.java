@@ -26,6 +26,7 @@ class ForwardAuthPoolIT {
     private static CountingAuthService pooled;
     private static CountingAuthService coalesced;
     private static CountingAuthService tls;
+    private static CountingAuthService stale;
     private static TestOrigin origin;
     private static TestServer server;
 
@@ -35,6 +36,7 @@ class ForwardAuthPoolIT {
         coalesced = new CountingAuthService(null, 400);
         tls = new CountingAuthService(SslContextBuilder.forServer(H2Client.testFile("localhost-chain.pem").toFile(),
                 H2Client.testFile("localhost.key").toFile()).build(), 0);
+        stale = new CountingAuthService(null, 0, 1);
         origin = new TestOrigin("protected");
         String ca = H2Client.testFile("ca.pem").toString();
         String wrongCa = H2Client.testFile("a-test.pem").toString();
@@ -48,6 +50,7 @@ class ForwardAuthPoolIT {
                   pooled: {type: forward_auth, url: "http://127.0.0.1:%d/auth", forward_headers: [Cookie], copy_response_headers: [X-User], timeout: 2s}
                   coalesced: {type: forward_auth, url: "http://127.0.0.1:%d/auth", forward_headers: [Cookie], copy_response_headers: [X-User], cache: {ttl: 1m}, timeout: 3s}
                   tls: {type: forward_auth, url: "https://localhost:%d/auth", ca: "%s", forward_headers: [Cookie], copy_response_headers: [X-User], timeout: 2s}
+                  stale: {type: forward_auth, url: "http://127.0.0.1:%d/auth", forward_headers: [Cookie], timeout: 2s}
                   tls-wrong-ca: {type: forward_auth, url: "https://localhost:%d/auth", ca: "%s", forward_headers: [Cookie], timeout: 2s}
                 hosts:
                   - names: [app.test]
@@ -56,7 +59,8 @@ class ForwardAuthPoolIT {
                       - {path: /coalesced, policies: [coalesced], forward: app}
                       - {path: /tls, policies: [tls], forward: app}
                       - {path: /wrong-ca, policies: [tls-wrong-ca], forward: app}
-                """.formatted(origin.url(), pooled.port(), coalesced.port(), tls.port(), ca, tls.port(), wrongCa));
+                      - {path: /stale, policies: [stale], forward: app}
+                """.formatted(origin.url(), pooled.port(), coalesced.port(), tls.port(), ca, stale.port(), tls.port(), wrongCa));
     }
 
     @AfterAll
@@ -66,6 +70,7 @@ class ForwardAuthPoolIT {
         pooled.close();
         coalesced.close();
         tls.close();
+        stale.close();
     }
 
     @Test
@@ -86,6 +91,19 @@ class ForwardAuthPoolIT {
         assertThat(value(m, "paduraksa_forward_auth_seconds_count{policy=\"pooled\"}")).isEqualTo(5);
         assertThat(value(m, "paduraksa_forward_auth_seconds_bucket{policy=\"pooled\",le=\"+Inf\"}")).isEqualTo(5);
         assertThat(value(m, "paduraksa_forward_auth_seconds_bucket{policy=\"pooled\",le=\"10\"}")).isEqualTo(5);
+    }
+
+    @Test
+    void aPooledConnectionThatFailsBeforeAnAnswerIsRetriedOnceOnANewOne() throws Exception {
+        // The service answers one request per connection and closes the next one unanswered.
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            for (int i = 0; i < 3; i++) {
+                RawHttp.Response r = c.exchange("GET /stale/" + i + " HTTP/1.1\r\nHost: app.test\r\nCookie: user=s" + i + "\r\n\r\n");
+                assertThat(r.status()).isEqualTo(200);
+            }
+        }
+        assertThat(stale.requests.get()).isEqualTo(3);
+        assertThat(stale.connections.get()).isEqualTo(3);
     }
 
     @Test
