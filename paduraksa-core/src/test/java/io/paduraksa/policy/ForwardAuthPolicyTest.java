@@ -62,7 +62,7 @@ class ForwardAuthPolicyTest {
         return new ForwardAuthPolicy("sso", URI.create("http://127.0.0.1:9/auth"), "GET", List.of("Cookie"),
                 List.of("X-User"), List.of("Cookie", "Authorization"), ttlNanos, 1000, 500,
                 PolicyDecision.respond(io.paduraksa.respond.PrecomputedResponse.builder(503).body("down")
-                        .build(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT)));
+                        .build(new io.netty.buffer.UnpooledByteBufAllocator(false, true, false)))); // GC-freed, like the policy's denials
     }
 
     @Test
