@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A loopback auth service (Netty, HTTP/1.1 keep-alive, optionally TLS) that counts the connections
  * it accepted and the requests it answered. {@code Cookie: user=NAME} is 200 with {@code X-User: NAME},
- * anything else 401; the answer is sent {@code delayMillis} after the request arrives. With
+ * {@code login=...} is 302 with a {@code Set-Cookie} numbered by the request count, anything else 401; the answer is sent {@code delayMillis} after the request arrives. With
  * {@code answersPerConnection} &gt; 0, a connection that already answered that many requests is
  * closed when the next one arrives, without an answer (a keep-alive connection gone stale).
  */
@@ -65,11 +65,16 @@ final class CountingAuthService implements AutoCloseable {
                                         if (cookie.startsWith("user=")) {
                                             r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
                                             r.headers().set("X-User", cookie.substring(5));
+                                        } else if (cookie.startsWith("login=")) {
+                                            r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FOUND);
+                                            r.headers().set("Location", "https://login.test/start");
+                                            r.headers().set("Set-Cookie", "state=" + requests.get());
                                         } else {
                                             r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.UNAUTHORIZED);
                                         }
                                         r.headers().set("Content-Length", 0);
-                                        ctx.executor().schedule(() -> ctx.writeAndFlush(r), delayMillis, TimeUnit.MILLISECONDS);
+                                        FullHttpResponse answer = r;
+                                        ctx.executor().schedule(() -> ctx.writeAndFlush(answer), delayMillis, TimeUnit.MILLISECONDS);
                                     }
                                 });
                     }
