@@ -23,6 +23,9 @@ keyUsage=critical,digitalSignature"
 issue b-test "/CN=b.test" "subjectAltName=DNS:b.test
 extendedKeyUsage=serverAuth
 keyUsage=critical,digitalSignature"
+issue localhost "/CN=localhost" "subjectAltName=DNS:localhost,IP:127.0.0.1
+extendedKeyUsage=serverAuth
+keyUsage=critical,digitalSignature"
 issue client "/CN=client.test" "extendedKeyUsage=clientAuth
 keyUsage=critical,digitalSignature"
 
@@ -35,4 +38,4 @@ openssl x509 -req -in c-test.csr -CA ca.pem -CAkey ca.key -CAcreateserial -sha25
 rm c-test.csr c-test.ext ca.srl
 
 # Chains as a server sends them: leaf then CA.
-for n in a-test b-test c-test client; do cat "$n.pem" ca.pem > "$n-chain.pem"; done
+for n in a-test b-test c-test localhost client; do cat "$n.pem" ca.pem > "$n-chain.pem"; done

@@ -194,9 +194,10 @@ public sealed interface PolicySpec {
      * with its {@code Location}; anything else, a timeout or a refused connection is
      * {@code when_unavailable}: {@code deny} answers {@code action} (default 503), {@code allow}
      * continues. Decisions are cached by the values of {@code cache.key} for {@code cache.ttl}.
+     * {@code ca}: PEM trust anchors for an {@code https://} url (null: the system trust store).
      */
     record ForwardAuth(URI url, String method, List<String> forwardHeaders, List<String> copyResponseHeaders,
-            Cache cache, Duration timeout, String whenUnavailable, ActionSpec action) implements PolicySpec {
+            Cache cache, Duration timeout, String whenUnavailable, ActionSpec action, String ca) implements PolicySpec {
         public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
         public static final ActionSpec DEFAULT_UNAVAILABLE =
                 new ActionSpec(new RespondSpec(503, null, null, null, null), null, null, null);

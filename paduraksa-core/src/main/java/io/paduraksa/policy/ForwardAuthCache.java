@@ -173,5 +173,16 @@ final class ForwardAuthCache {
         boolean sameAs(Key other) {
             return hash == other.hash && java.util.Arrays.equals(lengths, other.lengths) && java.util.Arrays.equals(data, other.data);
         }
+
+        /** Equal to a key of the same values (the server coalesces concurrent misses by it). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && sameAs(k);
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(hash);
+        }
     }
 }

@@ -39,6 +39,7 @@ public final class ForwardAuthPolicy implements RequestPolicy {
     private final long timeoutMillis;
     private final PolicyDecision unavailable;
     private final ForwardAuthCache cache;
+    private final java.nio.file.Path ca;
 
     /**
      * @param cacheKey header names the cache is keyed by; null for no cache
@@ -46,6 +47,14 @@ public final class ForwardAuthPolicy implements RequestPolicy {
      */
     public ForwardAuthPolicy(String name, URI url, String method, List<String> forwardHeaders, List<String> copyHeaders,
             List<String> cacheKey, long ttlNanos, int maxEntries, long timeoutMillis, PolicyDecision unavailable) {
+        this(name, url, method, forwardHeaders, copyHeaders, cacheKey, ttlNanos, maxEntries, timeoutMillis, unavailable, null);
+    }
+
+    /** @param ca PEM trust anchors for an https:// url; null for the system trust store */
+    public ForwardAuthPolicy(String name, URI url, String method, List<String> forwardHeaders, List<String> copyHeaders,
+            List<String> cacheKey, long ttlNanos, int maxEntries, long timeoutMillis, PolicyDecision unavailable,
+            java.nio.file.Path ca) {
+        this.ca = ca;
         this.name = name;
         this.url = url;
         this.method = method;
@@ -96,6 +105,11 @@ public final class ForwardAuthPolicy implements RequestPolicy {
     /** Lower-case forms of {@link #forwardHeaders()}, index-aligned, for reading the request. */
     public AsciiString[] forwardHeadersLower() {
         return forwardHeadersLower.clone();
+    }
+
+    /** The PEM trust anchors for an https:// url, or null for the system trust store. */
+    public java.nio.file.Path ca() {
+        return ca;
     }
 
     public long timeoutMillis() {

@@ -97,9 +97,18 @@ final class PolicyCompiler {
             return null;
         }
         PolicyDecision unavailable = fa.whenUnavailable().equals("allow") ? PolicyDecision.CONTINUE : denied;
+        Path ca = null;
+        if (fa.ca() != null) {
+            ca = context.resolve(fa.ca());
+            if (!"https".equalsIgnoreCase(fa.url().getScheme())) {
+                context.error(path + ".ca", "ca is set but the url is not https:// (expected an https:// url, or no ca)");
+            } else if (!Files.isRegularFile(ca) || !Files.isReadable(ca)) {
+                context.error(path + ".ca", "cannot read '" + ca + "' (expected a PEM file of CA certificates, relative to the configuration file)");
+            }
+        }
         return new ForwardAuthPolicy(name, fa.url(), fa.method(), fa.forwardHeaders(), fa.copyResponseHeaders(), key,
                 cache == null ? 0 : cache.ttl().toNanos(), cache == null ? 0 : cache.maxEntries(),
-                fa.timeout().toMillis(), unavailable);
+                fa.timeout().toMillis(), unavailable, ca);
     }
 
     private RequestPolicy ipPolicy(String name, PolicySpec.Ip ip, String path, PolicyDecision denied) {

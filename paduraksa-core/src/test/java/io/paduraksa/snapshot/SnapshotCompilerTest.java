@@ -136,6 +136,14 @@ class SnapshotCompilerTest {
                           pow: {type: challenge, keys: [{id: k1, secret: "0123456789abcdef0123456789abcdef"}, {id: k1, secret: "0123456789abcdef0123456789abcdef"}]}
                         hosts: []
                         """, "policies.pow.keys[1].id", 6, "listed twice"),
+                Arguments.of("unreadable forward-auth ca", HEAD + """
+                          sso: {type: forward_auth, url: "https://auth.test/check", ca: no-such-auth-ca.pem}
+                        hosts: []
+                        """, "policies.sso.ca", 6, "cannot read"),
+                Arguments.of("forward-auth ca without https", HEAD + """
+                          sso: {type: forward_auth, url: "http://auth.test/check", ca: no-such-auth-ca.pem}
+                        hosts: []
+                        """, "policies.sso.ca", 6, "the url is not https://"),
                 Arguments.of("missing country database", HEAD + """
                           geo: {type: country, allow: [DE], database: no-such.mmdb}
                         hosts: []

@@ -33,6 +33,7 @@ final class MetricsText {
         tlsFailures(p, metrics);
         config(p, t.snapshot, reloader);
         upstream(p, metrics.upstream());
+        forwardAuth(p, ForwardAuthMetrics.GLOBAL);
         accessLog(p, metrics.accessLog());
         jvm(p);
         return p.toString();
@@ -161,6 +162,42 @@ final class MetricsText {
             }
             p.sample(name + "_sum", s[UpstreamMetrics.SUM_MICROS] / 1e6, labels(ds.get(i)));
             p.sample(name + "_count", s[UpstreamMetrics.COUNT], labels(ds.get(i)));
+        }
+    }
+
+    private static void forwardAuth(PrometheusText p, ForwardAuthMetrics m) {
+        List<ForwardAuthMetrics.Policy> ps = m.policies();
+        p.family("paduraksa_forward_auth_calls_total", "counter",
+                "Forward-auth subrequests by policy and outcome (unavailable: timeout, refused, other status).");
+        for (ForwardAuthMetrics.Policy f : ps) {
+            for (int o = 0; o < ForwardAuthMetrics.OUTCOMES.length; o++) {
+                p.sample("paduraksa_forward_auth_calls_total", f.get(ForwardAuthMetrics.CALLS_AT + o), "policy", f.name,
+                        "outcome", ForwardAuthMetrics.OUTCOMES[o]);
+            }
+        }
+        String name = "paduraksa_forward_auth_seconds";
+        p.family(name, "histogram", "Time from starting a forward-auth subrequest to its complete answer, per policy.");
+        long[] bounds = UpstreamMetrics.BUCKETS_MICROS;
+        for (ForwardAuthMetrics.Policy f : ps) {
+            long cumulative = 0;
+            for (int b = 0; b <= bounds.length; b++) {
+                cumulative += f.get(ForwardAuthMetrics.BUCKETS_AT + b);
+                String le = b < bounds.length ? PrometheusText.seconds(bounds[b]) : "+Inf";
+                p.sample(name + "_bucket", cumulative, "policy", f.name, "le", le);
+            }
+            p.sample(name + "_sum", f.get(ForwardAuthMetrics.SUM_MICROS) / 1e6, "policy", f.name);
+            p.sample(name + "_count", f.get(ForwardAuthMetrics.COUNT), "policy", f.name);
+        }
+        p.family("paduraksa_forward_auth_coalesced_total", "counter",
+                "Requests that waited on another request's forward-auth call for the same cache key.");
+        for (ForwardAuthMetrics.Policy f : ps) {
+            p.sample("paduraksa_forward_auth_coalesced_total", f.get(ForwardAuthMetrics.COALESCED), "policy", f.name);
+        }
+        p.family("paduraksa_forward_auth_connections_total", "counter",
+                "Forward-auth subrequests by connection: reused (pooled, kept alive) or new.");
+        for (ForwardAuthMetrics.Policy f : ps) {
+            p.sample("paduraksa_forward_auth_connections_total", f.get(ForwardAuthMetrics.REUSED), "policy", f.name, "connection", "reused");
+            p.sample("paduraksa_forward_auth_connections_total", f.get(ForwardAuthMetrics.CONNECTED), "policy", f.name, "connection", "new");
         }
     }
 
