@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -22,6 +24,11 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +52,21 @@ class PackageIT {
                   - {path: /, respond: {status: 200, body: "%s"}}
             server: {drain_timeout: 2s}
             """;
+
+    /** A TLS listener (served by BoringSSL, keys parsed by the JDK) with the server tests' a.test certificate. */
+    private static final String TLS_YAML = """
+            listeners:
+              - name: public
+                address: "127.0.0.1:0"
+                protocols: [http1]
+                tls: {certificates: [{cert: a-test-chain.pem, key: a-test.key}]}
+            hosts:
+              - names: [a.test]
+                routes:
+                  - {path: /, respond: {status: 200, body: "%s"}}
+            server: {drain_timeout: 2s}
+            """;
+    private static final Path TLS_FILES = Path.of("../paduraksa-server/src/test/resources/tls");
 
     @TempDir
     static Path work;
@@ -89,7 +111,7 @@ class PackageIT {
 
     @Test
     void tarballLauncherServesReloadsAndStops() throws Exception {
-        runServer(tarRoot.resolve("bin/paduraksa"), true);
+        runServer(tarRoot.resolve("bin/paduraksa"), true, false);
     }
 
     @Test
@@ -126,7 +148,12 @@ class PackageIT {
 
     @Test
     void debLauncherFromAScratchRootServesAndStops() throws Exception {
-        runServer(debRoot.resolve("usr/bin/paduraksa"), false);
+        runServer(debRoot.resolve("usr/bin/paduraksa"), false, false);
+    }
+
+    @Test
+    void debLauncherServesTlsOnTheBundledRuntime() throws Exception {
+        runServer(debRoot.resolve("usr/bin/paduraksa"), false, true);
     }
 
     @Test
@@ -263,10 +290,15 @@ class PackageIT {
      * Starts {@code launcher run} on a port-0 config with NOTIFY_SOCKET, waits for READY=1 naming the
      * port, asks for /, optionally reloads with SIGHUP, stops it with SIGTERM by PID.
      */
-    private static void runServer(Path launcher, boolean reload) throws Exception {
+    private static void runServer(Path launcher, boolean reload, boolean tls) throws Exception {
         Path dir = Files.createTempDirectory(work, "run");
         Path config = dir.resolve("paduraksa.yaml");
-        Files.writeString(config, YAML.formatted("v1"));
+        String yaml = tls ? TLS_YAML : YAML;
+        Files.writeString(config, yaml.formatted("v1"));
+        if (tls) {
+            Files.copy(TLS_FILES.resolve("a-test-chain.pem"), dir.resolve("a-test-chain.pem"));
+            Files.copy(TLS_FILES.resolve("a-test.key"), dir.resolve("a-test.key"));
+        }
         Path log = dir.resolve("server.log");
         try (FakeNotifySocket systemd = new FakeNotifySocket(dir.resolve("notify"))) {
             ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "run", "--config", config.toString());
@@ -282,9 +314,9 @@ class PackageIT {
                 assertThat(m.matches()).as(ready).isTrue();
                 int port = Integer.parseInt(m.group(1));
                 assertThat(process.info().command().orElse("")).as("the launcher exec'd the JVM (same PID)").endsWith("/java");
-                assertThat(get(port)).endsWith("\r\n\r\nv1");
+                assertThat(tls ? getTls(port) : get(port)).endsWith("\r\n\r\nv1");
                 if (reload) {
-                    Files.writeString(config, YAML.formatted("v2"));
+                    Files.writeString(config, yaml.formatted("v2"));
                     signal("HUP", process);
                     assertThat(next(systemd, process, log, 10)).matches("RELOADING=1\nMONOTONIC_USEC=\\d+");
                     assertThat(next(systemd, process, log, 10)).isEqualTo("READY=1\nSTATUS=config generation 2 loaded");
@@ -315,13 +347,37 @@ class PackageIT {
     /** One HTTP/1.1 request with Connection: close; the whole answer. */
     private static String get(int port) throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
-            s.setSoTimeout(5_000);
-            OutputStream out = s.getOutputStream();
-            out.write("GET / HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            return exchange(s);
         }
+    }
+
+    /** As {@link #get}, over TLS with SNI a.test, trusting only the test CA. */
+    private static String getTls(int port) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (InputStream ca = Files.newInputStream(TLS_FILES.resolve("ca.pem"))) {
+            trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(ca));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, tmf.getTrustManagers(), null);
+        try (SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+            SSLParameters params = s.getSSLParameters();
+            params.setServerNames(List.of(new SNIHostName("a.test")));
+            s.setSSLParameters(params);
+            s.startHandshake();
+            return exchange(s);
+        }
+    }
+
+    private static String exchange(Socket s) throws IOException {
+        s.setSoTimeout(5_000);
+        OutputStream out = s.getOutputStream();
+        out.write("GET / HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = s.getInputStream();
+        return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
 
     /** Runs a command; fails with its output unless it exits 0; returns its output. */
