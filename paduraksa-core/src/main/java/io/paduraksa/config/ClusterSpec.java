@@ -1,5 +1,6 @@
 package io.paduraksa.config;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -95,15 +96,22 @@ public record ClusterSpec(
 
     /**
      * Passive health: eject a destination after {@code consecutiveFailures} failures in a row for
-     * {@code ejectFor}, longer after repeated ejections, at most {@code maxEjectFor}.
+     * {@code ejectFor}, longer after repeated ejections, at most {@code maxEjectFor}; with
+     * {@code count5xx} a 5xx response counts as a failure too (off by default).
      */
-    public record PassiveHealthSpec(Integer consecutiveFailures, Duration ejectFor, Duration maxEjectFor) {
-        public static final PassiveHealthSpec DEFAULT = new PassiveHealthSpec(null, null, null);
+    public record PassiveHealthSpec(Integer consecutiveFailures, Duration ejectFor, Duration maxEjectFor,
+            @JsonProperty("count_5xx") Boolean count5xx) {
+        public static final PassiveHealthSpec DEFAULT = new PassiveHealthSpec(null, null, null, null);
 
         public PassiveHealthSpec {
             consecutiveFailures = consecutiveFailures == null ? 5 : consecutiveFailures;
             ejectFor = ejectFor == null ? Duration.ofSeconds(30) : ejectFor;
             maxEjectFor = maxEjectFor == null ? Duration.ofSeconds(300) : maxEjectFor;
+            count5xx = count5xx != null && count5xx;
+        }
+
+        public PassiveHealthSpec(Integer consecutiveFailures, Duration ejectFor, Duration maxEjectFor) {
+            this(consecutiveFailures, ejectFor, maxEjectFor, null);
         }
     }
 

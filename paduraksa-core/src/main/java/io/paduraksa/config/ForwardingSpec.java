@@ -10,6 +10,13 @@ import java.util.List;
  * @param xForwardedFor        {@code replace} (default: the client IP only), {@code append} (to a
  *                             trusted proxy's list) or {@code off} (the client's header passes untouched)
  * @param via                  empty (default) = no Via header; otherwise the pseudonym, {@code Via: 1.1 <via>}
+ * @param identityHeaders      names that claim the client's address or origin, added to the compiled
+ *                             defaults: never forwarded from a peer that is not a trusted proxy
+ *                             ({@code -} and {@code _} folded together)
+ * @param identityHeadersFromTrustedProxies identity names a trusted proxy sets itself and that pass
+ *                             from it unchanged (besides {@code client_ip.header}); also identity names
+ * @param headersWithUnderscores {@code drop} (default: no field whose name has a {@code _} is
+ *                             forwarded, as nginx) or {@code pass}
  */
 public record ForwardingSpec(
         String xForwardedFor,
@@ -20,9 +27,12 @@ public record ForwardingSpec(
         String via,
         List<String> removeRequestHeaders,
         ResponseHeadersSpec responseHeaders,
-        TraceSpec trace) {
+        TraceSpec trace,
+        List<String> identityHeaders,
+        List<String> identityHeadersFromTrustedProxies,
+        String headersWithUnderscores) {
 
-    public static final ForwardingSpec DEFAULT = new ForwardingSpec(null, null, null, null, null, null, null, null, null);
+    public static final ForwardingSpec DEFAULT = new ForwardingSpec(null, null, null, null, null, null, null, null, null, null, null, null);
 
     public ForwardingSpec {
         xForwardedFor = xForwardedFor == null ? "replace" : xForwardedFor;
@@ -34,18 +44,24 @@ public record ForwardingSpec(
         removeRequestHeaders = removeRequestHeaders == null ? List.of() : List.copyOf(removeRequestHeaders);
         responseHeaders = responseHeaders == null ? ResponseHeadersSpec.EMPTY : responseHeaders;
         trace = trace == null ? TraceSpec.DEFAULT : trace;
+        identityHeaders = identityHeaders == null ? List.of() : List.copyOf(identityHeaders);
+        identityHeadersFromTrustedProxies = identityHeadersFromTrustedProxies == null ? List.of() : List.copyOf(identityHeadersFromTrustedProxies);
+        headersWithUnderscores = headersWithUnderscores == null ? "drop" : headersWithUnderscores;
     }
 
     /**
      * The request-id header sent upstream: with {@code propagate} a client's id of 1 to 128 visible
-     * ASCII characters is kept, otherwise (and by default) every request gets a generated id.
+     * ASCII characters is kept, otherwise (and by default) every request gets a generated id. With
+     * {@code echo} (default) the client gets the id back in the same header, on forwarded responses
+     * and on the gate's own answers.
      */
-    public record RequestIdSpec(String header, Boolean propagate) {
-        public static final RequestIdSpec DEFAULT = new RequestIdSpec(null, null);
+    public record RequestIdSpec(String header, Boolean propagate, Boolean echo) {
+        public static final RequestIdSpec DEFAULT = new RequestIdSpec(null, null, null);
 
         public RequestIdSpec {
             header = header == null ? "X-Request-Id" : header;
             propagate = propagate == null ? Boolean.FALSE : propagate;
+            echo = echo == null ? Boolean.TRUE : echo;
         }
     }
 

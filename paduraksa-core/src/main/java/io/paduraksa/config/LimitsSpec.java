@@ -15,6 +15,9 @@ import java.time.Duration;
  * @param idleTimeout     time a connection may stay idle between requests (default 60s)
  * @param bodyMinRate     slowest accepted body upload, bytes per second (default 1KiB)
  * @param maxConnections  open client connections (default 10000)
+ * @param sendTimeout     longest time a response may wait for the client to take bytes: no byte
+ *                        could be sent for this long closes the HTTP/1.1 connection or resets the
+ *                        HTTP/2 stream (default 60s, as nginx's send_timeout)
  */
 public record LimitsSpec(
         DataSize maxRequestLine,
@@ -24,9 +27,10 @@ public record LimitsSpec(
         Duration headerTimeout,
         Duration idleTimeout,
         DataSize bodyMinRate,
-        Integer maxConnections) {
+        Integer maxConnections,
+        Duration sendTimeout) {
 
-    public static final LimitsSpec DEFAULT = new LimitsSpec(null, null, null, null, null, null, null, null);
+    public static final LimitsSpec DEFAULT = new LimitsSpec(null, null, null, null, null, null, null, null, null);
 
     public LimitsSpec {
         maxRequestLine = maxRequestLine == null ? DataSize.ofKibibytes(8) : maxRequestLine;
@@ -37,5 +41,6 @@ public record LimitsSpec(
         idleTimeout = idleTimeout == null ? Duration.ofSeconds(60) : idleTimeout;
         bodyMinRate = bodyMinRate == null ? DataSize.ofKibibytes(1) : bodyMinRate;
         maxConnections = maxConnections == null ? 10_000 : maxConnections;
+        sendTimeout = sendTimeout == null ? Duration.ofSeconds(60) : sendTimeout;
     }
 }

@@ -21,12 +21,14 @@ final class SpecChecks {
     private static final List<String> TRANSPORTS = List.of("auto", "io_uring", "epoll", "nio");
     private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
     private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
+    private static final List<String> PATH_PARAMETERS = List.of("strip", "reject", "keep");
     private static final String POSITIVE = "a positive integer";
     private static final String NOT_NEGATIVE = "0 or a positive integer";
     private static final String WEIGHT = "an integer from 1 to 1000";
     private static final String ATTEMPTS = "an integer from 0 to 5";
     private static final List<String> UPSTREAM_PROTOCOLS = List.of("http1", "h2c", "h2");
     private static final List<String> X_FORWARDED_FOR = List.of("replace", "append", "off");
+    private static final List<String> UNDERSCORES = List.of("drop", "pass");
     private static final List<String> ACCESS_LOG_FORMATS = List.of("json", "combined");
     private static final String QUEUE = "an integer from 1024 to 16777216";
     /**
@@ -80,6 +82,7 @@ final class SpecChecks {
             case "RetrySpec.attempts" -> ATTEMPTS;
             case "ClusterSpec.protocol" -> "one of: " + String.join(", ", UPSTREAM_PROTOCOLS);
             case "ForwardingSpec.xForwardedFor" -> "one of: " + String.join(", ", X_FORWARDED_FOR);
+            case "ForwardingSpec.headersWithUnderscores" -> "one of: " + String.join(", ", UNDERSCORES);
             case "AccessLogSpec.format" -> "one of: " + String.join(", ", ACCESS_LOG_FORMATS);
             case "AccessLogSpec.queue" -> QUEUE;
             case "AccessLogSpec.path" -> "a file path, or - for standard output";
@@ -93,6 +96,7 @@ final class SpecChecks {
             case "ClusterSpec.loadBalancing" -> "one of: " + String.join(", ", LOAD_BALANCING);
             case "ServerSpec.transport" -> "one of: " + String.join(", ", TRANSPORTS);
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> "one of: " + String.join(", ", NORMALIZE);
+            case "NormalizeSpec.pathParameters" -> "one of: " + String.join(", ", PATH_PARAMETERS);
             case "CertificateSpec.cert" -> "the path of a PEM certificate chain";
             case "CertificateSpec.key" -> "the path of a PEM private key";
             case "RateLimit.rate" -> RequestRate.EXPECTED.substring("expected ".length());
@@ -136,6 +140,7 @@ final class SpecChecks {
             case "RetrySpec.budget" -> single(node, value, path, errors, SpecChecks::share);
             case "ClusterSpec.protocol" -> single(node, value, path, errors, v -> oneOf(v, UPSTREAM_PROTOCOLS));
             case "ForwardingSpec.xForwardedFor" -> single(node, value, path, errors, v -> oneOf(v, X_FORWARDED_FOR));
+            case "ForwardingSpec.headersWithUnderscores" -> single(node, value, path, errors, v -> oneOf(v, UNDERSCORES));
             case "AccessLogSpec.format" -> single(node, value, path, errors, v -> oneOf(v, ACCESS_LOG_FORMATS));
             case "AccessLogSpec.queue" -> single(node, value, path, errors, v -> intRange((Integer) v, 1024, 1 << 24, QUEUE));
             case "AccessLogSpec.path" -> single(node, value, path, errors,
@@ -144,7 +149,8 @@ final class SpecChecks {
             case "UpstreamTlsSpec.sni" -> single(node, value, path, errors, SpecChecks::sni);
             case "ForwardingSpec.via" -> single(node, value, path, errors, SpecChecks::pseudonym);
             case "RequestIdSpec.header" -> single(node, value, path, errors, SpecChecks::forwardedHeaderName);
-            case "ForwardingSpec.removeRequestHeaders", "ResponseHeadersSpec.remove" ->
+            case "ForwardingSpec.removeRequestHeaders", "ResponseHeadersSpec.remove", "ForwardingSpec.identityHeaders",
+                    "ForwardingSpec.identityHeadersFromTrustedProxies" ->
                     items(node, path, errors, SpecChecks::forwardedHeaderName);
             case "ResponseHeadersSpec.set" -> setHeaders(node, path, errors);
             case "LimitsSpec.maxRequestLine", "LimitsSpec.maxHeaderSize", "LimitsSpec.maxBodySize",
@@ -159,6 +165,7 @@ final class SpecChecks {
             case "ServerSpec.transport" -> single(node, value, path, errors, v -> oneOf(v, TRANSPORTS));
             case "ClusterSpec.destinations", "HostSpec.names" -> notEmpty(node, path, errors, key(slot));
             case "NormalizeSpec.encodedSlash", "NormalizeSpec.backslash" -> single(node, value, path, errors, v -> oneOf(v, NORMALIZE));
+            case "NormalizeSpec.pathParameters" -> single(node, value, path, errors, v -> oneOf(v, PATH_PARAMETERS));
             case "RouteSpec.path", "ActiveHealthSpec.path" -> single(node, value, path, errors, SpecChecks::absolutePath);
             case "PathPrefix.allow", "PathPrefix.deny" -> items(node, path, errors, SpecChecks::absolutePath);
             case "Method.allow" -> items(node, path, errors, SpecChecks::method);

@@ -44,7 +44,7 @@ public final class Gate {
             trace.host(authority, host);
         }
         if (host == null) {
-            return finish(act(snapshot.unknownHost(), state), state, trace);
+            return unknownHost(snapshot, view, state, trace);
         }
         state.host(host);
         int status = normalisePath(snapshot, view, state, trace);
@@ -73,6 +73,22 @@ public final class Gate {
             outcome = runPolicies(state.host(), state.route(), index + 1, state, trace);
         }
         return finish(outcome, state, trace);
+    }
+
+    /**
+     * The default action for a host no entry names. A forward needs the normalised path (the
+     * upstream request line is written from it), so it is normalised first, as for a known host;
+     * an answer or a drop does not look at the path.
+     */
+    private static GateOutcome unknownHost(Snapshot snapshot, RequestView view, RequestState state, GateTrace trace) {
+        CompiledAction action = snapshot.unknownHost();
+        if (action.kind() == CompiledAction.Kind.FORWARD) {
+            int status = normalisePath(snapshot, view, state, trace);
+            if (status != 0) {
+                return respondStatus(snapshot, status, state, trace);
+            }
+        }
+        return finish(act(action, state), state, trace);
     }
 
     private static void resolveClientIp(Snapshot snapshot, RequestView view, RequestState state, GateTrace trace) {

@@ -17,7 +17,12 @@ import io.paduraksa.config.NormalizeSpec;
  *   <li>escapes of unreserved characters (ALPHA DIGIT {@code - . _ ~}) are decoded, other escapes
  *       are kept with upper-case hex digits (the equivalences of RFC 3986 section 6.2.2);</li>
  *   <li>{@code %2F} and backslashes (raw or {@code %5C}) follow the {@link NormalizeSpec} options;
- *       {@code %00}, raw control and non-ASCII bytes, {@code #} and {@code ?} are rejected;</li>
+ *       so do segment parameters: a {@code ;} (raw or {@code %3B}) and what follows it up to the
+ *       segment's end are removed by default ({@code strip}, as servlet containers do before routing),
+ *       rejected ({@code reject}) or kept as bytes of the segment ({@code keep}); removed
+ *       parameters are still checked byte by byte like the rest of the path, and a segment is judged
+ *       a dot segment after its parameters are gone ({@code /a/..;x/b} is {@code /b}, as in Tomcat);</li>
+ *   <li>{@code %00}, raw control and non-ASCII bytes, {@code #} and {@code ?} are rejected;</li>
  *   <li>repeated slashes are merged, {@code .} and {@code ..} segments are removed (RFC 3986
  *       section 5.2.4), also those spelled with escapes, and a {@code ..} above the root is
  *       rejected rather than clamped;</li>
@@ -47,6 +52,8 @@ public final class PathNormalizer {
     public static final int REJECT_TOO_LONG = -8;
     /** A raw {@code #} or {@code ?} inside the path: a request-target carries no fragment (RFC 9112 section 3.2). */
     public static final int REJECT_FRAGMENT_OR_QUERY = -9;
+    /** A {@code ;} (raw or {@code %3B}) while segment parameters are rejected. */
+    public static final int REJECT_PATH_PARAMETER = -10;
 
     /** Option bit: {@code %2F} becomes {@code /} (a segment boundary). */
     public static final int ENCODED_SLASH_DECODE = 1;
@@ -56,7 +63,14 @@ public final class PathNormalizer {
     public static final int BACKSLASH_DECODE = 4;
     /** Option bit: a backslash (raw or {@code %5C}) becomes {@code %5C} (never a segment boundary). */
     public static final int BACKSLASH_KEEP = 8;
-    /** Both encoded slash and backslash rejected: {@link NormalizeSpec#DEFAULT}. */
+    /** Option bit: a {@code ;} (raw or {@code %3B}) is rejected. */
+    public static final int PATH_PARAMETERS_REJECT = 16;
+    /** Option bit: a {@code ;} stays in its segment ({@code %3B} stays {@code %3B}); unsafe before servlet backends. */
+    public static final int PATH_PARAMETERS_KEEP = 32;
+    /**
+     * {@link NormalizeSpec#DEFAULT}: encoded slash and backslash rejected, segment parameters
+     * stripped (neither {@link #PATH_PARAMETERS_REJECT} nor {@link #PATH_PARAMETERS_KEEP}).
+     */
     public static final int DEFAULT_OPTIONS = 0;
 
     // Raw character classes.
@@ -67,6 +81,7 @@ public final class PathNormalizer {
     private static final byte C_CONTROL = 4;
     private static final byte C_NUL = 5;
     private static final byte C_FRAGMENT_OR_QUERY = 6;
+    private static final byte C_SEMICOLON = 7;
     private static final byte[] CHAR_CLASS = charClasses();
 
     // Classes of a decoded escape's value.
@@ -75,6 +90,7 @@ public final class PathNormalizer {
     private static final byte D_SLASH = 2;
     private static final byte D_BACKSLASH = 3;
     private static final byte D_NUL = 4;
+    private static final byte D_SEMICOLON = 5;
     private static final byte[] ESCAPE_CLASS = escapeClasses();
 
     private static final byte[] HEX_VALUE = hexValues();
@@ -86,6 +102,7 @@ public final class PathNormalizer {
     private static final int ACT_WRITE = 0;
     private static final int ACT_KEEP_ESCAPE = 1 << 8;
     private static final int ACT_BOUNDARY = 2 << 8;
+    private static final int ACT_PARAMETERS = 3 << 8;
 
     private PathNormalizer() {
     }
@@ -124,12 +141,21 @@ public final class PathNormalizer {
             if (c < 0x80 && CHAR_CLASS[c] == C_PLAIN) {
                 action = ACT_WRITE | c;
                 i++;
-            } else if (c == '%') {
-                action = escapeAction(target, i, to, options);
-                i += 3;
             } else {
-                action = specialAction(c, options);
-                i++;
+                if (c == '%') {
+                    action = escapeAction(target, i, to, options);
+                    i += 3;
+                } else {
+                    action = specialAction(c, options);
+                    i++;
+                }
+                if (action == ACT_PARAMETERS) {
+                    i = skipParameters(target, i, to, options);
+                    if (i < 0) {
+                        return i;
+                    }
+                    continue;
+                }
             }
             if (action < 0) {
                 return action;
@@ -151,10 +177,12 @@ public final class PathNormalizer {
      * The option bits for {@code spec}; compile time only.
      *
      * @throws IllegalArgumentException for a value other than {@code reject}, {@code decode} or {@code keep}
+     *     ({@code strip}, {@code reject} or {@code keep} for {@code path_parameters})
      */
     public static int options(NormalizeSpec spec) {
         return mode("encoded_slash", spec.encodedSlash(), ENCODED_SLASH_DECODE, ENCODED_SLASH_KEEP)
-                | mode("backslash", spec.backslash(), BACKSLASH_DECODE, BACKSLASH_KEEP);
+                | mode("backslash", spec.backslash(), BACKSLASH_DECODE, BACKSLASH_KEEP)
+                | parametersMode(spec.pathParameters());
     }
 
     /** A short reason for a {@code REJECT_*} code, for logs and explain output. */
@@ -169,6 +197,7 @@ public final class PathNormalizer {
             case REJECT_ABOVE_ROOT -> "'..' above the root";
             case REJECT_TOO_LONG -> "normalised path too long";
             case REJECT_FRAGMENT_OR_QUERY -> "'#' or '?' inside the path";
+            case REJECT_PATH_PARAMETER -> "segment parameter (';' or %3B) rejected";
             default -> errorCode >= 0 ? "normalised (" + errorCode + " bytes)" : "unknown error code " + errorCode;
         };
     }
@@ -189,6 +218,7 @@ public final class PathNormalizer {
             case D_SLASH -> encodedSlashAction(options);
             case D_BACKSLASH -> backslashAction(options);
             case D_NUL -> REJECT_NUL;
+            case D_SEMICOLON -> parametersAction(options, ACT_KEEP_ESCAPE | ';');
             default -> ACT_KEEP_ESCAPE | value;
         };
     }
@@ -203,8 +233,39 @@ public final class PathNormalizer {
             case C_BACKSLASH -> backslashAction(options);
             case C_NUL -> REJECT_NUL;
             case C_FRAGMENT_OR_QUERY -> REJECT_FRAGMENT_OR_QUERY;
+            case C_SEMICOLON -> parametersAction(options, ACT_WRITE | ';');
             default -> REJECT_CONTROL_OR_NON_ASCII;
         };
+    }
+
+    /** The action for a {@code ;} or {@code %3B}: {@code kept} when parameters are kept. */
+    private static int parametersAction(int options, int kept) {
+        if ((options & PATH_PARAMETERS_KEEP) != 0) {
+            return kept;
+        }
+        return (options & PATH_PARAMETERS_REJECT) != 0 ? REJECT_PATH_PARAMETER : ACT_PARAMETERS;
+    }
+
+    /**
+     * Skips a segment's parameters from {@code target[i]} (just after the {@code ;}): every unit up to
+     * the next segment boundary is checked as elsewhere but not written. Strip mode only.
+     *
+     * @return the index of the boundary (or {@code to}), or a {@code REJECT_*} code
+     */
+    private static int skipParameters(CharSequence target, int i, int to, int options) {
+        while (i < to) {
+            char c = target.charAt(i);
+            if (c < 0x80 && CHAR_CLASS[c] == C_PLAIN) {
+                i++;
+                continue;
+            }
+            int action = c == '%' ? escapeAction(target, i, to, options) : specialAction(c, options);
+            if (action < 0 || action == ACT_BOUNDARY) {
+                return action < 0 ? action : i;
+            }
+            i += c == '%' ? 3 : 1;
+        }
+        return to;
     }
 
     private static int encodedSlashAction(int options) {
@@ -307,6 +368,16 @@ public final class PathNormalizer {
         };
     }
 
+    private static int parametersMode(String value) {
+        return switch (value) {
+            case "strip" -> 0;
+            case "reject" -> PATH_PARAMETERS_REJECT;
+            case "keep" -> PATH_PARAMETERS_KEEP;
+            default -> throw new IllegalArgumentException(
+                    "normalize.path_parameters: unknown value '" + value + "' (expected one of: strip, reject, keep)");
+        };
+    }
+
     private static byte[] charClasses() {
         byte[] classes = new byte[256];
         for (int c = 0; c < 256; c++) {
@@ -318,6 +389,7 @@ public final class PathNormalizer {
         classes['\\'] = C_BACKSLASH;
         classes['#'] = C_FRAGMENT_OR_QUERY;
         classes['?'] = C_FRAGMENT_OR_QUERY;
+        classes[';'] = C_SEMICOLON;
         return classes;
     }
 
@@ -331,6 +403,7 @@ public final class PathNormalizer {
         classes['/'] = D_SLASH;
         classes['\\'] = D_BACKSLASH;
         classes[0] = D_NUL;
+        classes[';'] = D_SEMICOLON;
         return classes;
     }
 

@@ -122,6 +122,6 @@ final class ClusterCompiler {
         ClusterSpec.PassiveHealthSpec p = h.passive() == null ? ClusterSpec.PassiveHealthSpec.DEFAULT : h.passive();
         return new UpstreamCluster.Health(h.active() == null ? null : a.path(), a.interval(), a.timeout(),
                 a.healthyThreshold(), a.unhealthyThreshold(),
-                h.passive() == null ? 0 : p.consecutiveFailures(), p.ejectFor(), p.maxEjectFor());
+                h.passive() == null ? 0 : p.consecutiveFailures(), p.ejectFor(), p.maxEjectFor(), p.count5xx());
     }
 }

@@ -12,6 +12,15 @@ import java.util.Locale;
  * {@code X-Forwarded-*} headers the forwarder sets, the request-id header, the {@code Via} line,
  * and which client headers never reach an upstream. Immutable; every accessor is read per request
  * and allocates nothing.
+ *
+ * <p>Client identity: a field that claims the client's address or the origin it reached
+ * ({@link #IDENTITY_HEADERS}, {@code forwarding.identity_headers}, {@code client_ip.header}) is
+ * compared with {@code -} and {@code _} folded together, and reaches an upstream only from a
+ * trusted proxy and only when that proxy is the one that sets it: {@code client_ip.header},
+ * {@code X-Forwarded-For} with {@code x_forwarded_for: off}, and
+ * {@code forwarding.identity_headers_from_trusted_proxies}, spelt exactly (a trusted proxy passes its
+ * client's {@code CF_Connecting_IP} on untouched). A name the forwarder writes itself is always
+ * replaced by its own value.
  */
 public final class ForwardingRules {
     /** What happens to {@code X-Forwarded-For}: set to the client IP, appended to, or passed through untouched. */
@@ -19,6 +28,22 @@ public final class ForwardingRules {
 
     /** RFC 9110 section 7.6.1 hop-by-hop fields, plus framing and Host, which the forwarder writes itself. */
     static final List<String> HOP_BY_HOP = List.of("connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade");
+
+    /**
+     * Fields that common servers and frameworks read as the client's address (or the scheme, host
+     * and port it reached us on, which they build absolute URLs and "is secure" checks from). From
+     * the request-ip, Rack, Spring, Tomcat RemoteIpValve, gunicorn and Django readers, CDNs (Akamai,
+     * Cloudflare, Fastly, Azure Front Door, DigitalOcean, App Engine) and the classic PHP
+     * {@code get_client_ip} snippets. {@code forwarding.identity_headers} adds to it.
+     */
+    public static final List<String> IDENTITY_HEADERS = List.of(
+            "forwarded", "forwarded-for", "x-forwarded-for", "x-forwarded", "x-original-forwarded-for",
+            "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-forwarded-scheme", "x-forwarded-protocol",
+            "x-forwarded-ssl", "x-forwarded-server", "x-url-scheme", "front-end-https",
+            "x-real-ip", "true-client-ip", "x-client-ip", "client-ip", "x-cluster-client-ip", "fastly-client-ip",
+            "cf-connecting-ip", "cf-connecting-ipv6", "cf-pseudo-ipv4", "do-connecting-ip", "x-originating-ip",
+            "x-remote-ip", "x-remote-addr", "x-proxyuser-ip", "x-appengine-user-ip", "x-azure-clientip", "x-azure-socketip",
+            "wl-proxy-client-ip", "wl-proxy-ssl", "proxy-client-ip", "x-envoy-external-address");
 
     private final XForwardedFor xForwardedFor;
     private final boolean xForwardedProto;
@@ -29,11 +54,16 @@ public final class ForwardingRules {
     private final byte[] viaLine;
     private final AsciiString viaValue;
     private final HeaderNameSet removed;
+    private final HeaderNameSet identity;
+    private final HeaderNameSet fromTrustedProxies;
+    private final boolean dropUnderscores;
+    private final boolean echoRequestId;
+    private final byte[] requestIdPrefix;
     private final boolean propagateTrace;
     private final boolean startTrace;
     private final boolean sampleNewTraces;
 
-    private ForwardingRules(ForwardingSpec spec, HeaderNameSet removed) {
+    private ForwardingRules(ForwardingSpec spec, HeaderNameSet removed, HeaderNameSet identity, HeaderNameSet fromTrustedProxies) {
         this.xForwardedFor = XForwardedFor.valueOf(spec.xForwardedFor().toUpperCase(Locale.ROOT));
         this.xForwardedProto = spec.xForwardedProto();
         this.xForwardedHost = spec.xForwardedHost();
@@ -43,6 +73,11 @@ public final class ForwardingRules {
         this.viaValue = spec.via().isEmpty() ? null : AsciiString.of("1.1 " + spec.via());
         this.viaLine = viaValue == null ? new byte[0] : ("Via: " + viaValue + "\r\n").getBytes(StandardCharsets.US_ASCII);
         this.removed = removed;
+        this.identity = identity;
+        this.fromTrustedProxies = fromTrustedProxies;
+        this.dropUnderscores = spec.headersWithUnderscores().equals("drop");
+        this.echoRequestId = spec.requestId().echo();
+        this.requestIdPrefix = (spec.requestId().header() + ": ").getBytes(StandardCharsets.US_ASCII);
         this.propagateTrace = spec.trace().propagate();
         this.startTrace = spec.trace().startWhenAbsent();
         this.sampleNewTraces = spec.trace().sampled();
@@ -81,15 +116,25 @@ public final class ForwardingRules {
         // Always removed, also when propagating: the forwarder writes the one request-id field
         // itself (the client's usable value, or a generated one), so a client can never add a second.
         names.add(spec.requestId().header());
-        names.add("cf-connecting-ip");
-        names.add(clientIpHeader);
         names.addAll(spec.removeRequestHeaders());
         if (spec.trace().propagate() || spec.trace().startWhenAbsent()) {
             // The forwarder writes both itself (ours as the new parent; tracestate only with a valid traceparent).
             names.add("traceparent");
             names.add("tracestate");
         }
-        return new ForwardingRules(spec, HeaderNameSet.of(names, true));
+        // The client's address as a trusted proxy set it (the gate believed it): it passes from that
+        // proxy, unless the forwarder writes that name itself (then it is in names above).
+        List<String> trusted = new ArrayList<>();
+        trusted.add(clientIpHeader);
+        if (spec.xForwardedFor().equals("off")) {
+            trusted.add("x-forwarded-for");
+        }
+        trusted.addAll(spec.identityHeadersFromTrustedProxies());
+        List<String> identity = new ArrayList<>(IDENTITY_HEADERS);
+        identity.addAll(spec.identityHeaders());
+        identity.addAll(trusted);
+        return new ForwardingRules(spec, HeaderNameSet.of(names, true), HeaderNameSet.of(identity, false, true),
+                HeaderNameSet.of(trusted, false));
     }
 
     public XForwardedFor xForwardedFor() {
@@ -114,6 +159,16 @@ public final class ForwardingRules {
     /** The request-id header name, lower-case, e.g. {@code x-request-id}. */
     public AsciiString requestIdHeader() {
         return requestIdHeader;
+    }
+
+    /** Whether the request id goes back to the client in {@link #requestIdHeader()}, on forwarded responses and gate answers. */
+    public boolean echoRequestId() {
+        return echoRequestId;
+    }
+
+    /** {@code "X-Request-Id: "} as configured (case kept), in US-ASCII, for HTTP/1.1 response lines. Do not modify. */
+    public byte[] requestIdLinePrefix() {
+        return requestIdPrefix;
     }
 
     /** True: a client's id of 1 to 128 visible ASCII characters is kept; otherwise one is generated. */
@@ -157,12 +212,44 @@ public final class ForwardingRules {
      * {@code proxy-*}), {@code host}, {@code content-length}, the {@code x-forwarded-*} and
      * {@code x-real-ip} headers this configuration sets ({@code x-forwarded-for} unless off: the
      * forwarder writes it, appending or not), the request-id header (always: the forwarder writes the one copy itself),
-     * {@code cf-connecting-ip}, {@code client_ip.header}, and {@code remove_request_headers}.
-     * Names listed in the client's {@code Connection} header are the forwarder's to drop.
+     * and {@code remove_request_headers}; with {@code headers_with_underscores: drop} every name with
+     * a {@code _}; and every client identity field (see the class comment), as from a peer that is not
+     * a trusted proxy. Names listed in the client's {@code Connection} header are the forwarder's to drop.
      * ASCII case-insensitive; per request, allocates nothing.
      */
     public boolean isRemovedRequestHeader(CharSequence name) {
-        return removed.contains(name);
+        return isRemovedRequestHeader(name, false);
+    }
+
+    /**
+     * As {@link #isRemovedRequestHeader(CharSequence)} for a request whose connection peer is
+     * ({@code fromTrustedProxy}) or is not a trusted proxy: from a trusted proxy the identity fields
+     * it sets itself pass. Per request; allocates nothing.
+     */
+    public boolean isRemovedRequestHeader(CharSequence name, boolean fromTrustedProxy) {
+        if (removed.contains(name) || (dropUnderscores && hasUnderscore(name))) {
+            return true;
+        }
+        return identity.contains(name) && !(fromTrustedProxy && fromTrustedProxies.contains(name));
+    }
+
+    private static boolean hasUnderscore(CharSequence name) {
+        for (int i = 0, n = name.length(); i < n; i++) {
+            if (name.charAt(i) == '_') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The client identity names, lower-case with {@code -} (matched with {@code _} folded in); for tests. */
+    public List<String> identityHeaders() {
+        return identity.names();
+    }
+
+    /** The identity names that pass from a trusted proxy, lower-case; for tests. */
+    public List<String> identityHeadersFromTrustedProxies() {
+        return fromTrustedProxies.names();
     }
 
     /** The removed names, lower-case (besides every {@code proxy-*}); for explain output and tests. */
@@ -175,6 +262,7 @@ public final class ForwardingRules {
         return "ForwardingRules(x-forwarded-for " + xForwardedFor + ", proto " + xForwardedProto + ", host " + xForwardedHost
                 + ", x-real-ip " + xRealIp + ", request id " + requestIdHeader + (propagateRequestId ? " propagated" : " generated")
                 + ", via " + viaValue + ", trace " + (propagateTrace ? "propagated" : "not propagated")
-                + (startTrace ? ", started when absent" : "") + ", removed: " + removed + ")";
+                + (startTrace ? ", started when absent" : "") + ", removed: " + removed + ", identity: " + identity
+                + ", from trusted proxies: " + fromTrustedProxies + (dropUnderscores ? ", names with _ dropped" : "") + ")";
     }
 }

@@ -12,7 +12,10 @@ import java.util.Set;
  * A set of header names for per-request membership tests: lower-case names as {@code byte[]},
  * bucketed by length, so that a lookup compares at most the few names of one length, char by
  * char with ASCII letters folded. Optionally every name starting with {@code proxy-} is a member
- * (RFC 9110 section 7.6.1 leaves {@code Proxy-*} fields to the proxy). Built once per snapshot;
+ * (RFC 9110 section 7.6.1 leaves {@code Proxy-*} fields to the proxy). A set built with
+ * {@code foldSeparators} also treats {@code -} and {@code _} as one character, the way CGI, PHP,
+ * Django, Rack and some Node frameworks read header names ({@code CF_Connecting_IP} is
+ * {@code HTTP_CF_CONNECTING_IP} to them, as {@code CF-Connecting-IP} is). Built once per snapshot;
  * {@link #contains} allocates nothing.
  */
 final class HeaderNameSet {
@@ -21,20 +24,33 @@ final class HeaderNameSet {
 
     private final byte[][][] byLength;
     private final boolean proxyPrefix;
+    private final boolean foldSeparators;
     private final List<String> names;
 
-    private HeaderNameSet(byte[][][] byLength, boolean proxyPrefix, List<String> names) {
+    private HeaderNameSet(byte[][][] byLength, boolean proxyPrefix, boolean foldSeparators, List<String> names) {
         this.byLength = byLength;
         this.proxyPrefix = proxyPrefix;
+        this.foldSeparators = foldSeparators;
         this.names = names;
     }
 
     /** The set of {@code names} (any case; repeats are kept once), plus {@code proxy-*} when asked. */
     static HeaderNameSet of(Collection<String> names, boolean proxyPrefix) {
+        return of(names, proxyPrefix, false);
+    }
+
+    /**
+     * As {@link #of(Collection, boolean)}; with {@code foldSeparators} a name matches whatever mix
+     * of {@code -} and {@code _} it is written with (the names are kept with {@code -}).
+     */
+    static HeaderNameSet of(Collection<String> names, boolean proxyPrefix, boolean foldSeparators) {
         Set<String> lower = new LinkedHashSet<>();
         int longest = 0;
         for (String name : names) {
             String l = name.toLowerCase(Locale.ROOT);
+            if (foldSeparators) {
+                l = l.replace('_', '-');
+            }
             lower.add(l);
             longest = Math.max(longest, l.length());
         }
@@ -49,7 +65,7 @@ final class HeaderNameSet {
         for (int i = 0; i <= longest; i++) {
             byLength[i] = buckets.get(i).isEmpty() ? NONE : buckets.get(i).toArray(new byte[0][]);
         }
-        return new HeaderNameSet(byLength, proxyPrefix, List.copyOf(lower));
+        return new HeaderNameSet(byLength, proxyPrefix, foldSeparators, List.copyOf(lower));
     }
 
     /** Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing. */
@@ -62,12 +78,36 @@ final class HeaderNameSet {
             return false;
         }
         byte[][] bucket = byLength[n];
+        if (foldSeparators) {
+            for (int i = 0; i < bucket.length; i++) {
+                if (startsWithSeparatorsFolded(bucket[i], name)) {
+                    return true;
+                }
+            }
+            return false;
+        }
         for (int i = 0; i < bucket.length; i++) {
             if (startsWithFolded(bucket[i], name)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** As {@link #startsWithFolded}, also reading {@code _} in {@code s} as {@code -}. */
+    private static boolean startsWithSeparatorsFolded(byte[] lower, CharSequence s) {
+        for (int i = 0; i < lower.length; i++) {
+            char c = s.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            } else if (c == '_') {
+                c = '-';
+            }
+            if (c != lower[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code s} starts with {@code lower}, folding ASCII upper-case letters of {@code s}. */

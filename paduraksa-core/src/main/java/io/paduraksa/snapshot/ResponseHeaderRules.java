@@ -39,6 +39,15 @@ public final class ResponseHeaderRules {
 
     /** {@code host} merged over {@code defaults}; both were checked when bound. Compile time only. */
     public static ResponseHeaderRules compile(ResponseHeadersSpec defaults, ResponseHeadersSpec host) {
+        return compile(defaults, host, null);
+    }
+
+    /**
+     * As {@link #compile(ResponseHeadersSpec, ResponseHeadersSpec)}; {@code echoedRequestId}, when
+     * not null, is the request-id header the response writers add themselves
+     * ({@code forwarding.request_id.echo}): the upstream's own copy is removed, so there is one.
+     */
+    public static ResponseHeaderRules compile(ResponseHeadersSpec defaults, ResponseHeadersSpec host, String echoedRequestId) {
         Map<String, Map.Entry<String, String>> set = new LinkedHashMap<>();
         putAll(set, defaults.set());
         for (String name : host.remove()) {
@@ -53,6 +62,9 @@ public final class ResponseHeaderRules {
             removedNames.add(lower(name));
         }
         removedNames.addAll(set.keySet());
+        if (echoedRequestId != null) {
+            removedNames.add(lower(echoedRequestId));
+        }
         List<Map.Entry<String, String>> entries = new ArrayList<>(set.values());
         AsciiString[] names = new AsciiString[entries.size()];
         AsciiString[] values = new AsciiString[entries.size()];

@@ -8,6 +8,7 @@ import io.paduraksa.config.HostSpec;
 import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.PolicySpec;
+import io.paduraksa.config.ResponseHeadersSpec;
 import io.paduraksa.config.RouteSpec;
 import io.paduraksa.host.HostTable;
 import io.paduraksa.net.IpRangeSet;
@@ -73,7 +74,9 @@ public final class SnapshotCompiler {
             r.normalizeOptions = normalizeOptions(spec);
             new ClusterCompiler(context).compile(spec.clusters(), clusters);
             r.forwarding = ForwardingRules.compile(spec.forwarding(), spec.clientIp().header(), policyFields(spec));
-            r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders());
+            echoConflicts(spec);
+            r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), ResponseHeadersSpec.EMPTY,
+                    echoedRequestId(spec));
             policies = new PolicyCompiler(context, actions).compile(spec.policies());
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
             r.statusAnswers = actions.statusAnswers();
@@ -199,7 +202,36 @@ public final class SnapshotCompiler {
         if (h.responseHeaders().set().isEmpty() && h.responseHeaders().remove().isEmpty()) {
             return r.defaultResponseHeaders;
         }
-        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders());
+        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders(), echoedRequestId(spec));
+    }
+
+    /**
+     * With {@code forwarding.request_id.echo} the response writers add the request-id field
+     * themselves: a {@code response_headers.set} of the same name would send it twice.
+     */
+    private void echoConflicts(PaduraksaSpec spec) {
+        String id = echoedRequestId(spec);
+        if (id == null) {
+            return;
+        }
+        echoConflict(spec.forwarding().responseHeaders(), "forwarding.response_headers.set.", id);
+        for (int i = 0; i < spec.hosts().size(); i++) {
+            echoConflict(spec.hosts().get(i).responseHeaders(), "hosts[" + i + "].response_headers.set.", id);
+        }
+    }
+
+    private void echoConflict(ResponseHeadersSpec headers, String path, String id) {
+        for (String name : headers.set().keySet()) {
+            if (name.equalsIgnoreCase(id)) {
+                context.error(path + name, "'" + name + "' is the request id that forwarding.request_id.echo sends back"
+                        + " (expected another header, or request_id: {echo: false})");
+            }
+        }
+    }
+
+    /** The request-id header the response writers add ({@code forwarding.request_id.echo}), or null. */
+    private static String echoedRequestId(PaduraksaSpec spec) {
+        return spec.forwarding().requestId().echo() ? spec.forwarding().requestId().header() : null;
     }
 
     private CompiledRoute route(RouteSpec spec, int index, String path) {

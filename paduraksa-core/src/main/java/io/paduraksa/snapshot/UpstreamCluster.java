@@ -130,9 +130,17 @@ public record UpstreamCluster(
      *
      * @param activePath      the probe path, or null when active checks are off
      * @param passiveFailures consecutive failures that eject a destination; 0 = passive checks off
+     * @param passiveCount5xx whether a 5xx response counts as a passive failure
      */
     public record Health(String activePath, Duration activeInterval, Duration activeTimeout, int healthyThreshold,
-            int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor) {
+            int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor,
+            boolean passiveCount5xx) {
+
+        public Health(String activePath, Duration activeInterval, Duration activeTimeout, int healthyThreshold,
+                int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor) {
+            this(activePath, activeInterval, activeTimeout, healthyThreshold, unhealthyThreshold, passiveFailures,
+                    passiveEjectFor, passiveMaxEjectFor, false);
+        }
     }
 
     /** Upstream timeouts; {@code idle} is the longest silence while a request or response body streams. */

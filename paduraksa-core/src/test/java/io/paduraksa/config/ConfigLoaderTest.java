@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Valid files bind into the values written, and absent keys into their documented defaults. */
 class ConfigLoaderTest {
@@ -55,7 +56,7 @@ class ConfigLoaderTest {
 
         assertThat(spec.clientIp().trustedProxies()).containsExactly("192.0.2.0/24", "2001:db8::/32");
         assertThat(spec.clientIp().header()).isEqualTo("X-Real-IP");
-        assertThat(spec.normalize()).isEqualTo(new NormalizeSpec("decode", "keep"));
+        assertThat(spec.normalize()).isEqualTo(new NormalizeSpec("decode", "keep", "strip"));
     }
 
     @Test
@@ -130,7 +131,25 @@ class ConfigLoaderTest {
 
         assertThat(limits).isEqualTo(new LimitsSpec(
                 DataSize.ofKibibytes(4), DataSize.ofKibibytes(16), 64, DataSize.ofBytes(1_000_000),
-                Duration.ofSeconds(5), Duration.ofSeconds(30), DataSize.ofBytes(512), 2000));
+                Duration.ofSeconds(5), Duration.ofSeconds(30), DataSize.ofBytes(512), 2000, Duration.ofSeconds(20)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"strip", "reject", "keep"})
+    void pathParametersBind(String value) throws Exception {
+        String text = """
+                normalize:
+                  path_parameters: %s
+                listeners: [{address: "127.0.0.1:8080"}]
+                hosts:
+                  - names: [www.example.test]
+                    routes: [{path: /, respond: {status: 200}}]
+                """.formatted(value);
+
+        PaduraksaSpec spec = ConfigLoader.parse("edge.yaml", text).spec();
+
+        assertThat(spec.normalize()).isEqualTo(new NormalizeSpec("reject", "reject", value));
+        assertThat(NormalizeSpec.DEFAULT.pathParameters()).isEqualTo("strip");
     }
 
     @Test

@@ -36,6 +36,7 @@ class InvalidConfigTest {
             duration-unit             | limits.idle_timeout                 | 2 | 17 | found '5x' (expected a duration like
             duration-empty            | limits.idle_timeout                 | 2 | 17 | found '' (expected a duration like
             duration-zero             | limits.header_timeout               | 2 | 19 | found '0s', a duration must be positive
+            send-timeout-zero         | limits.send_timeout                 | 3 | 17 | found '0s', a duration must be positive
             size-negative             | limits.max_body_size                | 2 | 18 | found '-1' (expected a size like 512, 64KiB, 1MiB, 2GiB or 1kB, 1MB, 1GB)
             size-unit                 | limits.max_body_size                | 2 | 18 | found '10KB' (expected a size like
             size-overflow             | limits.max_body_size                | 2 | 18 | found '99999999TiB' (expected a size like
@@ -108,9 +109,13 @@ class InvalidConfigTest {
             tls-sni-ip                | clusters.app.tls.sni                | 4 | 16 | '192.0.2.10' is not a host name; SNI carries no IP literals
             forwarding-unknown-key    | forwarding.x_forwarded_fro          | 2 | 3  | unknown key (did you mean 'x_forwarded_for'?)
             x-forwarded-for-value     | forwarding.x_forwarded_for          | 2 | 20 | unknown value 'appnd' (did you mean 'append'? expected one of: replace, append, off)
+            path-parameters-value     | normalize.path_parameters           | 3 | 20 | unknown value 'remove' (expected one of: strip, reject, keep)
             via-pseudonym             | forwarding.via                      | 2 | 8  | 'my proxy' is not a Via pseudonym
             request-id-hop-by-hop     | forwarding.request_id.header        | 2 | 24 | 'Upgrade' is a hop-by-hop or framing header that the proxy manages itself
             request-header-framing    | forwarding.remove_request_headers[1] | 2 | 37 | 'Content-Length' is a hop-by-hop or framing header
+            identity-header-framing   | forwarding.identity_headers[1]      | 2 | 42 | 'Transfer-Encoding' is a hop-by-hop or framing header
+            identity-header-trusted-name | forwarding.identity_headers_from_trusted_proxies[0] | 2 | 43 | 'X-Client IP' is not a header name
+            headers-with-underscores  | forwarding.headers_with_underscores | 2 | 29 | unknown value 'keep'
             response-header-hop-by-hop | forwarding.response_headers.set.Connection | 3 | 11 | 'Connection' is a hop-by-hop or framing header
             response-header-twice     | forwarding.response_headers.set.x-frame-options | 3 | 34 | 'x-frame-options' is set twice (expected each header once; names are case-insensitive)
             response-header-value     | hosts[0].response_headers.set.X-Note | 4 | 21 | 'café' has a character other than visible ASCII, space or tab

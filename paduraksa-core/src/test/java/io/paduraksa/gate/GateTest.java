@@ -79,6 +79,22 @@ class GateTest {
         "h1.test, /static/..%5cadmin, RESPOND 400",
         "h1.test, /../etc/passwd, RESPOND 400",
         "h1.test, /a%00b, RESPOND 400",
+        "h1.test, /admin;x=1, RESPOND 403",
+        "h1.test, /admin;, RESPOND 403",
+        "h1.test, /admin;jsessionid=1/x, RESPOND 403",
+        "h1.test, /x/..;/admin, RESPOND 403",
+        "h1.test, /x/%2e%2e;/admin, RESPOND 403",
+        "h1.test, /.;/admin, RESPOND 403",
+        "h1.test, /;x/admin, RESPOND 403",
+        "h1.test, //admin;, RESPOND 403",
+        "h1.test, /admin;/, RESPOND 403",
+        "h1.test, /a;x/..;y/admin;z, RESPOND 403",
+        "h1.test, /ADMIN;x=1, RESPOND 403",
+        "h1.test, /Admin%3Bx=1, RESPOND 403",
+        "h1.test, /x/..%3B/admin, RESPOND 403",
+        "h1.test, /admin;x=1?q=1, RESPOND 403",
+        "h1.test, /administrator;x=1, FORWARD app",
+        "h1.test, /..;/admin, RESPOND 400",
         "H1.TEST, /static, RESPOND 200",
         "h1.test:8443, /static, RESPOND 200",
         "h1.test., /static, RESPOND 200",
@@ -159,6 +175,54 @@ class GateTest {
     }
 
     @Test
+    void strippedParametersAreNotInThePathTheForwarderSends() {
+        StaticRequestView view = get("h3.test", "/a;x=1/b;jsessionid=7/../c;?q=1");
+        RequestState state = new RequestState();
+        assertThat(gate.run(view, state)).isEqualTo(GateOutcome.FORWARD);
+        assertThat(new String(state.path(), 0, state.pathLength(), StandardCharsets.US_ASCII)).isEqualTo("/a/c");
+        assertThat(view.target().subSequence(state.queryStart(), state.queryEnd()).toString()).isEqualTo("q=1");
+    }
+
+    /** {@code deny: [/admin]} under each {@code normalize.path_parameters} choice. */
+    @ParameterizedTest(name = "{0} {1} -> {2}")
+    @CsvSource({
+        "strip, /admin;x=1, 403",
+        "strip, /x/..;/admin, 403",
+        "strip, /admin%3Bx, 403",
+        "strip, /public;v=1, 200",
+        "reject, /admin;x=1, 400",
+        "reject, /x/..;/admin, 400",
+        "reject, /public;v=1, 400",
+        "reject, /public%3bv=1, 400",
+        "reject, /admin, 403",
+        "reject, /public, 200",
+        "keep, /admin;x=1, 200",
+        "keep, /x/..;/admin, 200",
+        "keep, /admin, 403",
+    })
+    void pathParametersFollowTheConfiguredChoice(String mode, String target, int expected) {
+        Snapshot s = CompiledFixtures.compile("edge.yaml", """
+                normalize:
+                  path_parameters: %s
+                listeners: [{address: "127.0.0.1:8080"}]
+                policies:
+                  no-admin: {type: path, deny: [/admin]}
+                hosts:
+                  - names: [p.test]
+                    policies: [no-admin]
+                    routes: [{path: /, respond: {status: 200}}]
+                """.formatted(mode));
+        try {
+            RequestState state = new RequestState();
+            GateOutcome outcome = new Gate(new SnapshotStore(s)).run(get("p.test", target), state);
+            assertThat(outcome).isEqualTo(GateOutcome.RESPOND);
+            assertThat(state.response().status()).isEqualTo(expected);
+        } finally {
+            s.release();
+        }
+    }
+
+    @Test
     void resetForgetsThePreviousRequest() {
         RequestState state = new RequestState();
         gate.run(get("h1.test", "/static"), state);
@@ -219,5 +283,37 @@ class GateTest {
                 "policy bad-bots CONTINUE",
                 "policy no-admin RESPOND 403",
                 "outcome RESPOND");
+    }
+
+    /** {@code default: {forward: ...}}: the upstream request line is written from the normalised path, so the gate fills it. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "/a/./b/../c?q=1, FORWARD /a/c",
+        "/, FORWARD /",
+        "/../etc/passwd, RESPOND 400",
+    })
+    void defaultForwardNormalisesThePath(String target, String expected) {
+        Snapshot s = CompiledFixtures.compile("default-forward.yaml", """
+                listeners: [{address: "127.0.0.1:0"}]
+                clusters:
+                  fallback: {destinations: [{url: "http://192.0.2.10:8080"}]}
+                default: {forward: fallback}
+                hosts:
+                  - names: [known.test]
+                    routes: [{path: /, respond: {status: 204}}]
+                """);
+        try {
+            RequestState state = new RequestState();
+            GateOutcome outcome = new Gate(new SnapshotStore(s)).run(get("other.test", target), state);
+            String got = outcome == GateOutcome.FORWARD
+                    ? outcome + " " + new String(state.path(), 0, state.pathLength(), StandardCharsets.US_ASCII)
+                    : outcome + " " + state.response().status();
+            assertThat(got).isEqualTo(expected);
+            if (outcome == GateOutcome.FORWARD) {
+                assertThat(state.cluster().name()).isEqualTo("fallback");
+            }
+        } finally {
+            s.release();
+        }
     }
 }

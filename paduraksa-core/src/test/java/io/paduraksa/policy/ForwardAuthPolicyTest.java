@@ -58,11 +58,13 @@ class ForwardAuthPolicyTest {
         }
     }
 
+    /** One answer for every policy here, held by the class: built per policy, its buffers leaked (LeakRecorder). */
+    static final PolicyDecision UNAVAILABLE = PolicyDecision.respond(io.paduraksa.respond.PrecomputedResponse.builder(503)
+            .body("down").build(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT));
+
     static ForwardAuthPolicy policy(long ttlNanos) {
         return new ForwardAuthPolicy("sso", URI.create("http://127.0.0.1:9/auth"), "GET", List.of("Cookie"),
-                List.of("X-User"), List.of("Cookie", "Authorization"), ttlNanos, 1000, 500,
-                PolicyDecision.respond(io.paduraksa.respond.PrecomputedResponse.builder(503).body("down")
-                        .build(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT)));
+                List.of("X-User"), List.of("Cookie", "Authorization"), ttlNanos, 1000, 500, UNAVAILABLE);
     }
 
     @Test

@@ -25,6 +25,10 @@ class AsciiNumbersAllocationTest {
                 AsciiNumbers.writeDecimal(s.out, s.value);
                 AsciiNumbers.writeHex(s.out, s.value);
             });
+            // The last call's work: the decimal digits, then hex digits of the same value.
+            String written = t.out.toString(java.nio.charset.StandardCharsets.US_ASCII);
+            org.assertj.core.api.Assertions.assertThat(written).startsWith(Long.toString(t.value))
+                    .endsWith(Long.toHexString(t.value));
         } finally {
             t.out.release();
         }

@@ -5,6 +5,7 @@ import io.paduraksa.testing.AllocationAssert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,15 +38,29 @@ class PathNormalizerAllocationTest {
         "encoded-slash-decoded, /a/b%2F..%2fc//d/?x",
         "rejected-traversal, /../etc/passwd",
         "rejected-bad-escape, /static/%zz",
+        "params-stripped, /a;x/b;y/admin;jsessionid=0123456789ABCDEF?q=1",
+        "params-dot-dot, /x/..;/admin;x=1",
+        "params-encoded, /x/%2e%2e%3Bx/admin%3bjsessionid=1/",
+        "params-kept, /admin;x=1/..;/y",
+        "rejected-params, /admin;x=1",
     })
     void normalisesWithoutAllocating(String kind, String target) {
-        int options = kind.startsWith("encoded") ? PathNormalizer.ENCODED_SLASH_DECODE : PathNormalizer.DEFAULT_OPTIONS;
+        int options = switch (kind) {
+            case "encoded-slash-decoded" -> PathNormalizer.ENCODED_SLASH_DECODE;
+            case "params-kept" -> PathNormalizer.PATH_PARAMETERS_KEEP;
+            case "rejected-params" -> PathNormalizer.PATH_PARAMETERS_REJECT;
+            default -> PathNormalizer.DEFAULT_OPTIONS;
+        };
         State string = new State(target, options);
         State ascii = new State(new AsciiString(target), options);
         string.run();
         ascii.run();
         assertThat(ascii.sink).as("same result for String and AsciiString").isEqualTo(string.sink);
         assertThat(string.sink < 0).isEqualTo(kind.startsWith("rejected"));
+        if (kind.startsWith("params-") && !kind.equals("params-kept")) {
+            // the work was done: the parameters are gone from the output
+            assertThat(new String(string.out, 0, (int) string.sink, StandardCharsets.US_ASCII)).doesNotContain(";", "%3B");
+        }
         AllocationAssert.assertZero("normalise String " + kind, string, State::run);
         AllocationAssert.assertZero("normalise AsciiString " + kind, ascii, State::run);
     }

@@ -5,6 +5,8 @@ import static io.paduraksa.route.PathNormalizer.BACKSLASH_KEEP;
 import static io.paduraksa.route.PathNormalizer.DEFAULT_OPTIONS;
 import static io.paduraksa.route.PathNormalizer.ENCODED_SLASH_DECODE;
 import static io.paduraksa.route.PathNormalizer.ENCODED_SLASH_KEEP;
+import static io.paduraksa.route.PathNormalizer.PATH_PARAMETERS_KEEP;
+import static io.paduraksa.route.PathNormalizer.PATH_PARAMETERS_REJECT;
 import static io.paduraksa.route.PathNormalizer.REJECT_ABOVE_ROOT;
 import static io.paduraksa.route.PathNormalizer.REJECT_BACKSLASH;
 import static io.paduraksa.route.PathNormalizer.REJECT_BAD_ESCAPE;
@@ -13,6 +15,7 @@ import static io.paduraksa.route.PathNormalizer.REJECT_ENCODED_SLASH;
 import static io.paduraksa.route.PathNormalizer.REJECT_FRAGMENT_OR_QUERY;
 import static io.paduraksa.route.PathNormalizer.REJECT_NOT_ORIGIN_FORM;
 import static io.paduraksa.route.PathNormalizer.REJECT_NUL;
+import static io.paduraksa.route.PathNormalizer.REJECT_PATH_PARAMETER;
 import static io.paduraksa.route.PathNormalizer.REJECT_TOO_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,11 +37,26 @@ class PathNormalizerTest {
 
     private static final int SLASH_DECODE = ENCODED_SLASH_DECODE;
     private static final int SLASH_KEEP = ENCODED_SLASH_KEEP;
-    private static final int[] ALL_OPTIONS = {
-        DEFAULT_OPTIONS, SLASH_DECODE, SLASH_KEEP,
-        BACKSLASH_DECODE, BACKSLASH_DECODE | SLASH_DECODE, BACKSLASH_DECODE | SLASH_KEEP,
-        BACKSLASH_KEEP, BACKSLASH_KEEP | SLASH_DECODE, BACKSLASH_KEEP | SLASH_KEEP,
-    };
+    private static final int PARAMS_REJECT = PATH_PARAMETERS_REJECT;
+    private static final int PARAMS_KEEP = PATH_PARAMETERS_KEEP;
+    private static final int[] ALL_OPTIONS = allOptions();
+
+    /** Every combination: 3 encoded-slash x 3 backslash x 3 path-parameter settings. */
+    private static int[] allOptions() {
+        int[] slash = {0, SLASH_DECODE, SLASH_KEEP};
+        int[] backslash = {0, BACKSLASH_DECODE, BACKSLASH_KEEP};
+        int[] params = {0, PARAMS_REJECT, PARAMS_KEEP};
+        int[] all = new int[27];
+        int n = 0;
+        for (int a : slash) {
+            for (int b : backslash) {
+                for (int c : params) {
+                    all[n++] = a | b | c;
+                }
+            }
+        }
+        return all;
+    }
 
     static Stream<Arguments> cases() {
         return Stream.of(
@@ -47,7 +65,7 @@ class PathNormalizerTest {
                 ok("/index.html", "/index.html"),
                 ok("/a/b/c", "/a/b/c"),
                 ok("/a/b/", "/a/b/"),
-                ok("/api/v1/users;id=7", "/api/v1/users;id=7"),
+                ok("/api/v1/users;id=7", "/api/v1/users;id=7", PARAMS_KEEP),
                 ok("/a:b@c!$&'()*+,=", "/a:b@c!$&'()*+,="),
                 ok("/.well-known/acme", "/.well-known/acme"),
                 ok("/...", "/..."),
@@ -141,6 +159,95 @@ class PathNormalizerTest {
                 err("/%zz/..", REJECT_BAD_ESCAPE));
     }
 
+    /**
+     * Segment parameters, spelled every way we know servlet containers read as {@code /admin}:
+     * stripped (the default), rejected, or kept as before.
+     */
+    static Stream<Arguments> parameterCases() {
+        return Stream.of(
+                // strip (default): ';' and the rest of its segment go, then dot segments resolve
+                ok("/admin;x=1", "/admin"),
+                ok("/admin;", "/admin"),
+                ok("/admin;/", "/admin/"),
+                ok("/admin;jsessionid=1/x", "/admin/x"),
+                ok("/admin;a=1;b=2/x", "/admin/x"),
+                ok("/a;x/b;y/admin;z", "/a/b/admin"),
+                ok("/;x/admin", "/admin"),
+                ok("/;/admin", "/admin"),
+                ok("/;", "/"),
+                ok("//admin;", "/admin"),
+                ok("/admin/;x", "/admin/"),
+                ok("/admin/;", "/admin/"),
+                ok("/x/..;/admin", "/admin"),
+                ok("/x/..;x=1/admin", "/admin"),
+                ok("/x/%2e%2e;/admin", "/admin"),
+                ok("/x/.%2E;y/admin", "/admin"),
+                ok("/.;/admin", "/admin"),
+                ok("/.;x/admin", "/admin"),
+                ok("/x/..;", "/"),
+                ok("/admin/.;", "/admin/"),
+                err("/static/..;/..;/admin", REJECT_ABOVE_ROOT),
+                ok("/a/b/..;/..;/admin", "/admin"),
+                ok("/ADMIN;x", "/ADMIN"),
+                ok("/%61dmin;x", "/admin"),
+                ok("/admin;..", "/admin"),
+                ok("/admin;/..", "/"),
+                ok("/admin;x=/..", "/"),
+                ok("/admin;x=%41", "/admin"),
+                ok("/admin;x=%2e%2e", "/admin"),
+                // %3B: servlet containers differ (Tomcat keeps it, decode-first stacks split on it); strip splits on it
+                ok("/admin%3Bx=1", "/admin"),
+                ok("/admin%3bx=1/y", "/admin/y"),
+                ok("/x/..%3B/admin", "/admin"),
+                ok("/x/%2e%2e%3b/admin", "/admin"),
+                ok("/admin;x%3By", "/admin"),
+                // %253B is a literal '%3B' after one decode and stays that way
+                ok("/admin%253Bx", "/admin%253Bx"),
+                // parameters are still checked byte by byte
+                err("/admin;%00", REJECT_NUL),
+                err("/admin;%zz", REJECT_BAD_ESCAPE),
+                err("/admin;a b", REJECT_CONTROL_OR_NON_ASCII),
+                err("/admin;x#y", REJECT_FRAGMENT_OR_QUERY),
+                err("/admin;x%2F..", REJECT_ENCODED_SLASH),
+                err("/admin;x\\..", REJECT_BACKSLASH),
+                ok("/x/..;%2F/admin", "/admin", SLASH_DECODE),
+                ok("/admin;x%2F/..", "/", SLASH_DECODE),
+                ok("/admin;x%2Fy", "/admin", SLASH_KEEP),
+                ok("/admin;x\\..\\y", "/y", BACKSLASH_DECODE),
+                ok("/admin;x\\y", "/admin", BACKSLASH_KEEP),
+                err("/..;/admin", REJECT_ABOVE_ROOT),
+                // reject: any ';' or %3B is a 400, wherever it is
+                err("/admin;x=1", REJECT_PATH_PARAMETER, PARAMS_REJECT),
+                err("/admin;", REJECT_PATH_PARAMETER, PARAMS_REJECT),
+                err("/;x/admin", REJECT_PATH_PARAMETER, PARAMS_REJECT),
+                err("/x/..;/admin", REJECT_PATH_PARAMETER, PARAMS_REJECT),
+                err("/admin%3Bx", REJECT_PATH_PARAMETER, PARAMS_REJECT),
+                err("/admin%3b", REJECT_PATH_PARAMETER, PARAMS_REJECT),
+                err("/a/b/c;", REJECT_PATH_PARAMETER, PARAMS_REJECT | SLASH_DECODE | BACKSLASH_KEEP),
+                ok("/admin%253B", "/admin%253B", PARAMS_REJECT),
+                ok("/admin/x", "/admin/x", PARAMS_REJECT),
+                // keep: today's behaviour, ';' is a byte of the segment (unsafe before servlet backends)
+                ok("/admin;x=1", "/admin;x=1", PARAMS_KEEP),
+                ok("/x/..;/admin", "/x/..;/admin", PARAMS_KEEP),
+                ok("/admin%3bx", "/admin%3Bx", PARAMS_KEEP),
+                ok("/a;x/../b", "/b", PARAMS_KEEP));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0} options={2}")
+    @MethodSource("parameterCases")
+    void handlesSegmentParameters(String input, String expected, int options) {
+        normalisesOrRejects(input, expected, options);
+        assertAgrees(input, options);
+    }
+
+    @Test
+    void strippedParametersDoNotCountTowardsTheLength() {
+        String path = "/admin;jsessionid=0123456789ABCDEF0123456789ABCDEF";
+        byte[] out = new byte[6];
+        assertThat(PathNormalizer.normalize(path, 0, path.length(), out, DEFAULT_OPTIONS)).isEqualTo(6);
+        assertThat(new String(out, StandardCharsets.US_ASCII)).isEqualTo("/admin");
+    }
+
     @ParameterizedTest(name = "[{index}] {0} options={2}")
     @MethodSource("cases")
     void normalisesOrRejects(String input, String expected, int options) {
@@ -181,32 +288,37 @@ class PathNormalizerTest {
 
     @ParameterizedTest
     @CsvSource({
-        "reject,reject,0", "decode,reject,1", "keep,reject,2",
-        "reject,decode,4", "reject,keep,8", "decode,keep,9", "keep,decode,6"
+        "reject,reject,strip,0", "decode,reject,strip,1", "keep,reject,strip,2",
+        "reject,decode,strip,4", "reject,keep,strip,8", "decode,keep,strip,9", "keep,decode,strip,6",
+        "reject,reject,reject,16", "reject,reject,keep,32", "decode,keep,reject,25"
     })
-    void optionsComeFromTheSpec(String encodedSlash, String backslash, int expected) {
-        assertThat(PathNormalizer.options(new NormalizeSpec(encodedSlash, backslash))).isEqualTo(expected);
+    void optionsComeFromTheSpec(String encodedSlash, String backslash, String parameters, int expected) {
+        assertThat(PathNormalizer.options(new NormalizeSpec(encodedSlash, backslash, parameters))).isEqualTo(expected);
     }
 
     @Test
-    void defaultSpecRejectsBoth() {
+    void defaultSpecRejectsBothAndStripsParameters() {
         assertThat(PathNormalizer.options(NormalizeSpec.DEFAULT)).isEqualTo(DEFAULT_OPTIONS);
-        assertThat(PathNormalizer.options(new NormalizeSpec(null, null))).isEqualTo(DEFAULT_OPTIONS);
+        assertThat(PathNormalizer.options(new NormalizeSpec(null, null, null))).isEqualTo(DEFAULT_OPTIONS);
+        assertThat(run("/admin;x=1", PathNormalizer.options(NormalizeSpec.DEFAULT))).isEqualTo("/admin");
     }
 
     @Test
     void unknownSpecValuesAreNamed() {
-        assertThatThrownBy(() -> PathNormalizer.options(new NormalizeSpec("allow", "reject")))
+        assertThatThrownBy(() -> PathNormalizer.options(new NormalizeSpec("allow", "reject", null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("normalize.encoded_slash: unknown value 'allow' (expected one of: reject, decode, keep)");
-        assertThatThrownBy(() -> PathNormalizer.options(new NormalizeSpec("reject", "Decode")))
+        assertThatThrownBy(() -> PathNormalizer.options(new NormalizeSpec("reject", "Decode", null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("normalize.backslash: unknown value 'Decode'");
+        assertThatThrownBy(() -> PathNormalizer.options(new NormalizeSpec("reject", "reject", "decode")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("normalize.path_parameters: unknown value 'decode' (expected one of: strip, reject, keep)");
     }
 
     @Test
     void everyCodeIsDescribed() {
-        for (int code = REJECT_FRAGMENT_OR_QUERY; code < 0; code++) {
+        for (int code = REJECT_PATH_PARAMETER; code < 0; code++) {
             assertThat(PathNormalizer.describe(code)).doesNotStartWith("unknown");
         }
         assertThat(PathNormalizer.describe(REJECT_ABOVE_ROOT)).isEqualTo("'..' above the root");
@@ -216,7 +328,7 @@ class PathNormalizerTest {
     /** Every sequence of up to five units of the small alphabet, under every option setting. */
     @Test
     void agreesWithTheReferenceOnEveryShortPath() {
-        String[] alphabet = {"/", ".", "a", "%2e", "%2F", "%5c", "%41"};
+        String[] alphabet = {"/", ".", "a", "%2e", "%2F", "%5c", "%41", ";", "%3B"};
         List<String> paths = new ArrayList<>();
         paths.add("");
         for (int length = 1; length <= 5; length++) {
@@ -241,7 +353,7 @@ class PathNormalizerTest {
     void agreesWithTheReferenceOnRandomPaths() {
         String[] alphabet = {
             "/", "/", ".", ".", "a", "b", "%2e", "%2E", "%2F", "%2f", "%5c", "%5C", "%41", "\\",
-            "%3a", "%00", "%", "%g1", "#", " ", "~", "%7e", "\u00e9"
+            "%3a", "%00", "%", "%g1", "#", " ", "~", "%7e", "\u00e9", ";", ";", "%3b", "..;", "=1"
         };
         SplittableRandom random = new SplittableRandom(20240917);
         for (int round = 0; round < 60_000; round++) {
@@ -304,6 +416,7 @@ class PathNormalizerTest {
             case REJECT_ABOVE_ROOT -> "REJECT_ABOVE_ROOT";
             case REJECT_TOO_LONG -> "REJECT_TOO_LONG";
             case REJECT_FRAGMENT_OR_QUERY -> "REJECT_FRAGMENT_OR_QUERY";
+            case REJECT_PATH_PARAMETER -> "REJECT_PATH_PARAMETER";
             default -> "code " + code;
         };
     }
@@ -317,6 +430,7 @@ class PathNormalizerTest {
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
         private static final String HEX = "0123456789abcdefABCDEF";
         private static final String BOUNDARY = "<boundary>";
+        private static final String PARAMETERS = "<parameters>";
 
         static String normalize(String path, int options) {
             if (path.isEmpty() || path.charAt(0) != '/') {
@@ -324,6 +438,7 @@ class PathNormalizerTest {
             }
             List<String> stack = new ArrayList<>();
             StringBuilder segment = new StringBuilder();
+            boolean inParameters = false;
             int i = 1;
             while (i < path.length()) {
                 String unit;
@@ -348,7 +463,10 @@ class PathNormalizerTest {
                         return problem;
                     }
                     segment.setLength(0);
-                } else {
+                    inParameters = false;
+                } else if (unit.equals(PARAMETERS)) {
+                    inParameters = true;
+                } else if (!inParameters) {
                     segment.append(unit);
                 }
             }
@@ -388,6 +506,9 @@ class PathNormalizerTest {
             if (value == '\\') {
                 return mode(options, BACKSLASH_DECODE, BACKSLASH_KEEP, "%5C", "REJECT_BACKSLASH");
             }
+            if (value == ';') {
+                return parameters(options, "%3B");
+            }
             if (UNRESERVED.indexOf(value) >= 0) {
                 return String.valueOf((char) value);
             }
@@ -410,7 +531,17 @@ class PathNormalizerTest {
             if (c == '#' || c == '?') {
                 return "REJECT_FRAGMENT_OR_QUERY";
             }
+            if (c == ';') {
+                return parameters(options, ";");
+            }
             return String.valueOf(c);
+        }
+
+        private static String parameters(int options, String kept) {
+            if ((options & PATH_PARAMETERS_KEEP) != 0) {
+                return kept;
+            }
+            return (options & PATH_PARAMETERS_REJECT) != 0 ? "REJECT_PATH_PARAMETER" : PARAMETERS;
         }
 
         private static String mode(int options, int decodeBit, int keepBit, String kept, String rejected) {

@@ -51,4 +51,48 @@ class RouteTableAllocationTest {
         assertThat(state.table.matchIndex(state.path, state.path.length)).isEqualTo(expected);
         AllocationAssert.assertZero("route table " + kind, state, State::run);
     }
+
+    /** What the gate does per request: normalise the target's path (parameters stripped), then match. */
+    static final class NormalisedState {
+        final RouteTable<String> table;
+        final CharSequence target;
+        final byte[] out = new byte[256];
+        long sink;
+
+        NormalisedState(RouteTable<String> table, CharSequence target) {
+            this.table = table;
+            this.target = target;
+        }
+
+        int runOnce() {
+            int end = PathNormalizer.pathEnd(target, 0, target.length());
+            int n = PathNormalizer.normalize(target, 0, end, out, PathNormalizer.DEFAULT_OPTIONS);
+            return n < 0 ? n : table.matchIndex(out, n);
+        }
+
+        void run() {
+            sink += runOnce();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "/admin;x=1",
+        "/admin;jsessionid=1/x",
+        "/x/..;/admin",
+        "/a;x/..;y/admin;z?q=1",
+        "/%61dmin%3Bx=1",
+        "/.;/admin;/",
+    })
+    void matchesParameterSpellingsOfAdminWithoutAllocating(String target) {
+        RouteTable.Builder<String> builder = RouteTable.builder();
+        for (String prefix : PREFIXES) {
+            builder.add(prefix, prefix);
+        }
+        NormalisedState state = new NormalisedState(builder.build(), target);
+        int index = state.runOnce();
+        assertThat(index).as(target).isGreaterThanOrEqualTo(0);
+        assertThat(state.table.value(index)).as(target).startsWith("/admin");
+        AllocationAssert.assertZero("normalise and match " + target, state, NormalisedState::run);
+    }
 }

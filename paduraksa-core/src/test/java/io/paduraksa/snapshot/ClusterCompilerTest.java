@@ -74,7 +74,7 @@ class ClusterCompilerTest {
                 pool: {max_connections: 32, idle_timeout: 90s, max_requests_per_connection: 1000}
                 health:
                   active: {path: /healthz, interval: 10s, timeout: 1s, healthy_threshold: 4, unhealthy_threshold: 5}
-                  passive: {consecutive_failures: 7, eject_for: 10s, max_eject_for: 2m}
+                  passive: {consecutive_failures: 7, eject_for: 10s, max_eject_for: 2m, count_5xx: true}
                 timeouts: {connect: 500ms, response_headers: 15s, idle: 2m}
                 retry: {attempts: 3, budget: 12.5%%, min_per_second: 4}
                 resolve_every: 0s
@@ -87,7 +87,7 @@ class ClusterCompilerTest {
         assertThat(c.tls()).isEqualTo(new UpstreamCluster.Tls(false, ca, "api.internal.test"));
         assertThat(c.pool()).isEqualTo(new UpstreamCluster.Pool(32, Duration.ofSeconds(90), 1000));
         assertThat(c.health()).isEqualTo(new UpstreamCluster.Health("/healthz", Duration.ofSeconds(10), Duration.ofSeconds(1), 4, 5,
-                7, Duration.ofSeconds(10), Duration.ofMinutes(2)));
+                7, Duration.ofSeconds(10), Duration.ofMinutes(2), true));
         assertThat(c.timeouts()).isEqualTo(new UpstreamCluster.Timeouts(Duration.ofMillis(500), Duration.ofSeconds(15), Duration.ofMinutes(2)));
         assertThat(c.retry()).isEqualTo(new UpstreamCluster.Retry(3, 0.125, 4));
         assertThat(c.resolveEvery()).isZero();

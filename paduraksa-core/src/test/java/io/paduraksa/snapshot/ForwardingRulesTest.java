@@ -2,8 +2,15 @@ package io.paduraksa.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.AsciiString;
+import io.paduraksa.config.ConfigError;
+import io.paduraksa.config.ConfigException;
+import io.paduraksa.config.ConfigLoader;
+import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.testing.CompiledFixtures;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,7 +86,7 @@ class ForwardingRulesTest {
             DEFAULTS  | X-Forwarded-For     | true
             DEFAULTS  | x-forwarded-proto   | true
             DEFAULTS  | X-Forwarded-Host    | true
-            DEFAULTS  | X-Real-IP           | false
+            DEFAULTS  | X-Real-IP           | true
             DEFAULTS  | X-Request-Id        | true
             DEFAULTS  | CF-Connecting-IP    | true
             DEFAULTS  | Accept              | false
@@ -89,15 +96,15 @@ class ForwardingRulesTest {
             DEFAULTS  | Proxy               | false
             DEFAULTS  | t                   | false
             DEFAULTS  | tE                  | true
-            DEFAULTS  | X-Forwarded-Port    | false
+            DEFAULTS  | X-Forwarded-Port    | true
             DEFAULTS  | a-very-long-header-name-that-is-longer-than-any-configured-one | false
             SET_ALL   | X-Real-IP           | true
             SET_ALL   | x-debug             | true
             SET_ALL   | X-Internal-Token    | true
             SET_ALL   | X-Debugger          | false
-            OFF       | X-Forwarded-For     | false
-            OFF       | X-Forwarded-Proto   | false
-            OFF       | X-Forwarded-Host    | false
+            OFF       | X-Forwarded-For     | true
+            OFF       | X-Forwarded-Proto   | true
+            OFF       | X-Forwarded-Host    | true
             OFF       | X-Request-Id        | true
             OFF       | Connection          | true
             OFF       | CF-Connecting-IP    | true
@@ -129,5 +136,121 @@ class ForwardingRulesTest {
         assertThat(f.isRemovedRequestHeader("ho[t")).isFalse();
         assertThat(f.isRemovedRequestHeader("h\u00d3st")).isFalse();
         assertThat(f.isRemovedRequestHeader("")).isFalse();
+    }
+
+    /** Every default identity name, in the spellings a folding server would read as the same. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"Forwarded", "X-Forwarded-For", "X-Real-IP", "True-Client-IP", "X-Client-IP", "X-Cluster-Client-IP",
+        "Fastly-Client-IP", "X-Originating-IP", "X-Remote-IP", "X-Remote-Addr", "Client-IP", "CF-Connecting-IP",
+        "CF-Connecting-IPv6", "X-ProxyUser-Ip", "WL-Proxy-Client-IP", "Proxy-Client-IP", "X-Envoy-External-Address",
+        "X-Forwarded-Host", "X-Forwarded-Proto", "X-Forwarded-Port", "Forwarded-For", "X-Forwarded", "True_Client_IP",
+        "cf_connecting_ip", "X_REAL_IP", "x-real_ip", "X_Forwarded-For", "FORWARDED"})
+    void identityFieldsNeverPassFromAnUntrustedPeerWhateverTheSeparator(String name) {
+        ForwardingRules pass = rules("forwarding: {headers_with_underscores: pass, x_forwarded_for: \"off\", x_forwarded_proto: false, x_forwarded_host: false}\n");
+
+        assertThat(pass.isRemovedRequestHeader(name, false)).isTrue();
+        assertThat(pass.isRemovedRequestHeader(new AsciiString(name), false)).isTrue();
+    }
+
+    @ParameterizedTest(name = "{0}: {1} from a trusted proxy -> removed {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            DEFAULTS     | CF-Connecting-IP   | false
+            DEFAULTS     | cf-connecting-ip   | false
+            DEFAULTS     | CF_Connecting_IP   | true
+            DEFAULTS     | True-Client-IP     | true
+            DEFAULTS     | X-Real-IP          | true
+            DEFAULTS     | X-Forwarded-For    | true
+            DEFAULTS     | Forwarded          | true
+            DEFAULTS     | X-Custom           | false
+            CLIENT_IP    | True-Client-IP     | false
+            CLIENT_IP    | CF-Connecting-IP   | true
+            OFF          | X-Forwarded-For    | false
+            OFF          | X-Forwarded-Proto  | true
+            LISTED       | X-Forwarded-Proto  | false
+            LISTED       | True-Client-IP     | false
+            LISTED       | True_Client_IP     | true
+            LISTED       | X-Forwarded-Host   | true
+            LISTED_SET   | X-Forwarded-Proto  | true
+            PASS         | CF_Connecting_IP   | true
+            PASS         | X_Custom           | false
+            EXTRA        | X-Akamai-Client-IP | true
+            """)
+    void fromATrustedProxyOnlyTheNamesItSetsPass(String config, String header, boolean removed) {
+        String yaml = switch (config) {
+            case "DEFAULTS" -> DEFAULTS;
+            case "CLIENT_IP" -> CLIENT_IP;
+            case "OFF" -> OFF;
+            case "LISTED" -> "forwarding: {x_forwarded_proto: false, identity_headers_from_trusted_proxies: [X-Forwarded-Proto, True-Client-IP]}";
+            case "LISTED_SET" -> "forwarding: {identity_headers_from_trusted_proxies: [X-Forwarded-Proto]}";
+            case "PASS" -> "forwarding: {headers_with_underscores: pass}";
+            default -> "forwarding: {identity_headers: [X-Akamai-Client-IP]}";
+        };
+        ForwardingRules f = rules(yaml + "\n");
+
+        assertThat(f.isRemovedRequestHeader(header, true)).isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(header, false)).as("from an untrusted peer").isEqualTo(removed || !header.equals("X-Custom") && !header.equals("X_Custom"));
+    }
+
+    @Test
+    void namesWithAnUnderscoreAreDroppedUnlessPassed() {
+        ForwardingRules drop = rules(DEFAULTS + "\n");
+        ForwardingRules pass = rules("forwarding: {headers_with_underscores: pass, identity_headers: [X-Akamai-Client-IP]}\n");
+
+        assertThat(drop.isRemovedRequestHeader("X_Custom", true)).isTrue();
+        assertThat(drop.isRemovedRequestHeader("_", false)).isTrue();
+        assertThat(drop.isRemovedRequestHeader("X-Custom", false)).isFalse();
+        assertThat(pass.isRemovedRequestHeader("X_Custom", false)).isFalse();
+        assertThat(pass.isRemovedRequestHeader("x_akamai_client_ip", true)).isTrue();
+        assertThat(pass.isRemovedRequestHeader("X-Akamai_Client-IP", false)).isTrue();
+        // '-' and '_' fold into each other only: other bytes stay apart.
+        assertThat(pass.isRemovedRequestHeader("X.Real.IP", false)).isFalse();
+        assertThat(pass.isRemovedRequestHeader("X-Real-IQ", false)).isFalse();
+    }
+
+    @Test
+    void requestIdEchoIsOnByDefaultAndCanBeTurnedOff() {
+        assertThat(rules(DEFAULTS + "\n").echoRequestId()).isTrue();
+        assertThat(new String(rules(DEFAULTS + "\n").requestIdLinePrefix(), StandardCharsets.US_ASCII)).isEqualTo("X-Request-Id: ");
+        assertThat(rules("forwarding: {request_id: {echo: false}}\n").echoRequestId()).isFalse();
+    }
+
+    @Test
+    void anEchoedRequestIdReplacesTheUpstreamsOwnOnEveryHost() {
+        String host = "hosts: [{names: [a.test], response_headers: {remove: [Server]}, routes: [{path: /, respond: {status: 204}}]}]\n";
+        Snapshot on = CompiledFixtures.compile("edge.yaml", "forwarding: {request_id: {header: X-Correlation-Id}}\n" + host);
+        Snapshot off = CompiledFixtures.compile("edge.yaml", "forwarding: {request_id: {echo: false}}\n" + host);
+        try {
+            assertThat(on.defaultResponseHeaders().isRemoved("x-correlation-id")).isTrue();
+            assertThat(on.hostList().get(0).responseHeaders().isRemoved("X-Correlation-Id")).isTrue();
+            assertThat(off.defaultResponseHeaders().isRemoved("X-Request-Id")).isFalse();
+            assertThat(off.hostList().get(0).responseHeaders().isRemoved("X-Request-Id")).isFalse();
+        } finally {
+            on.release();
+            off.release();
+        }
+    }
+
+    @Test
+    void aResponseHeaderNamedLikeTheEchoedRequestIdIsAnError() throws IOException, ConfigException {
+        String name = "invalid/response-header-echoed-request-id.yaml";
+        String yaml;
+        try (InputStream in = ForwardingRulesTest.class.getResourceAsStream("/config/" + name)) {
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        LoadedConfig loaded = ConfigLoader.parse(name, yaml);
+        try {
+            SnapshotCompiler.compile(loaded, PooledByteBufAllocator.DEFAULT).release();
+            throw new AssertionError("expected a configuration error");
+        } catch (ConfigException e) {
+            assertThat(e.errors()).hasSize(1);
+            ConfigError error = e.errors().get(0);
+            assertThat(error.file()).isEqualTo(name);
+            assertThat(error.path()).isEqualTo("hosts[0].response_headers.set.x-request-id");
+            assertThat(error.line()).isEqualTo(4);
+            assertThat(error.column()).isEqualTo(50); // the value, as compile-time errors point
+            assertThat(error.problem()).contains("is the request id that forwarding.request_id.echo sends back");
+        }
+        // the same with the echo off compiles
+        rules(yaml.replace("hosts:", "forwarding: {request_id: {echo: false}}\nhosts:"));
     }
 }

@@ -114,6 +114,16 @@ class SnapshotCompilerTest {
                             routes:
                               - {path: /a/../b, forward: app}
                         """, "hosts[0].routes[0].path", 9, "normal form"),
+                Arguments.of("route prefix with a segment parameter", HEAD + """
+                        hosts:
+                          - names: [a.test]
+                            routes:
+                              - {path: /shop;v=1, forward: app}
+                        """, "hosts[0].routes[0].path", 9, "(expected '/shop'"),
+                Arguments.of("deny prefix with an encoded segment parameter", HEAD + """
+                          p: {type: path, deny: [/admin, /admin%3Bx]}
+                        hosts: []
+                        """, "policies.p.deny[1]", 6, "(expected '/admin'"),
                 Arguments.of("short challenge secret", HEAD + """
                           pow: {type: challenge, keys: [{id: k1, secret: "too short"}]}
                         hosts: []

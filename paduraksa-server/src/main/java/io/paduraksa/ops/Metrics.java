@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -45,6 +46,12 @@ public final class Metrics {
     static final int CHALLENGE = 4;
     static final int REFUSED = 5;
 
+    /**
+     * Why TLS handshakes failed, the {@code reason} label of {@code paduraksa_tls_handshake_failures_total};
+     * in the order of {@code server.connection.TlsHandshakeFailures.Reason} (a test checks).
+     */
+    public static final List<String> TLS_FAILURE_REASONS = List.of("not_tls", "timeout", "closed", "protocol");
+
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final SnapshotStore store;
@@ -63,6 +70,9 @@ public final class Metrics {
     };
     private final UpstreamMetrics upstream = new UpstreamMetrics();
     private volatile IntUnaryOperator openConnections = listener -> -1;
+    /** Failed TLS handshakes by listener and reason; a failed handshake is rare next to a request, so one atomic add. */
+    private final AtomicLongArray tlsFailures;
+    private volatile boolean[] tlsListener;
     private volatile AccessLog accessLog;
     /** The newest layout any thread asked for; guarded by {@code this}. */
     private CounterLayout latest;
@@ -78,6 +88,8 @@ public final class Metrics {
         this.admin = adminListener.clone();
         this.decisionBase = listeners.length * CLASSES.length;
         this.streamsSlot = decisionBase + DECISIONS.length;
+        this.tlsFailures = new AtomicLongArray(listeners.length * TLS_FAILURE_REASONS.size());
+        this.tlsListener = new boolean[listeners.length];
     }
 
     /** The upstream counters (per cluster and destination) the forwarder records into. */
@@ -97,6 +109,35 @@ public final class Metrics {
     /** Where scrapes read each listener's open connections (-1: not known). */
     public void openConnections(IntUnaryOperator perListener) {
         this.openConnections = perListener;
+    }
+
+    /** Which listeners serve TLS: those get a {@code paduraksa_tls_handshake_failures_total} sample per reason. */
+    public void tlsListeners(boolean[] tls) {
+        this.tlsListener = tls.clone();
+    }
+
+    /** A TLS handshake on {@code listener} failed; {@code reason} indexes {@link #TLS_FAILURE_REASONS}. */
+    public void tlsHandshakeFailed(int listener, int reason) {
+        if (listener >= 0 && listener < listeners.length && reason >= 0 && reason < TLS_FAILURE_REASONS.size()) {
+            tlsFailures.incrementAndGet(listener * TLS_FAILURE_REASONS.size() + reason);
+        }
+    }
+
+    /** Failed TLS handshakes on {@code listener} for {@code reason} (an index of {@link #TLS_FAILURE_REASONS}). */
+    public long tlsHandshakeFailures(int listener, int reason) {
+        return tlsFailures.get(listener * TLS_FAILURE_REASONS.size() + reason);
+    }
+
+    boolean isTlsListener(int listener) {
+        return tlsListener[listener];
+    }
+
+    String listenerName(int listener) {
+        return listeners[listener];
+    }
+
+    int listenerCount() {
+        return listeners.length;
     }
 
     // ---- per request (0 B) ----

@@ -30,6 +30,7 @@ final class MetricsText {
         requests(p, t);
         layoutCounters(p, t);
         connections(p, t);
+        tlsFailures(p, metrics);
         config(p, t.snapshot, reloader);
         upstream(p, metrics.upstream());
         accessLog(p, metrics.accessLog());
@@ -81,6 +82,20 @@ final class MetricsText {
             }
         }
         p.family("paduraksa_open_http2_streams", "gauge", "Client HTTP/2 streams open.").sample("paduraksa_open_http2_streams", t.openStreams());
+    }
+
+    private static void tlsFailures(PrometheusText p, Metrics m) {
+        p.family("paduraksa_tls_handshake_failures_total", "counter",
+                "Failed TLS handshakes by listener and reason (not_tls, timeout, closed, protocol).");
+        for (int l = 0; l < m.listenerCount(); l++) {
+            if (!m.isTlsListener(l)) {
+                continue;
+            }
+            for (int r = 0; r < Metrics.TLS_FAILURE_REASONS.size(); r++) {
+                p.sample("paduraksa_tls_handshake_failures_total", m.tlsHandshakeFailures(l, r), "listener", m.listenerName(l),
+                        "reason", Metrics.TLS_FAILURE_REASONS.get(r));
+            }
+        }
     }
 
     private static void config(PrometheusText p, Snapshot s, Reloader reloader) {

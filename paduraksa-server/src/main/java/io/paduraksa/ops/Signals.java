@@ -1,5 +1,6 @@
 package io.paduraksa.ops;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -10,27 +11,38 @@ import sun.misc.SignalHandler;
  * on JDK 21+ without flags. If the JVM was started with SIGHUP ignored (as under {@code nohup}),
  * the JVM will not install a handler for it: that is detected and logged, since reloads would then
  * silently never happen.
+ *
+ * <p>Until a handler is installed the JVM's own SIGHUP handler exits the process (status 129), so
+ * {@code run} calls {@link #catchHangupsEarly()} first, before the configuration is read and before
+ * any listener binds. A SIGHUP that arrives before {@link #onHangup} names the reload is remembered
+ * (several count as one) and the reload runs once the server serves, so a file changed during the
+ * start is still picked up.
  */
 public final class Signals {
-    private static final Logger LOG = LoggerFactory.getLogger(Signals.class);
+    /** The one SIGHUP handler; {@code action} is null until the server serves. */
+    private static final Hangup HANGUP = new Hangup();
 
     private Signals() {
     }
 
+    /**
+     * Installs the SIGHUP handler that remembers signals until {@link #onHangup}. Touches no logging
+     * before the handler is in place (Logback's start-up takes long enough for a SIGHUP to slip in).
+     * Returns false when SIGHUP cannot be handled (ignored, or refused by the JVM).
+     */
+    public static boolean catchHangupsEarly() {
+        return HANGUP.install();
+    }
+
     /** Runs {@code action} on a new thread for every SIGHUP; returns false when SIGHUP cannot be handled. */
     public static boolean onHangup(Runnable action) {
-        try {
-            SignalHandler previous = Signal.handle(new Signal("HUP"), signal -> start("paduraksa-sighup", action));
-            if (previous == SignalHandler.SIG_IGN) {
-                LOG.warn("SIGHUP is ignored by this process (started under nohup?): the JVM installs no handler, "
-                        + "so 'kill -HUP' will not reload; restart without nohup, or use systemd's ExecReload");
-                return false;
-            }
-            return true;
-        } catch (IllegalArgumentException e) {
-            LOG.warn("cannot handle SIGHUP: {}", e.getMessage());
+        boolean handled = HANGUP.install();
+        if (!handled) {
+            HANGUP.explain();
             return false;
         }
+        HANGUP.action(action);
+        return true;
     }
 
     /** Runs {@code action} once on SIGTERM or SIGINT (graceful stop) instead of the JVM's default exit. */
@@ -40,7 +52,7 @@ public final class Signals {
             try {
                 Signal.handle(new Signal(name), handler);
             } catch (IllegalArgumentException e) {
-                LOG.warn("cannot handle SIG{}: {}", name, e.getMessage());
+                log().warn("cannot handle SIG{}: {}", name, e.getMessage());
             }
         }
     }
@@ -49,5 +61,64 @@ public final class Signals {
         Thread t = new Thread(action, name);
         t.setDaemon(false);
         t.start();
+    }
+
+    private static Logger log() {
+        return LoggerFactory.getLogger(Signals.class);
+    }
+
+    /** The SIGHUP handler: starts the reload, or remembers the signal while there is none yet. */
+    private static final class Hangup implements SignalHandler {
+        private volatile Runnable action;
+        private final AtomicBoolean pending = new AtomicBoolean();
+        /** 0: not tried, 1: installed, 2: ignored (nohup), 3: refused by the JVM. */
+        private int state;
+        private String refusal;
+
+        synchronized boolean install() {
+            if (state == 0) {
+                try {
+                    SignalHandler previous = Signal.handle(new Signal("HUP"), this);
+                    state = previous == SignalHandler.SIG_IGN ? 2 : 1;
+                } catch (IllegalArgumentException e) {
+                    state = 3;
+                    refusal = e.getMessage();
+                }
+            }
+            return state == 1;
+        }
+
+        synchronized void explain() {
+            if (state == 2) {
+                log().warn("SIGHUP is ignored by this process (started under nohup?): the JVM installs no handler, "
+                        + "so 'kill -HUP' will not reload; restart without nohup, or use systemd's ExecReload");
+            } else if (state == 3) {
+                log().warn("cannot handle SIGHUP: {}", refusal);
+            }
+        }
+
+        void action(Runnable next) {
+            action = next;
+            if (pending.getAndSet(false)) {
+                log().info("SIGHUP received while starting: reloading now that the configuration serves");
+                start("paduraksa-sighup", next);
+            }
+        }
+
+        @Override
+        public void handle(Signal signal) {
+            Runnable a = action;
+            if (a != null) {
+                start("paduraksa-sighup", a);
+                return;
+            }
+            if (!pending.getAndSet(true)) {
+                log().info("SIGHUP received while starting: the reload runs once the configuration serves");
+            }
+            // The action may have been set between the read above and the flag: then run it here.
+            if (action != null && pending.getAndSet(false)) {
+                start("paduraksa-sighup", action);
+            }
+        }
     }
 }

@@ -152,7 +152,7 @@ public final class UpstreamMetrics {
             return destination;
         }
 
-        /** A request was sent to this destination (retries count again). */
+        /** A request was sent to this destination, or its connection failed (retries count again). */
         public void request() {
             long[] a = metrics.stripe(slot);
             Metrics.inc(a, slot * STRIDE + REQUESTS);

@@ -13,6 +13,7 @@ import io.paduraksa.proxy.balance.Strategy;
 import io.paduraksa.proxy.health.ActiveHealthChecker;
 import io.paduraksa.proxy.health.PassiveHealth;
 import io.paduraksa.snapshot.UpstreamCluster;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,7 +36,13 @@ final class ClusterRuntime implements AutoCloseable {
     /** Per destination: its counters (the same handles across reloads, keyed by cluster name and URL). */
     private final UpstreamMetrics.Destination[] meters;
 
-    ClusterRuntime(UpstreamCluster model, Endpoint[] endpoints, EventLoopGroup group, UpstreamMetrics metrics) {
+    /**
+     * @param previous the runtime of the same cluster in the replaced configuration, or null: its
+     *                 destinations' health is carried over by destination URL ({@link #carryHealth}),
+     *                 and its health checks must be stopped by the caller before this one is built
+     */
+    ClusterRuntime(UpstreamCluster model, Endpoint[] endpoints, EventLoopGroup group, UpstreamMetrics metrics,
+                   ClusterRuntime previous) {
         this.model = model;
         this.endpoints = endpoints;
         List<UpstreamCluster.Destination> ds = model.destinations();
@@ -51,16 +58,50 @@ final class ClusterRuntime implements AutoCloseable {
             keys[i] = d.url().toString();
             meters[i] = metrics.destination(model.name(), keys[i]);
             PassiveHealth passive = h.passiveFailures() > 0
-                    ? new PassiveHealth(h.passiveFailures(), h.passiveEjectFor(), h.passiveMaxEjectFor()) : null;
-            states[i] = new DestinationState(i, d.weight(), passive);
+                    ? new PassiveHealth(h.passiveFailures(), h.passiveEjectFor(), h.passiveMaxEjectFor(), h.passiveCount5xx()) : null;
+            states[i] = new DestinationState(i, d.weight(), passive, h.passiveEjectFor().toNanos());
         }
+        int[] carried = carryHealth(previous);
         this.balancer = new LoadBalancer(Strategy.valueOf(model.loadBalancing().name()), states);
         this.budget = new RetryBudget(model.retry().budget(), model.retry().minPerSecond());
         this.affinity = model.affinityCookie() == null ? null : new AffinityCookie(model.affinityCookie(), keys, model.name());
-        this.checker = h.activePath() == null ? null : startChecker(group);
+        this.checker = h.activePath() == null ? null : startChecker(group, previous, carried);
     }
 
-    private ActiveHealthChecker startChecker(EventLoopGroup group) {
+    /**
+     * Copies each destination's health from the destination with the same URL in {@code previous}
+     * (passive state always; the active verdict when both probe the same way, see
+     * {@link #sameProbes}). Returns, per destination, the index of its predecessor, or -1.
+     */
+    private int[] carryHealth(ClusterRuntime previous) {
+        int[] from = new int[states.length];
+        Arrays.fill(from, -1);
+        if (previous == null) {
+            return from;
+        }
+        boolean active = sameProbes(previous);
+        List<UpstreamCluster.Destination> now = model.destinations();
+        List<UpstreamCluster.Destination> before = previous.model.destinations();
+        for (int i = 0; i < states.length; i++) {
+            for (int j = 0; j < before.size(); j++) {
+                if (now.get(i).url().equals(before.get(j).url())) {
+                    states[i].carryFrom(previous.states[j], active);
+                    from[i] = j;
+                    break;
+                }
+            }
+        }
+        return from;
+    }
+
+    /** Both runtimes probe their destinations with the same request in the same protocol. */
+    private boolean sameProbes(ClusterRuntime previous) {
+        String path = model.health().activePath();
+        return path != null && previous.checker != null && path.equals(previous.model.health().activePath())
+                && model.protocol() == previous.model.protocol();
+    }
+
+    private ActiveHealthChecker startChecker(EventLoopGroup group, ClusterRuntime previous, int[] carried) {
         UpstreamCluster.Health h = model.health();
         ActiveHealthChecker.Target[] targets = new ActiveHealthChecker.Target[endpoints.length];
         for (int i = 0; i < targets.length; i++) {
@@ -72,6 +113,13 @@ final class ClusterRuntime implements AutoCloseable {
         ActiveHealthChecker c = new ActiveHealthChecker(group, endpoints.length == 0 ? null : endpoints[0].channelClass(),
                 model.name(), targets, h.activePath(), h.activeInterval(), h.activeTimeout(), h.healthyThreshold(),
                 h.unhealthyThreshold());
+        if (previous != null && sameProbes(previous)) {
+            for (int i = 0; i < carried.length; i++) {
+                if (carried[i] >= 0) {
+                    c.carryFrom(i, previous.checker, carried[i]);
+                }
+            }
+        }
         c.start();
         return c;
     }
@@ -96,14 +144,23 @@ final class ClusterRuntime implements AutoCloseable {
         return balancer.choose(System.nanoTime(), exclude);
     }
 
-    /** The destination the request's affinity cookie names, when it is available; else -1. */
+    /** A destination for a retry: none of {@code tried} (a {@link LoadBalancer#bit} mask) nor {@code last}; -1 when none is left. */
+    int chooseRetry(long tried, int last) {
+        return balancer.chooseRetry(System.nanoTime(), tried, last);
+    }
+
+    /** The destination the request's affinity cookie names, when it is available and did not fail recently; else -1. */
     int affinityChoice(RequestState state) {
         if (affinity == null) {
             return -1;
         }
         CharSequence cookie = state.header(COOKIE);
         int d = cookie == null ? -1 : affinity.find(cookie);
-        return d >= 0 && states[d].isAvailable(System.nanoTime()) ? d : -1;
+        if (d < 0) {
+            return -1;
+        }
+        long now = System.nanoTime();
+        return states[d].isAvailable(now) && !states[d].isFailedRecently(now) ? d : -1;
     }
 
     /** The Set-Cookie line to add to the response: only when affinity is on and the request did not already name {@code d}. */
@@ -132,7 +189,11 @@ final class ClusterRuntime implements AutoCloseable {
         return authorities[d];
     }
 
-    /** Stops the health checks; the endpoints are closed by the registry, which knows whether a newer runtime shares them. */
+    /**
+     * Stops the health checks (idempotent): when a newer configuration replaces this runtime, and
+     * at retirement. The endpoints are closed by the registry, which knows whether a newer runtime
+     * shares them.
+     */
     @Override
     public void close() {
         if (checker != null) {

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.UpstreamMetrics;
+import io.paduraksa.proxy.balance.LoadBalancer;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 
@@ -16,7 +17,7 @@ import io.paduraksa.snapshot.ResponseHeaderRules;
  * upstream connection too, so nothing here is shared between threads.
  *
  * <p>Retries: a request without a body whose method is idempotent (RFC 9110 9.2.2) is tried again
- * on another destination when the connection failed, or when a reused keep-alive connection closed
+ * on an untried destination when the connection failed, or when a reused keep-alive connection closed
  * before any response byte (the upstream closed it while idle, a race every pooling proxy meets),
  * as long as the cluster's attempts and retry budget allow. Nothing else is retried: once a request
  * body was streamed or a response started, the bytes are gone. An HTTP/2 upstream's refusal
@@ -44,6 +45,8 @@ public final class ForwardCall {
     private ClusterRuntime cluster;
     private int destination;
     private int retriesLeft;
+    /** Destinations this request was sent to ({@link LoadBalancer#bit} mask): a retry goes elsewhere. */
+    private long tried;
     /** The available destination the request's affinity cookie named, or -1. */
     private int cookieDestination;
     private boolean retryable;
@@ -87,6 +90,7 @@ public final class ForwardCall {
         call.requestDone = call.requestLength == 0;
         call.retryable = call.requestDone && Idempotency.isIdempotent(state.view().method());
         call.retriesLeft = cluster.model().retry().attempts();
+        call.tried = 0;
         call.affinityLine = null;
         call.headRequest = Idempotency.isHead(state.view().method());
         // Only HTTP/1.1 upstreams can take an Upgrade; an HTTP/2 one gets a plain request.
@@ -104,6 +108,7 @@ public final class ForwardCall {
             return;
         }
         destination = d;
+        tried |= LoadBalancer.bit(d);
         affinityLine = cluster.affinityLine(d, d == cookieDestination);
         cluster.destination(d).requestStarted();
         inPool = true;
@@ -180,7 +185,9 @@ public final class ForwardCall {
             return;
         }
         cluster.destination(destination).requestEnded();
-        cluster.destination(destination).onFailure(System.nanoTime());
+        // Counts at once: the balancer skips this destination from the next pick on.
+        cluster.destination(destination).onConnectionFailure(System.nanoTime());
+        cluster.meter(destination).request(); // a request tried, though its connection failed
         cluster.meter(destination).error(UpstreamMetrics.CONNECT);
         state.upstream(destination, -1);
         retryOrFail(502);
@@ -210,6 +217,26 @@ public final class ForwardCall {
         u.endBody();
         if (responseDone) {
             release();
+        }
+    }
+
+    /**
+     * The request body broke a limit ({@code limits.max_body_size}): the exchange stopped passing it
+     * on, so the upstream holds at most the limit. The upstream request is abandoned mid-body (its
+     * connection closed, or its HTTP/2 stream reset: never reused), and the client gets
+     * {@code status} when no response started, else the response is cut off.
+     */
+    public void requestRefused(int status) {
+        if (finished) {
+            return;
+        }
+        dropConnection();
+        cluster.destination(destination).requestEnded();
+        if (responseStarted) {
+            exchange.abort();
+            end(false);
+        } else {
+            fail(status);
         }
     }
 
@@ -259,7 +286,7 @@ public final class ForwardCall {
         long latency = System.nanoTime() - sentNanos;
         cluster.meter(destination).response(head.status(), latency / 1_000);
         state.upstream(destination, latency);
-        cluster.destination(destination).onSuccess();
+        cluster.destination(destination).onResponse(head.status(), System.nanoTime());
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
         if (head.status() == 101 && upgradeRequest) {
@@ -349,7 +376,8 @@ public final class ForwardCall {
             pickAndConnect(-1, -1);
             return;
         }
-        cluster.destination(destination).onFailure(System.nanoTime());
+        // Closed or reset on a fresh connection before any response byte: counts at once, as a refused connect.
+        cluster.destination(destination).onConnectionFailure(System.nanoTime());
         retryOrFail(502);
     }
 
@@ -402,10 +430,13 @@ public final class ForwardCall {
 
     // ---- endings ----
 
-    /** Tries another destination when the request may be retried and one is available; else answers {@code status}. */
+    /**
+     * Tries a destination this request has not tried yet when the request may be retried, one is
+     * available and the budget allows; else answers {@code status}.
+     */
     private void retryOrFail(int status) {
         if (retryable && retriesLeft > 0 && exchange.isOpen()) {
-            int next = cluster.choose(destination);
+            int next = cluster.chooseRetry(tried, destination);
             if (next >= 0 && cluster.tryRetry()) {
                 retriesLeft--;
                 pickAndConnect(next, -1);

@@ -1,11 +1,14 @@
 package io.paduraksa.proxy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.ops.TraceParent;
 import io.paduraksa.policy.UpstreamFields;
+import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -32,6 +35,7 @@ public final class ForwardingFields {
     private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
     private static final AsciiString TRACESTATE = AsciiString.cached("tracestate");
     private static final byte[] COMMA_SPACE = {',', ' '};
+    private static final int CRLF = ('\r' << 8) | '\n';
     /** Longest client-supplied request id that is propagated. */
     static final int MAX_REQUEST_ID = 128;
     private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
@@ -155,10 +159,7 @@ public final class ForwardingFields {
         if (name == null) {
             return;
         }
-        CharSequence incoming = rules.propagateRequestId() ? state.header(name) : null;
-        if (incoming != null && !isUsableId(incoming)) {
-            incoming = null;
-        }
+        CharSequence incoming = propagatedId(state, rules);
         sink.name(name, name);
         if (incoming != null) {
             sink.value(incoming);
@@ -171,6 +172,48 @@ public final class ForwardingFields {
             sink.value(scratch, 0, 16);
         }
         sink.end();
+    }
+
+    /** The client's request id when propagation is on and it is usable, else null (ours is sent). */
+    private static CharSequence propagatedId(RequestState state, ForwardingRules rules) {
+        CharSequence incoming = rules.propagateRequestId() ? state.header(rules.requestIdHeader()) : null;
+        return incoming != null && isUsableId(incoming) ? incoming : null;
+    }
+
+    /**
+     * Writes the request id a forwarded response echoes ({@code forwarding.request_id.echo}) as an
+     * HTTP/1.1 line: the id the upstream got (the client's propagated one, or ours as 16 hex digits).
+     * Per request on the event loop; allocates nothing.
+     */
+    public static void writeEchoLine(ByteBuf out, RequestState state, ForwardingRules rules) {
+        out.writeBytes(rules.requestIdLinePrefix());
+        CharSequence incoming = propagatedId(state, rules);
+        if (incoming != null) {
+            ByteBufUtil.writeAscii(out, incoming);
+        } else {
+            PrecomputedResponse.writeHex(out, state.requestId());
+        }
+        out.writeShort(CRLF);
+    }
+
+    /** The longest line {@link #writeEchoLine} writes. */
+    public static int maxEchoLineLength(ForwardingRules rules) {
+        return rules.requestIdLinePrefix().length + MAX_REQUEST_ID + 2;
+    }
+
+    /** As {@link #writeEchoLine}, as an HTTP/2 field value; allocates the value (HPACK keeps it). */
+    public static AsciiString echoValue(RequestState state, ForwardingRules rules) {
+        CharSequence incoming = propagatedId(state, rules);
+        if (incoming != null) {
+            return AsciiString.of(incoming);
+        }
+        byte[] hex = new byte[16];
+        long id = state.requestId();
+        for (int i = 0; i < 16; i++) {
+            int d = (int) (id >>> (60 - 4 * i)) & 0xF;
+            hex[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+        }
+        return new AsciiString(hex, false);
     }
 
     /** A propagated id: 1 to 128 visible ASCII characters, nothing that could break the head. */

@@ -29,8 +29,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Reload: a cluster whose connection settings are unchanged ({@link UpstreamCluster#sameConnections})
  * keeps its {@link Endpoint}s and with them every pooled connection, open WebSocket or long
- * response; balancer, health and budget follow the new settings. Endpoints no runtime of the
- * current or the previous snapshot uses are closed: idle connections at once, busy ones when their
+ * response; balancer, health and budget follow the new settings. Each destination's health
+ * (active verdict and counts, passive failures and ejection, a recent connection failure) is
+ * carried over by cluster name and destination URL, and the replaced runtimes' health checks stop
+ * at once, so a reload neither sends traffic to a destination known to be down nor adds probes.
+ * Endpoints no runtime of the current or the previous snapshot uses are closed: idle connections at once, busy ones when their
  * request ends. Runtimes of the two newest snapshots are kept, so a request that started on the
  * previous snapshot still finds its cluster.
  */
@@ -97,22 +100,58 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
         lastRegistered = snapshot.generation();
         Map<UpstreamCluster, ClusterRuntime> next = new IdentityHashMap<>(runtimes);
         List<ClusterRuntime> built = new ArrayList<>();
+        Set<ClusterRuntime> used = Collections.newSetFromMap(new IdentityHashMap<>());
         for (UpstreamCluster c : snapshot.clusters().values()) {
-            if (next.containsKey(c)) {
+            ClusterRuntime same = next.get(c);
+            if (same != null) {
+                used.add(same);
                 continue;
             }
+            ClusterRuntime previous = newest(c.name());
+            if (previous != null) {
+                previous.close(); // its counts are final now, and the new runtime continues them
+            }
             try {
-                ClusterRuntime r = new ClusterRuntime(c, endpointsFor(c), group, metrics);
+                ClusterRuntime r = new ClusterRuntime(c, endpointsFor(c), group, metrics, previous);
                 next.put(c, r);
                 built.add(r);
+                used.add(r);
             } catch (SSLException | RuntimeException e) {
                 LOG.error("cluster '{}' cannot be used: {}", c.name(), e.toString());
             }
         }
+        stopReplaced(used);
         generations.add(new Generation(snapshot.generation(), built));
         retire(next);
         runtimes = next;
         return next.get(wanted);
+    }
+
+    /** The runtime of the newest registered snapshot with a cluster of this name, or null. */
+    private ClusterRuntime newest(String name) {
+        for (int g = generations.size() - 1; g >= 0; g--) {
+            for (ClusterRuntime r : generations.get(g).runtimes) {
+                if (r.model().name().equals(name)) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Stops the health checks of every runtime the new snapshot does not use (replaced or removed
+     * clusters): they stay registered for requests still running on the previous snapshot, but
+     * only the newest configuration probes.
+     */
+    private void stopReplaced(Set<ClusterRuntime> used) {
+        for (Generation g : generations) {
+            for (ClusterRuntime r : g.runtimes) {
+                if (!used.contains(r)) {
+                    r.close();
+                }
+            }
+        }
     }
 
     /** The endpoints of the newest runtime with the same name and connection settings, or new ones. */

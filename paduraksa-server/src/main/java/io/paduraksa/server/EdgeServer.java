@@ -3,6 +3,8 @@ package io.paduraksa.server;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -27,7 +29,9 @@ import io.paduraksa.server.connection.TlsException;
 import io.paduraksa.server.transport.Transport;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
+import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +66,8 @@ public final class EdgeServer {
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** Every listener bound: the start succeeded (a failed start stops without the drain lines). */
+    private volatile boolean started;
     /** The forwarder this server made (and closes), or null when one was given. */
     private final UpstreamForwarder upstreams;
     private volatile SystemdNotifier notifier = SystemdNotifier.none();
@@ -113,10 +119,14 @@ public final class EdgeServer {
     /** Counters labelled by listener name (the address text when unnamed), in the order of {@code listeners:}. */
     private static Metrics newMetrics(PaduraksaSpec spec, SnapshotStore store) {
         boolean[] admin = new boolean[spec.listeners().size()];
+        boolean[] tls = new boolean[admin.length];
         for (int i = 0; i < admin.length; i++) {
             admin[i] = spec.listeners().get(i).admin();
+            tls[i] = !admin[i] && spec.listeners().get(i).tls() != null;
         }
-        return new Metrics(store, listenerNames(spec), admin);
+        Metrics metrics = new Metrics(store, listenerNames(spec), admin);
+        metrics.tlsListeners(tls);
+        return metrics;
     }
 
     private static List<String> listenerNames(PaduraksaSpec spec) {
@@ -180,17 +190,19 @@ public final class EdgeServer {
 
     private void bind() throws Exception {
         for (ListenerInitializer l : listeners) {
-            bindOne(l.spec(), l);
+            bindOne(l.index(), l.spec(), l);
         }
-        for (ListenerSpec l : spec.listeners()) {
+        for (int i = 0; i < spec.listeners().size(); i++) {
+            ListenerSpec l = spec.listeners().get(i);
             if (l.admin()) {
-                bindOne(l, new AdminHandler.Initializer(store, reloader, this::isReady, metrics, this::boundAddresses));
+                bindOne(i, l, new AdminHandler.Initializer(store, reloader, this::isReady, metrics, this::boundAddresses));
             }
         }
+        started = true;
         LOG.info("serving {} with {} hosts on {}", store.current().sourceName(), store.current().hostList().size(), bound);
     }
 
-    private void bindOne(ListenerSpec l, io.netty.channel.ChannelHandler initializer) throws Exception {
+    private void bindOne(int index, ListenerSpec l, ChannelHandler initializer) throws BindException {
         InetSocketAddress address = address(l.address());
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
@@ -200,9 +212,41 @@ public final class EdgeServer {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childHandler(initializer);
-        Channel ch = b.bind(address).sync().channel();
+        ChannelFuture f = b.bind(address).awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            BindException e = new BindException(bindFailure(index, l, f.cause()));
+            e.initCause(f.cause());
+            throw e;
+        }
+        Channel ch = f.channel();
         serverChannels.add(ch);
         bound.put(l.name() == null ? l.address() : l.name(), (InetSocketAddress) ch.localAddress());
+    }
+
+    /**
+     * One line naming the listener (its name and place in {@code listeners:}), the address and the
+     * operating system's reason, e.g. {@code listener 'public' (listeners[0]) cannot bind 127.0.0.1:8080:
+     * Address already in use}. Netty's own text ({@code bind(..) failed with error(-98): Address already in use}) names
+     * neither.
+     */
+    static String bindFailure(int index, ListenerSpec l, Throwable cause) {
+        String which = l.name() == null ? "listener listeners[" + index + "]" : "listener '" + l.name() + "' (listeners[" + index + "])";
+        String reason;
+        if (cause == null) {
+            reason = "unknown error";
+        } else if (cause instanceof UnresolvedAddressException) {
+            reason = "cannot resolve the host";
+        } else if (cause.getMessage() == null) {
+            reason = cause.getClass().getSimpleName();
+        } else {
+            reason = cause.getMessage();
+            // Netty's native transports: "bind(..) failed with error(-98): Address already in use".
+            int colon = reason.lastIndexOf(": ");
+            if (reason.startsWith("bind(") && colon >= 0) {
+                reason = reason.substring(colon + 2);
+            }
+        }
+        return which + " cannot bind " + l.address() + ": " + reason;
     }
 
     static Path configDirectory(Path configFile) {
@@ -311,7 +355,9 @@ public final class EdgeServer {
         }
         stopping = true;
         notifier.stopping();
-        LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
+        if (started) {
+            LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
+        }
         for (Channel ch : serverChannels) {
             ch.close().syncUninterruptibly();
         }
@@ -336,6 +382,8 @@ public final class EdgeServer {
         store.current().release();
         notifier.close();
         stopped.countDown();
-        LOG.info("stopped");
+        if (started) {
+            LOG.info("stopped");
+        }
     }
 }

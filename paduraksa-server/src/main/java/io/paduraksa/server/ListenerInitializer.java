@@ -7,6 +7,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.paduraksa.config.LimitsSpec;
 import io.paduraksa.config.ListenerSpec;
@@ -18,12 +19,15 @@ import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.server.connection.CountryLookup;
 import io.paduraksa.server.connection.ProxyProtocolHandler;
 import io.paduraksa.server.connection.TlsContexts;
+import io.paduraksa.server.connection.TlsHandshakeFailures;
+import io.paduraksa.ops.Metrics;
 import io.paduraksa.server.http1.Http1Deadlines;
 import io.paduraksa.server.http1.Http1GateHandler;
 import io.paduraksa.server.http1.Http1RequestDecoder;
 import io.paduraksa.server.http2.Http2GateHandler;
 import io.paduraksa.server.http2.Http2Limits;
 import io.paduraksa.snapshot.SnapshotStore;
+import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,6 +47,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     private final CountryLookup countries;
     private final AcceptFilterHandler lockDown;
     private final AtomicReference<TlsContexts> tls;
+    private final TlsHandshakeFailures tlsFailures;
     private final ChannelGroup channels;
     private final AtomicInteger open = new AtomicInteger();
     private final boolean http1;
@@ -63,6 +68,9 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         };
         this.lockDown = spec.trustedOnly() ? new AcceptFilterHandler(trustedProxies) : null;
         this.tls = new AtomicReference<>(tls);
+        Metrics metrics = context.metrics();
+        this.tlsFailures = new TlsHandshakeFailures(index, spec.name() == null ? spec.address() : spec.name(),
+                metrics == null ? (l, reason) -> { } : (l, reason) -> metrics.tlsHandshakeFailed(l, reason.ordinal()));
         this.channels = channels;
         this.http1 = spec.protocols().contains("http1");
         this.h2c = spec.protocols().contains("h2c");
@@ -124,7 +132,8 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         // given less time for its head need not get more for the start of its body.
         long headerTimeout = limits.headerTimeout().toMillis();
         Http1Deadlines deadlines = new Http1Deadlines(headerTimeout, limits.idleTimeout().toMillis(),
-                limits.bodyMinRate().bytes(), Math.min(Http1Deadlines.DEFAULT_BODY_GRACE_MILLIS, headerTimeout));
+                limits.bodyMinRate().bytes(), Math.min(Http1Deadlines.DEFAULT_BODY_GRACE_MILLIS, headerTimeout),
+                limits.sendTimeout().toMillis());
         Http1RequestDecoder decoder = new Http1RequestDecoder((int) limits.maxRequestLine().bytes(),
                 (int) limits.maxHeaderSize().bytes(), limits.maxHeaders(), limits.maxBodySize().bytes());
         p.addLast("deadlines", deadlines);
@@ -135,15 +144,59 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     void installHttp2(ChannelPipeline p) {
         Http2Limits h2 = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
                 Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
-                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis());
+                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis(),
+                limits.maxBodySize().bytes(), limits.sendTimeout().toMillis());
         p.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("http2-gate", Http2GateHandler.create(context, h2));
     }
 
-    /** After the TLS handshake: h2 when ALPN chose it (and the listener offers it), else HTTP/1.1. */
+    /**
+     * After the TLS handshake: h2 when ALPN chose it (and the listener offers it), else HTTP/1.1. A
+     * failed handshake (or any error before it completed) is counted and logged once by
+     * {@link TlsHandshakeFailures} and the connection closed; nothing travels on to Netty's WARN with a
+     * stack trace (this handler's default, and the pipeline tail's).
+     */
     private final class AlpnHandler extends ApplicationProtocolNegotiationHandler {
+        private boolean failed;
+
         AlpnHandler() {
             super(ApplicationProtocolNames.HTTP_1_1);
+        }
+
+        @Override
+        protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+            if (!failed) {
+                failed = true;
+                tlsFailures.failed(ctx.channel(), cause);
+            }
+            ctx.close();
+        }
+
+        /**
+         * The peer went away after its ClientHello (the SNI handler has made way for the SslHandler) but
+         * before the handshake finished: Netty's server-side SslHandler reports no handshake event then.
+         * A connection closed before a complete ClientHello is not counted (port scans, TCP health checks).
+         */
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+            if (!failed && ssl != null && !ssl.handshakeFuture().isSuccess()) {
+                Throwable cause = ssl.handshakeFuture().cause();
+                handshakeFailure(ctx, cause == null ? new ClosedChannelException() : cause);
+            }
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+            if (ssl != null && ssl.handshakeFuture().isSuccess()) {
+                // Not the handshake: choosing the protocol's handlers failed. A bug, so Netty's WARN with the trace.
+                ctx.fireExceptionCaught(cause);
+                ctx.close();
+                return;
+            }
+            handshakeFailure(ctx, cause);
         }
 
         @Override

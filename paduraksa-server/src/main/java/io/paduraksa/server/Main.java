@@ -4,6 +4,7 @@ import io.netty.util.ResourceLeakDetector;
 import io.paduraksa.config.ConfigError;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.ops.Signals;
 import io.paduraksa.ops.SystemdNotifier;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.paduraksa.config.ConfigLoader;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code paduraksa} command line: {@code run}, {@code check}, {@code explain}, {@code --version},
@@ -39,6 +41,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("run")) {
+            // First of all: until a SIGHUP handler is installed, the JVM's own one exits the process (status 129).
+            Signals.catchHangupsEarly();
+        }
         if (!leakDetectionAsked(System.getProperties())) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
@@ -146,6 +152,8 @@ public final class Main {
     }
 
     private static int serve(Options o, PrintStream err) {
+        LoggerFactory.getLogger(Main.class).info("paduraksa {} starting: pid {}, config {}", version(), ProcessHandle.current().pid(),
+                o.config);
         // Before the first compile: distributed rate limits share their counts through Redis from then on.
         RateLimiters.syncWith(new RedisRateLimitSync());
         Snapshot s = load(o, err);

@@ -32,6 +32,7 @@ class MetricsAllocationTest {
         final RequestState denied = new RequestState();
         final UpstreamMetrics.Destination destination = metrics.upstream().destination("app", "http://192.0.2.10:8080");
         long latency;
+        long calls;
 
         State() {
             Gate gate = new Gate(store);
@@ -45,10 +46,15 @@ class MetricsAllocationTest {
     @Test
     void answeredAllocatesNothing() {
         AllocationAssert.assertZero("Metrics.answered", state, s -> {
+            s.calls++;
             s.metrics.answered(0, s.answered, GateOutcome.RESPOND, 200);
             s.metrics.answered(0, s.denied, GateOutcome.RESPOND, 403);
             s.metrics.answered(0, s.denied, GateOutcome.DROP, 0);
         });
+        // Every call counted: one 2xx and one 4xx each.
+        Metrics.Totals t = state.metrics.totals();
+        org.assertj.core.api.Assertions.assertThat(t.requests(0, 2)).isEqualTo(state.calls);
+        org.assertj.core.api.Assertions.assertThat(t.requests(0, 4)).isEqualTo(state.calls);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.paduraksa.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
@@ -127,8 +126,7 @@ class ChallengeIT {
 
     @Test
     void aHeadlessChromiumSolvesTheChallengeAndSeesTheSite(@TempDir Path profile) throws Exception {
-        Path chromium = Path.of("/usr/bin/chromium");
-        assumeTrue(Files.isExecutable(chromium), "Debian's chromium is not installed (apt-get install chromium)");
+        Path chromium = io.paduraksa.testing.Tools.require("Debian's chromium", "chromium", "/usr/bin/chromium");
         List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile,
                 "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,HttpsFirstModeV2ForTypicallySecureUsers",

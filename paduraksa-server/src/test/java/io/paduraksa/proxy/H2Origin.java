@@ -46,12 +46,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /big/N}: N zero bytes in 16 KiB DATA frames (queued by the flow controller, sent as the window allows);</li>
  *   <li>anything else: 200 with a text echo of every received field and the body's length.</li>
  * </ul>
- * Counts connections; keeps the last request's fields.
+ * Counts connections and the resets it receives; keeps the last request's fields.
  */
 final class H2Origin implements AutoCloseable {
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel server;
     final AtomicInteger connections = new AtomicInteger();
+    /** RST_STREAM frames received from the proxy (streams it abandoned). */
+    final AtomicInteger resets = new AtomicInteger();
     final Queue<Http2Headers> requests = new ConcurrentLinkedQueue<>();
 
     /** h2c, with {@code maxConcurrentStreams} in its SETTINGS. */
@@ -122,6 +124,11 @@ final class H2Origin implements AutoCloseable {
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
                                   short weight, boolean exclusive, int padding, boolean endOfStream) {
             onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+        }
+
+        @Override
+        public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
+            resets.incrementAndGet();
         }
 
         @Override

@@ -15,20 +15,33 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The issue's key proof: the gate allocates nothing per request on the event loop, over real
- * connections with browser-like requests. The server runs with a {@link GateMeter}, which brackets
- * {@code Gate.run} (and nothing else: not decoding, not the answer's write) with the event-loop
- * thread's allocated-bytes counter. For each gate action (200 answer, 301 redirect, 403 policy
- * denial, and a request forwarded to an in-test upstream): 2,000 warm-up requests with the meter off, rounds of 2,000 with the meter on until one is
- * clean (in practice the first), then 10,000 counted ones, over ONE keep-alive HTTP/1.1 connection
- * (pipelined 8 at a time) and over ONE HTTP/2 connection (50 streams in flight). HTTP/1.1 must show
- * 0 B; HTTP/2 at most 1 % non-zero requests of at most 1 KiB each (none seen so far). Before all
- * that, a JIT warm-up of 20,000 requests per scenario and protocol (see {@link #warmUpAndSettle}).
+ * The issue's key proof, over real connections with browser-like requests: what the server's
+ * event loops allocate per request, all of it (decoding, gate, answers, forwarding, flushes, the
+ * access log's hand-off, and anything else those threads run meanwhile), measured with each loop
+ * thread's allocated-bytes counter around {@link #MEASURED} requests after warm-up. Asserted:
+ * <ul>
+ *   <li>HTTP/1.1 gate answers (200, 301, 403) and HTTP/1.1 -> HTTP/1.1 forwarding: 0 B per request,
+ *       at most {@link #H1_LOOP_BYTES} over all counted requests together (Netty's pools refilling
+ *       now and then), with the access log on and off;</li>
+ *   <li>HTTP/2 (h2c) answers and h2c -> HTTP/1.1 forwarding: a fixed bound per scenario, written next
+ *       to the figure it guards (Netty's HTTP/2 codec allocates per stream until our own lands);</li>
+ *   <li>the gate's synchronous part alone ({@link GateMeter}, which brackets {@code Gate.run}): 0 B
+ *       on HTTP/1.1, at most 1 % non-zero requests of at most 1 KiB on HTTP/2 (none seen so far);</li>
+ *   <li>that the work was done: every answer's status is checked by the client, the meter counted
+ *       every request, and the origin received every forwarded one.</li>
+ * </ul>
+ * Per scenario: 2,000 warm-up requests with the meter off, rounds of 2,000 with the meter on until
+ * one is clean (in practice the first), then the counted ones, over ONE keep-alive HTTP/1.1
+ * connection (pipelined 8 at a time) and over ONE HTTP/2 connection (50 streams in flight). Before
+ * all that, a JIT warm-up of 20,000 requests per scenario and protocol (see {@link #warmUpAndSettle}).
  *
  * <p>Requests carry 13 Chrome-like headers (Host or :authority, sec-ch-ua*, user-agent, accept*,
  * sec-fetch-*, priority, cookie) plus CF-Connecting-IP from a trusted proxy (so the gate parses
@@ -37,11 +50,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>Also prints, without asserting, the whole process's allocated bytes per request over the same
  * counted requests ({@code getTotalThreadAllocatedBytes}): that includes the test's own client in
- * this JVM (for HTTP/2 a full Netty client: most of the figure), the decoders, the writes, the
- * clock thread and JIT work, so it is an indication only; and the server's event-loop threads'
- * bytes per request (everything the server did for the request on its loops).
+ * this JVM (for HTTP/2 a full Netty client: most of the figure), the clock thread and JIT work.
  */
 @Tag("allocation")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // HTTP/2 then HTTP/1.1: one server restart (access log off)
 class GateAllocationIT {
     static final int WARM_UP = 2_000;
     static final int MEASURED = 10_000;
@@ -53,6 +65,14 @@ class GateAllocationIT {
     /** H2: at most this share of counted requests may allocate in the gate, each at most {@link #H2_MAX_SINGLE} bytes. */
     static final double H2_MAX_NON_ZERO_SHARE = 0.01;
     static final long H2_MAX_SINGLE = 1_024;
+    /**
+     * HTTP/1.1: the most the server's event loops may allocate over all {@link #MEASURED} counted
+     * requests together (0.2 B per request). Nothing is allocated per request; what shows, in some
+     * runs and not others, is 0 to 760 B per 10,000 requests from Netty's own pools refilling
+     * (recorded with JFR, TLABs off: {@code PoolThreadCache$MemoryRegionCache$Entry} and
+     * {@code Recycler} handles when a per-thread recycler pool runs dry, a recycler queue growing).
+     */
+    static final long H1_LOOP_BYTES = 2_048;
 
     static final String YAML = """
             listeners:
@@ -73,18 +93,28 @@ class GateAllocationIT {
             default: {respond: {status: 421}}
             %s
             """;
-    /**
-     * The access log is on (JSON, to a file under target/), so the event-loop figures include its
-     * cost; {@code -DgateAllocation.accessLog=false} turns it off for a comparison.
-     */
-    static final boolean ACCESS_LOG = !"false".equals(System.getProperty("gateAllocation.accessLog"));
     static final String[] HOSTS = {"a.test", "b.test", "c.test", "shop.example", "api.example", "news.example"};
 
     static TestServer server;
     static TestOrigin origin;
+    /** Whether {@link #server} runs with the access log (JSON, to a temporary file). */
+    static boolean accessLog;
 
     @BeforeAll
     static void start() throws Exception {
+        origin = new TestOrigin("origin");
+        use(true);
+    }
+
+    /** (Re)starts the server with the access log on or off; the first start warms the JIT up. */
+    static void use(boolean withAccessLog) throws Exception {
+        if (server != null && accessLog == withAccessLog) {
+            return;
+        }
+        boolean first = server == null;
+        if (server != null) {
+            server.close();
+        }
         StringBuilder hosts = new StringBuilder();
         for (String h : HOSTS) {
             hosts.append("  - names: [").append(h).append(", \"*.").append(h).append("\"]\n")
@@ -97,13 +127,13 @@ class GateAllocationIT {
                     .append("      - {path: /fixed, forward: app}\n")
                     .append("      - {path: /, respond: {status: 200}}\n");
         }
-        origin = new TestOrigin("origin");
         java.nio.file.Path log = java.nio.file.Files.createTempFile("gate-allocation-access", ".log");
         log.toFile().deleteOnExit();
         server = TestServer.startMetered(YAML.formatted(origin.url(), hosts,
-                ACCESS_LOG ? "access_log: {enabled: true, path: \"" + log + "\"}" : ""));
-        System.out.println("GateAllocationIT: access log " + (ACCESS_LOG ? "on (" + log + ")" : "off"));
-        jitWarmUp();
+                withAccessLog ? "access_log: {enabled: true, path: \"" + log + "\"}" : ""));
+        accessLog = withAccessLog;
+        System.out.println("GateAllocationIT: access log " + (withAccessLog ? "on (" + log + ")" : "off"));
+        jitWarmUp(first ? JIT_WARM_UP : JIT_WARM_UP / 4);
     }
 
     @AfterAll
@@ -112,33 +142,59 @@ class GateAllocationIT {
         origin.close();
     }
 
-    @ParameterizedTest(name = "HTTP/1.1 {0}")
-    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403",
-        "200 forwarded, /fixed/app, 200"})
-    void http1GateAllocatesNothingPerRequest(String what, String path, int status) throws Exception {
+    @ParameterizedTest(name = "HTTP/1.1 {0}, access log {3}: at most 2,048 B per 10,000 requests on the server's loops")
+    @CsvSource({"200 answer, /static/app, 200, on", "301 redirect, /old/page, 301, on", "403 policy denial, /admin/users, 403, on",
+        "200 forwarded, /fixed/app, 200, on",
+        "200 answer, /static/app, 200, off", "301 redirect, /old/page, 301, off", "403 policy denial, /admin/users, 403, off",
+        "200 forwarded, /fixed/app, 200, off"})
+    @Order(2)
+    void http1EventLoopsAllocateNothingPerRequest(String what, String path, int status, String log) throws Exception {
+        use(log.equals("on"));
         GateMeter meter = server.meter();
+        int originBefore = origin.requests();
         try (H1Connection c = new H1Connection(path, status)) {
             String settling = warmUpAndSettle(meter, c::run);
-            long[] process = measure(meter, c::run);
-            report("HTTP/1.1 " + what, meter, process, settling);
+            int originAtStart = origin.requests();
+            long[] allocated = measure(meter, c::run);
+            report("HTTP/1.1 " + what + ", log " + log, meter, allocated, settling);
             assertThat(meter.requests()).isEqualTo(MEASURED);
+            if (path.startsWith("/fixed")) {
+                assertThat(origin.requests() - originAtStart).as("requests the origin answered").isEqualTo(MEASURED);
+            } else {
+                assertThat(origin.requests()).isEqualTo(originBefore);
+            }
             assertThat(meter.bytes()).as("gate bytes over %d HTTP/1.1 requests: %s", MEASURED, meter).isZero();
+            assertThat(allocated[1]).as("bytes the server's event loops allocated over %,d HTTP/1.1 requests (%s, access log %s)",
+                    MEASURED, what, log).isLessThanOrEqualTo(H1_LOOP_BYTES);
         }
     }
 
-    @ParameterizedTest(name = "HTTP/2 {0}")
-    @CsvSource({"200 answer, /static/app, 200", "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403",
-        "200 forwarded, /fixed/app, 200"})
-    void http2GateAllocationsAreBounded(String what, String path, int status) throws Exception {
+    /**
+     * HTTP/2: Netty's codec allocates per stream (header objects, stream state), so the event-loop
+     * figure is bounded, not zero: each bound is about 10 % above the figure measured on 2026-12-01
+     * (access log on), written next to it. The gate's own part stays (nearly) 0 B.
+     */
+    @ParameterizedTest(name = "HTTP/2 {0}: at most {3} B per request on the server's loops (measured {4})")
+    @CsvSource({"200 answer, /static/app, 200, 2800, 2556", "301 redirect, /old/page, 301, 2250, 2011",
+        "403 policy denial, /admin/users, 403, 2800, 2538", "200 forwarded, /fixed/app, 200, 3950, 3571"})
+    @Order(1)
+    void http2EventLoopAllocationsAreBounded(String what, String path, int status, long bound, long measured) throws Exception {
+        use(true);
         GateMeter meter = server.meter();
         try (H2Client c = H2Client.connect(server.port("h2"))) {
             Http2Headers[] requests = h2Requests(path);
             String settling = warmUpAndSettle(meter, n -> h2Run(c, requests, status, n));
-            long[] process = measure(meter, n -> h2Run(c, requests, status, n));
-            report("HTTP/2 " + what, meter, process, settling);
+            int originAtStart = origin.requests();
+            long[] allocated = measure(meter, n -> h2Run(c, requests, status, n));
+            report("HTTP/2 " + what, meter, allocated, settling);
             assertThat(meter.requests()).isEqualTo(MEASURED);
+            if (path.startsWith("/fixed")) {
+                assertThat(origin.requests() - originAtStart).as("requests the origin answered").isEqualTo(MEASURED);
+            }
             assertThat(meter.nonZeroRequests()).as("%s", meter).isLessThanOrEqualTo((long) (MEASURED * H2_MAX_NON_ZERO_SHARE));
             assertThat(meter.maxSingleRequest()).as("%s", meter).isLessThanOrEqualTo(H2_MAX_SINGLE);
+            assertThat(allocated[1] / MEASURED).as("bytes per HTTP/2 request on the server's event loops (%s)", what)
+                    .isLessThanOrEqualTo(bound);
         }
     }
 
@@ -147,7 +203,7 @@ class GateAllocationIT {
      * interleaved, meter off, so that every method of the gate's path reaches C2 with profiles that
      * have seen all three outcomes (see {@link #warmUpAndSettle} for what the JIT costs otherwise).
      */
-    static void jitWarmUp() throws Exception {
+    static void jitWarmUp(int requests) throws Exception {
         String[] paths = {"/static/app", "/old/page", "/admin/users", "/fixed/app"};
         int[] statuses = {200, 301, 403, 200};
         H1Connection[] h1 = new H1Connection[paths.length];
@@ -157,7 +213,7 @@ class GateAllocationIT {
                 h1[i] = new H1Connection(paths[i], statuses[i]);
                 h2[i] = h2Requests(paths[i]);
             }
-            for (int chunk = 0; chunk < JIT_WARM_UP / 1_000; chunk++) {
+            for (int chunk = 0; chunk < requests / 1_000; chunk++) {
                 for (int i = 0; i < paths.length; i++) {
                     h1[i].run(1_000);
                     h2Run(c, h2[i], statuses[i], 1_000);
@@ -383,8 +439,8 @@ class GateAllocationIT {
     }
 
     static void report(String what, GateMeter meter, long[] allocated, String settling) {
-        System.out.printf("%-28s gate: %s; settling rounds of %,d (bytes/non-zero requests): [%s]; "
-                + "whole process incl. the in-JVM test client: %,d B/request; server event loops: %,d B/request%n",
-                what, meter, WARM_UP, settling, allocated[0] / MEASURED, allocated[1] / MEASURED);
+        System.out.printf("%-36s gate: %s; settling rounds of %,d (bytes/non-zero requests): [%s]; "
+                + "whole process incl. the in-JVM test client: %,d B/request; server event loops: %,d B in all, %,d B/request%n",
+                what, meter, WARM_UP, settling, allocated[0] / MEASURED, allocated[1], allocated[1] / MEASURED);
     }
 }

@@ -103,6 +103,9 @@ class InstrumentationIT {
             assertThat(delta(before, now, "paduraksa_upstream_response_seconds_bucket{" + labels + ",le=\"+Inf\"}")).isEqualTo(2);
             assertThat(delta(before, now,
                     "paduraksa_upstream_errors_total{cluster=\"dead\",destination=\"http://127.0.0.1:1\",kind=\"connect\"}")).isEqualTo(1);
+            // A refused connection was a request tried: requests_total = responses + errors.
+            assertThat(delta(before, now,
+                    "paduraksa_upstream_requests_total{cluster=\"dead\",destination=\"http://127.0.0.1:1\"}")).isEqualTo(1);
             assertThat(now.get("paduraksa_upstream_healthy{" + labels + "}")).isEqualTo(1);
             // Present, but its value depends on the event loops: when the second client lands on the first
             // one's loop, /bad-status reuses the pooled connection and closes it, leaving 0 open.

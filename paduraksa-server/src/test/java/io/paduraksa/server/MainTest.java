@@ -172,6 +172,15 @@ class MainTest {
     }
 
     @Test
+    void explainShowsThePathWithSegmentParametersStripped() {
+        Result r = run("explain", "--config", explained.toString(), "-H", "Host: a.test", "GET", "/x;jsessionid=1/..;/app;v=2/y");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsSubsequence(
+                "path      /app/y (normalised; what the upstream receives)",
+                "route     routes[0] /app -> forward to cluster 'app'");
+    }
+
+    @Test
     void explainOfAnUnknownHostShowsTheDefaultAnswer() {
         Result r = run("explain", "--config", explained.toString(), "GET", "http://other.example/");
         assertThat(r.code()).as(r.err()).isZero();

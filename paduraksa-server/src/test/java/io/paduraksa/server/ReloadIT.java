@@ -4,21 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paduraksa.server.testing.RawHttp;
+import io.paduraksa.server.testing.ServerProcess;
 import io.paduraksa.server.testing.TestServer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -208,36 +209,25 @@ class ReloadIT {
     void aServerProcessReloadsOnSighupAndStopsOnSigterm(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("paduraksa.yaml");
         Files.writeString(config, yaml("v1") + "server: {drain_timeout: 2s}\n");
-        Path log = dir.resolve("server.log");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"),
-                "io.paduraksa.server.Main", "run", "--config", config.toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
-            int port = awaitPort(process, log);
+        // The log goes with the temporary folder: every failure below carries its text.
+        try (ServerProcess server = ServerProcess.start(config, dir.resolve("server.log"))) {
+            int port = server.awaitPort("public");
             try (RawHttp c = new RawHttp(port)) {
-                assertThat(c.exchange(REQUEST).body()).isEqualTo("v1");
+                assertThat(c.exchange(REQUEST).body()).as(server.withLog("first answer")).isEqualTo("v1");
             }
             Files.writeString(config, yaml("v2") + "server: {drain_timeout: 2s}\n");
-            int hup = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).start().waitFor();
-            assertThat(hup).isZero();
-            awaitTrue("the process answers v2 after SIGHUP (log: " + log + ")", () -> bodyAt(port).equals("v2"));
-            assertThat(Files.readString(log)).contains("reloaded " + config).doesNotContain("SIGHUP is ignored");
+            assertThat(server.hangup()).as(server.withLog("kill -HUP")).isZero();
+            awaitTrue(() -> server.withLog("the process answers v2 after SIGHUP"), () -> bodyAt(port).equals("v2"));
+            assertThat(server.log()).contains("reloaded " + config).doesNotContain("SIGHUP is ignored");
 
             try (RawHttp idle = new RawHttp(port)) {
-                assertThat(idle.exchange(REQUEST).body()).isEqualTo("v2");
-                process.destroy(); // SIGTERM
-                assertThat(idle.isClosedByServer()).as("idle keep-alive connection closed by the stop").isTrue();
+                assertThat(idle.exchange(REQUEST).body()).as(server.withLog("answer on the idle connection")).isEqualTo("v2");
+                server.process().destroy(); // SIGTERM
+                assertThat(idle.isClosedByServer()).as(server.withLog("idle keep-alive connection closed by the stop")).isTrue();
             }
-            assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
-            assertThat(process.exitValue()).as("exit code; log:\n%s", Files.readString(log)).isZero();
-            assertThat(Files.readString(log)).contains("stopped");
+            assertThat(server.awaitExit(Duration.ofSeconds(15))).as(server.withLog("exit code after SIGTERM")).isZero();
+            assertThat(server.log()).contains("stopped");
             assertThatThrownBy(() -> new Socket("127.0.0.1", port).close()).isInstanceOf(ConnectException.class);
-        } finally {
-            process.destroyForcibly();
         }
     }
 
@@ -249,35 +239,16 @@ class ReloadIT {
         }
     }
 
-    /** Waits for the "serving ... on {public=/127.0.0.1:PORT}" line the process logs once it is bound. */
-    private static int awaitPort(Process process, Path log) throws Exception {
-        Pattern serving = Pattern.compile("serving .* on \\{public=/127\\.0\\.0\\.1:(\\d+)");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(log)) {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(log), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        Matcher m = serving.matcher(line);
-                        if (m.find()) {
-                            return Integer.parseInt(m.group(1));
-                        }
-                    }
-                }
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("server process exited with " + process.exitValue() + ":\n" + Files.readString(log));
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("server process did not log its port in 20 s:\n" + Files.readString(log));
+    static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        awaitTrue(() -> what, condition);
     }
 
-    static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+    /** Waits up to 10 s; the message is made only on failure (it may carry a log's text). */
+    static void awaitTrue(Supplier<String> what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
+                throw new AssertionError("timed out waiting until " + what.get());
             }
             Thread.sleep(5);
         }

@@ -1,7 +1,6 @@
 package io.paduraksa.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,8 +48,8 @@ class StatusPageIT {
 
     @Test
     void aHeadlessBrowserShowsTheFiguresThePageFetched() throws Exception {
-        String chromium = chromium();
-        assumeTrue(chromium != null, "chromium is not installed (apt-get install chromium)");
+        String chromium = io.paduraksa.testing.Tools.require("chromium", "chromium",
+                "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").toString();
         try (TestServer server = TestServer.start(MetricsIT.YAML);
              RawHttp client = new RawHttp(server.port("public"))) {
             for (int i = 0; i < 3; i++) {
@@ -90,14 +89,5 @@ class StatusPageIT {
                 files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
             }
         }
-    }
-
-    private static String chromium() {
-        for (String name : new String[] {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
-            if (Files.isExecutable(Path.of(name))) {
-                return name;
-            }
-        }
-        return null;
     }
 }

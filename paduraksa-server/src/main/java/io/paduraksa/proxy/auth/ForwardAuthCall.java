@@ -143,6 +143,16 @@ public final class ForwardAuthCall extends ChannelInboundHandlerAdapter {
         return c;
     }
 
+    /**
+     * The path the gate matched and the upstream will receive (normalised, segment parameters
+     * stripped), with the query as sent: the service judges the request the upstream would see.
+     */
+    private static String matchedTarget(RequestState state) {
+        String path = new String(state.path(), 0, state.pathLength(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        int query = state.queryStart();
+        return query < 0 ? path : path + "?" + state.target().subSequence(query, state.queryEnd());
+    }
+
     private FullHttpRequest request(RequestState state) {
         URI url = policy.url();
         String target = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
@@ -164,7 +174,7 @@ public final class ForwardAuthCall extends ChannelInboundHandlerAdapter {
         RequestView view = state.view();
         String proto = view.client().isTls() ? "https" : "http";
         CharSequence host = view.authority();
-        String uri = view.target().toString();
+        String uri = matchedTarget(state);
         r.headers().set(X_FORWARDED_METHOD, view.method().toString());
         r.headers().set(X_FORWARDED_PROTO, proto);
         if (host != null) {

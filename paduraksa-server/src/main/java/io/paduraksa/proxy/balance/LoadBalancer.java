@@ -16,10 +16,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * missing destination's share spreads over the others in proportion to their weights instead of
  * landing on its neighbour.
  *
- * <p>{@code exclude} is a preference, not a ban: a retry avoids the destination that just failed,
- * but when it is the only one available it is chosen again (a single-destination cluster can still
- * retry, for example after a stale pooled connection was reset). Whether to retry at all is for
- * {@link RetryBudget} and the forwarder to decide.
+ * <p>A destination that failed recently (a refused or reset connection,
+ * {@link DestinationState#isFailedRecently}) is skipped like an unavailable one as long as another
+ * destination is available; only then is it chosen. {@link #chooseRetry} never returns a
+ * destination the request already tried, so a retry always lands somewhere else (or does not
+ * happen); whether to retry at all is for {@link RetryBudget} and the forwarder to decide.
  */
 public final class LoadBalancer {
     /** Longest round-robin sequence; heavier weight sets are scaled down to about this length. */
@@ -85,32 +86,67 @@ public final class LoadBalancer {
 
     /**
      * Index of the chosen destination, or -1 when none is available (the forwarder answers 503).
-     * {@code exclude}: the index a retry just failed on, avoided unless it is the only one available; -1 for none.
+     * {@code exclude}: an index to avoid unless it is the only one available; -1 for none.
+     * Destinations that failed recently ({@link DestinationState#isFailedRecently}) are skipped
+     * while another one is available.
      */
     public int choose(long nowNanos, int exclude) {
-        int d = chooseOther(nowNanos, exclude);
+        long mask = bit(exclude);
+        int d = chooseOther(nowNanos, mask, exclude, true);
+        if (d < 0) {
+            d = chooseOther(nowNanos, mask, exclude, false);
+        }
         if (d < 0 && exclude >= 0 && exclude < destinations.length && destinations[exclude].isAvailable(nowNanos)) {
             return exclude;
         }
         return d;
     }
 
-    private int chooseOther(long nowNanos, int exclude) {
+    /**
+     * The destination for a retry, or -1 when every available destination was tried already: never
+     * one in {@code tried} (bit {@code i} for destination {@code i} below 64) nor {@code last} (the
+     * one that just failed, whatever its index). Recently failed destinations are skipped while
+     * another one is left. Round robin and random pick by weight among the rest without moving the
+     * shared round-robin position, so that a retry does not shift the next request's turn.
+     */
+    public int chooseRetry(long nowNanos, long tried, int last) {
+        int d = chooseForRetry(nowNanos, tried, last, true);
+        return d >= 0 ? d : chooseForRetry(nowNanos, tried, last, false);
+    }
+
+    /** The bit of {@code index} in a {@code tried} mask of {@link #chooseRetry}; 0 for -1 and indices past 63. */
+    public static long bit(int index) {
+        return index >= 0 && index < Long.SIZE ? 1L << index : 0;
+    }
+
+    private int chooseForRetry(long nowNanos, long tried, int last, boolean skipRecent) {
         if (destinations.length == 0) {
             return -1;
         }
         return switch (strategy) {
-            case ROUND_ROBIN -> roundRobin(nowNanos, exclude);
-            case LEAST_REQUESTS -> leastRequests(nowNanos, exclude);
-            case POWER_OF_TWO_CHOICES -> powerOfTwoChoices(nowNanos, exclude);
-            case RANDOM -> random(nowNanos, exclude);
-            case FIRST_AVAILABLE -> firstAvailable(nowNanos, exclude);
+            case ROUND_ROBIN, RANDOM -> weightedAmongEligible(nowNanos, tried, last, skipRecent, -1);
+            case LEAST_REQUESTS -> leastRequests(nowNanos, tried, last, skipRecent);
+            case POWER_OF_TWO_CHOICES -> powerOfTwoChoices(nowNanos, tried, last, skipRecent);
+            case FIRST_AVAILABLE -> firstAvailable(nowNanos, tried, last, skipRecent);
         };
     }
 
-    private int roundRobin(long nowNanos, int exclude) {
+    private int chooseOther(long nowNanos, long mask, int exclude, boolean skipRecent) {
+        if (destinations.length == 0) {
+            return -1;
+        }
+        return switch (strategy) {
+            case ROUND_ROBIN -> roundRobin(nowNanos, mask, exclude, skipRecent);
+            case LEAST_REQUESTS -> leastRequests(nowNanos, mask, exclude, skipRecent);
+            case POWER_OF_TWO_CHOICES -> powerOfTwoChoices(nowNanos, mask, exclude, skipRecent);
+            case RANDOM -> random(nowNanos, mask, exclude, skipRecent);
+            case FIRST_AVAILABLE -> firstAvailable(nowNanos, mask, exclude, skipRecent);
+        };
+    }
+
+    private int roundRobin(long nowNanos, long mask, int exclude, boolean skipRecent) {
         int d = sequence[nextPosition()];
-        return isEligible(d, nowNanos, exclude) ? d : weightedAmongEligible(nowNanos, exclude, -1);
+        return isEligible(d, nowNanos, mask, exclude, skipRecent) ? d : weightedAmongEligible(nowNanos, mask, exclude, skipRecent, -1);
     }
 
     /**
@@ -119,13 +155,13 @@ public final class LoadBalancer {
      * a later one must be strictly lighter to win, so ties (an idle cluster above all) follow the
      * weights.
      */
-    private int leastRequests(long nowNanos, int exclude) {
+    private int leastRequests(long nowNanos, long mask, int exclude, boolean skipRecent) {
         DestinationState[] ds = destinations;
         int n = ds.length;
         int start = sequence[nextPosition()];
-        if (!isEligible(start, nowNanos, exclude)) {
+        if (!isEligible(start, nowNanos, mask, exclude, skipRecent)) {
             // As in round robin: spread the missing destination's turns by weight, not onto its neighbour.
-            start = weightedAmongEligible(nowNanos, exclude, -1);
+            start = weightedAmongEligible(nowNanos, mask, exclude, skipRecent, -1);
             if (start < 0) {
                 return -1;
             }
@@ -135,7 +171,7 @@ public final class LoadBalancer {
         long bestWeight = 1;
         for (int k = 0; k < n; k++) {
             int i = start + k < n ? start + k : start + k - n;
-            if (!isEligible(i, nowNanos, exclude)) {
+            if (!isEligible(i, nowNanos, mask, exclude, skipRecent)) {
                 continue;
             }
             long load = ds[i].inFlight();
@@ -149,11 +185,11 @@ public final class LoadBalancer {
         return best;
     }
 
-    private int powerOfTwoChoices(long nowNanos, int exclude) {
+    private int powerOfTwoChoices(long nowNanos, long mask, int exclude, boolean skipRecent) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int a = weightedPick(random.nextLong(totalWeight));
-        if (!isEligible(a, nowNanos, exclude)) {
-            a = weightedAmongEligible(nowNanos, exclude, -1);
+        if (!isEligible(a, nowNanos, mask, exclude, skipRecent)) {
+            a = weightedAmongEligible(nowNanos, mask, exclude, skipRecent, -1);
             if (a < 0) {
                 return -1;
             }
@@ -165,8 +201,8 @@ public final class LoadBalancer {
         long r = random.nextLong(totalWeight - weights[a]);
         long before = cumulative[a] - weights[a];
         int b = weightedPick(r >= before ? r + weights[a] : r);
-        if (!isEligible(b, nowNanos, exclude)) {
-            b = weightedAmongEligible(nowNanos, exclude, a);
+        if (!isEligible(b, nowNanos, mask, exclude, skipRecent)) {
+            b = weightedAmongEligible(nowNanos, mask, exclude, skipRecent, a);
             if (b < 0) {
                 return a;
             }
@@ -180,14 +216,14 @@ public final class LoadBalancer {
         return loadA * weights[b] <= loadB * weights[a] ? a : b;
     }
 
-    private int random(long nowNanos, int exclude) {
+    private int random(long nowNanos, long mask, int exclude, boolean skipRecent) {
         int d = weightedPick(ThreadLocalRandom.current().nextLong(totalWeight));
-        return isEligible(d, nowNanos, exclude) ? d : weightedAmongEligible(nowNanos, exclude, -1);
+        return isEligible(d, nowNanos, mask, exclude, skipRecent) ? d : weightedAmongEligible(nowNanos, mask, exclude, skipRecent, -1);
     }
 
-    private int firstAvailable(long nowNanos, int exclude) {
+    private int firstAvailable(long nowNanos, long mask, int exclude, boolean skipRecent) {
         for (int i = 0; i < destinations.length; i++) {
-            if (isEligible(i, nowNanos, exclude)) {
+            if (isEligible(i, nowNanos, mask, exclude, skipRecent)) {
                 return i;
             }
         }
@@ -199,8 +235,16 @@ public final class LoadBalancer {
         return p % sequence.length;
     }
 
-    private boolean isEligible(int i, long nowNanos, int exclude) {
-        return i != exclude && destinations[i].isAvailable(nowNanos);
+    /**
+     * Available, not {@code exclude}, not in {@code mask} and, with {@code skipRecent}, not failed
+     * recently. A shift by 64 or more wraps in Java, hence the bound on the mask test.
+     */
+    private boolean isEligible(int i, long nowNanos, long mask, int exclude, boolean skipRecent) {
+        if (i == exclude || (i < Long.SIZE && (mask & (1L << i)) != 0)) {
+            return false;
+        }
+        DestinationState d = destinations[i];
+        return d.isAvailable(nowNanos) && !(skipRecent && d.isFailedRecently(nowNanos));
     }
 
     /** The destination whose cumulative weight range holds {@code r} (0 <= r < totalWeight). */
@@ -220,16 +264,16 @@ public final class LoadBalancer {
     }
 
     /**
-     * Weighted-random pick among available destinations other than {@code exclude} and
+     * Weighted-random pick among eligible destinations ({@link #isEligible}) other than
      * {@code exclude2}, or -1. Two passes: one to sum the eligible weights, one to pick. A
      * destination that changes state between the passes at worst makes the pick fall on the last
      * eligible one seen.
      */
-    private int weightedAmongEligible(long nowNanos, int exclude, int exclude2) {
+    private int weightedAmongEligible(long nowNanos, long mask, int exclude, boolean skipRecent, int exclude2) {
         int n = destinations.length;
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            if (i != exclude2 && isEligible(i, nowNanos, exclude)) {
+            if (i != exclude2 && isEligible(i, nowNanos, mask, exclude, skipRecent)) {
                 sum += weights[i];
             }
         }
@@ -239,7 +283,7 @@ public final class LoadBalancer {
         long r = ThreadLocalRandom.current().nextLong(sum);
         int last = -1;
         for (int i = 0; i < n; i++) {
-            if (i != exclude2 && isEligible(i, nowNanos, exclude)) {
+            if (i != exclude2 && isEligible(i, nowNanos, mask, exclude, skipRecent)) {
                 r -= weights[i];
                 if (r < 0) {
                     return i;

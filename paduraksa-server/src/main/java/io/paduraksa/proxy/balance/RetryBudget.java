@@ -18,7 +18,7 @@ import java.lang.invoke.VarHandle;
  * {@link #tryAcquire} before each retry. One instance per cluster, shared by every event loop.
  *
  * <p>Both methods run per request on an event loop: lock-free and allocation-free
- * ({@code RetryBudgetAllocationTest}). Counts live in a ring of {@value #WINDOW_SECONDS} one-second
+ * ({@code LoadBalancerAllocationTest}). Counts live in a ring of {@value #WINDOW_SECONDS} one-second
  * buckets; each bucket is one {@code long} holding the second it counts (high 32 bits) and the count
  * (low 32 bits), so moving a bucket to a new second and counting in it is one compare-and-set, and
  * {@link #tryAcquire} takes a retry only if the bucket did not change since it checked the budget.

@@ -61,6 +61,10 @@ import org.slf4j.LoggerFactory;
  * {@code interval} after the previous one ended (fixed delay: a slow destination never has two
  * probes at once), and the first one after a random fraction of {@code interval}, so that the
  * destinations of a large cluster are not all probed in the same instant.
+ *
+ * <p>Reload: the checker of the replaced configuration is {@link #close closed} and the new one
+ * takes over each unchanged destination's counters and verdict and the time its next probe was
+ * due ({@link #carryFrom}), so a reload neither forgets a dead destination nor probes more often.
  */
 public final class ActiveHealthChecker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ActiveHealthChecker.class);
@@ -121,12 +125,31 @@ public final class ActiveHealthChecker implements AutoCloseable {
         }
     }
 
-    /** Schedules the first probe of every target. */
+    /**
+     * Before {@link #start}: target {@code target} continues where {@code old}'s target
+     * {@code oldTarget} stopped (call after {@code old.close()}, so its counts no longer change):
+     * the same verdict and counts in a row, and the first probe when {@code old}'s next one was due
+     * (at once when a probe was running).
+     */
+    public void carryFrom(int target, ActiveHealthChecker old, int oldTarget) {
+        TargetCheck from = old.checks[oldTarget];
+        TargetCheck to = checks[target];
+        to.healthy = from.healthy;
+        to.successes = from.successes;
+        to.failures = from.failures;
+        to.dueNanos = from.dueNanos;
+        to.carried = true;
+    }
+
+    /** Schedules the first probe of every target: when a carried one was due, else after a random part of the interval. */
     public void start() {
+        long now = System.nanoTime();
         for (TargetCheck check : checks) {
-            check.schedule(ThreadLocalRandom.current().nextLong(intervalNanos));
+            check.schedule(check.carried ? Math.max(0, Math.min(intervalNanos, check.dueNanos - now))
+                    : ThreadLocalRandom.current().nextLong(intervalNanos));
         }
     }
+
 
     /** Cancels the timers and closes probe connections in progress; no verdict is written afterwards. */
     @Override
@@ -142,9 +165,14 @@ public final class ActiveHealthChecker implements AutoCloseable {
         private final Target target;
         private final EventLoop loop;
         private final String name;
-        private boolean healthy = true;
-        private int successes;
-        private int failures;
+        // Written on the loop; volatile because a reload reads them from another thread (carryFrom).
+        private volatile boolean healthy = true;
+        private volatile int successes;
+        private volatile int failures;
+        /** When the next probe is due (System.nanoTime), or when the running one began. */
+        private volatile long dueNanos;
+        /** Set before start() by carryFrom. */
+        private boolean carried;
         private volatile ScheduledFuture<?> next;
         private volatile Channel channel;
 
@@ -156,6 +184,7 @@ public final class ActiveHealthChecker implements AutoCloseable {
 
         void schedule(long delayNanos) {
             if (!closed) {
+                dueNanos = System.nanoTime() + delayNanos;
                 next = loop.schedule(this::probe, delayNanos, TimeUnit.NANOSECONDS);
             }
         }

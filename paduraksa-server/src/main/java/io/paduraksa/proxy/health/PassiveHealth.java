@@ -6,7 +6,10 @@ import java.time.Duration;
  * Passive health (outlier ejection) settings of one cluster: after {@code consecutiveFailures}
  * failed requests in a row a destination is ejected for {@code ejectFor}; each further ejection
  * that follows before the destination has stayed healthy for {@code maxEjectFor} doubles the time,
- * up to {@code maxEjectFor}. The counters live in each destination's
+ * up to {@code maxEjectFor}. A failure is a connection refused, reset or timed out, a response
+ * head that did not come in time or was malformed, and, with {@code count5xx}, a 5xx response
+ * (off by default: many 5xx answers are the application's, not a sign of a broken destination).
+ * The counters live in each destination's
  * {@link io.paduraksa.proxy.balance.DestinationState}; this object holds only the settings, so one
  * instance may be shared by every destination of a cluster.
  *
@@ -20,8 +23,14 @@ public final class PassiveHealth {
     private final int consecutiveFailures;
     private final long ejectForNanos;
     private final long maxEjectForNanos;
+    private final boolean count5xx;
 
     public PassiveHealth(int consecutiveFailures, Duration ejectFor, Duration maxEjectFor) {
+        this(consecutiveFailures, ejectFor, maxEjectFor, false);
+    }
+
+    /** @param count5xx whether a 5xx response counts as a failed request */
+    public PassiveHealth(int consecutiveFailures, Duration ejectFor, Duration maxEjectFor, boolean count5xx) {
         if (consecutiveFailures < 1) {
             throw new IllegalArgumentException("consecutiveFailures must be at least 1 (got " + consecutiveFailures + ")");
         }
@@ -34,6 +43,12 @@ public final class PassiveHealth {
         this.consecutiveFailures = consecutiveFailures;
         this.ejectForNanos = ejectFor.toNanos();
         this.maxEjectForNanos = maxEjectFor.toNanos();
+        this.count5xx = count5xx;
+    }
+
+    /** Whether a 5xx response counts as a failed request. */
+    public boolean counts5xx() {
+        return count5xx;
     }
 
     /** Failed requests in a row that eject a destination. */
@@ -71,6 +86,6 @@ public final class PassiveHealth {
     @Override
     public String toString() {
         return "PassiveHealth[consecutiveFailures=" + consecutiveFailures + ", ejectFor=" + Duration.ofNanos(ejectForNanos)
-                + ", maxEjectFor=" + Duration.ofNanos(maxEjectForNanos) + "]";
+                + ", maxEjectFor=" + Duration.ofNanos(maxEjectForNanos) + ", count5xx=" + count5xx + "]";
     }
 }

@@ -11,6 +11,7 @@ import io.paduraksa.gate.RequestState;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
@@ -122,6 +123,20 @@ final class Http1Exchange implements ForwardExchange {
         }
     }
 
+    /**
+     * The decoder refused the rest of the body (413 past {@code max_body_size}, or broken chunk
+     * framing): nothing more of it goes up, the forwarder abandons the upstream request and answers
+     * {@code status} (or cuts the response off when it started). False when no forward is in flight.
+     */
+    boolean onBodyRefused(int status) {
+        ForwardCall c = call;
+        if (!active || c == null) {
+            return false;
+        }
+        c.requestRefused(status);
+        return true;
+    }
+
     void onClientClosed() {
         releasePending();
         if (active) {
@@ -177,9 +192,10 @@ final class Http1Exchange implements ForwardExchange {
         ByteBuf bytes = h.buffer();
         int connection = h.findHeader(CONNECTION);
         CharSequence options = connection < 0 ? null : copyOf(h, connection);
+        boolean trusted = handler.state().isPeerTrustedProxy();
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
-            if (rules.isRemovedRequestHeader(name) || (options != null && ConnectionOptions.names(options, name))) {
+            if (rules.isRemovedRequestHeader(name, trusted) || (options != null && ConnectionOptions.names(options, name))) {
                 continue;
             }
             out.writeBytes(bytes, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));
@@ -199,9 +215,10 @@ final class Http1Exchange implements ForwardExchange {
         Http1RequestHead h = head;
         int connection = h.findHeader(CONNECTION);
         CharSequence options = connection < 0 ? null : copyOf(h, connection);
+        boolean trusted = handler.state().isPeerTrustedProxy();
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
-            if (rules.isRemovedRequestHeader(name) || (options != null && ConnectionOptions.names(options, name))) {
+            if (rules.isRemovedRequestHeader(name, trusted) || (options != null && ConnectionOptions.names(options, name))) {
                 continue;
             }
             out.add(new AsciiString(name).toLowerCase(), new AsciiString(h.headerValue(i)));
@@ -271,7 +288,10 @@ final class Http1Exchange implements ForwardExchange {
         byte[] own = rules.http1Lines();
         RequestState state = handler.state();
         boolean rateLimit = state.hasRateLimit();
-        int extra = own.length + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0);
+        ForwardingRules forwarding = state.snapshot().forwarding();
+        boolean echo = forwarding.echoRequestId();
+        int extra = own.length + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0)
+                + (echo ? ForwardingFields.maxEchoLineLength(forwarding) : 0);
         ByteBuf out;
         if (h instanceof Http1ResponseHead h1) {
             out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + extra + 64);
@@ -287,6 +307,9 @@ final class Http1Exchange implements ForwardExchange {
             }
         }
         out.writeBytes(own);
+        if (echo) {
+            ForwardingFields.writeEchoLine(out, state, forwarding); // the upstream's own copy was removed by the rules
+        }
         if (rateLimit) {
             RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
         }

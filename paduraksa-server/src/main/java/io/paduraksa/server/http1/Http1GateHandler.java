@@ -25,6 +25,7 @@ import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.snapshot.Snapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -415,13 +416,25 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         boolean copyBody = bodyLength > 0 && (bodyLength <= COPY_BODY_LIMIT || response.isTemplate());
         boolean keepAlive10 = http10KeepAlive && !close;
         boolean rateLimit = state.hasRateLimit();
+        // The page's id (0 before the gate: a fresh one), also echoed in the request-id field when configured.
+        long id = answerId(state.requestId());
+        Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
+        byte[] echo = snapshot.forwarding().echoRequestId() ? snapshot.forwarding().requestIdLinePrefix() : null;
         ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
-                + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (copyBody ? bodyLength : 0));
+                + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (echo != null ? echo.length + 18 : 0)
+                + (copyBody ? bodyLength : 0));
         response.writeHttp1Head(out, context.date(), close);
-        if (rateLimit) {
+        if (rateLimit || echo != null) {
             // The head ends in a blank line: the fields go before it.
             out.writerIndex(out.writerIndex() - 2);
-            RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+            if (rateLimit) {
+                RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+            }
+            if (echo != null) {
+                out.writeBytes(echo);
+                PrecomputedResponse.writeHex(out, id);
+                out.writeShort(CRLF_SHORT);
+            }
             out.writeShort(CRLF_SHORT);
         }
         if (keepAlive10) {
@@ -429,7 +442,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
         if (copyBody) {
             // Template slots (a request id, a challenge token for this client) are filled here.
-            response.writeBody(out, answerId(state.requestId()), state.clientIpHigh(), state.clientIpLow());
+            response.writeBody(out, id, state.clientIpHigh(), state.clientIpLow());
             c.write(out, c.voidPromise());
         } else if (bodyLength > 0) {
             c.write(out, c.voidPromise());
@@ -484,6 +497,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     }
 
     private void onDecodeError(ChannelHandlerContext c, Http1DecodeError error) {
+        if (exchange.isActive() && exchange.onBodyRefused(error.status())) {
+            return; // a forwarded body broke a limit or its framing: the forwarder answers and closes
+        }
         releaseHead();
         if (closing) {
             return;

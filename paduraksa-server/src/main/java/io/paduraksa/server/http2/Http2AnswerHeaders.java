@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * A precomputed answer's header block as read-only {@link Http2Headers}: {@code :status}, the
  * answer's lower-case names and values, then {@code date}, then (when a rate-limit policy with
- * {@code headers} checked the request) the three {@code ratelimit-*} fields. One per connection, pointed at an
+ * {@code headers} checked the request) the three {@code ratelimit-*} fields and (with
+ * {@code forwarding.request_id.echo}) the request id. One per connection, pointed at an
  * answer just before {@code writeHeaders} and reset after it: 0 B per answer, where a
  * {@code DefaultHttp2Headers} cost about 280 B (the map, its head entry and array, 40 B per header).
  *
@@ -43,10 +44,10 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
     private AsciiString[] names = NONE;
     private AsciiString[] values = NONE;
     private AsciiString date;
-    /** The {@code RateLimit-*} values after {@code date}, or none. */
-    private AsciiString[] rateLimit = NONE;
-    private final AsciiString[] rateLimitValues = new AsciiString[3];
-    private static final AsciiString[] RATE_LIMIT_NAMES = {RateLimitFields.LIMIT, RateLimitFields.REMAINING, RateLimitFields.RESET};
+    /** The fields after {@code date}: the {@code RateLimit-*} ones, then the echoed request id; {@code extraCount} of them. */
+    private final AsciiString[] extraNames = new AsciiString[4];
+    private final AsciiString[] extraValues = new AsciiString[4];
+    private int extraCount;
 
     /** Points this view at {@code response}'s status and headers plus {@code date}. */
     Http2AnswerHeaders of(PrecomputedResponse response, AsciiString date) {
@@ -59,11 +60,22 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
 
     /** Adds the {@code RateLimit-*} fields after {@code date}; values below 1024 are cached strings. */
     Http2AnswerHeaders rateLimit(int limit, int remaining, int resetSeconds) {
-        rateLimitValues[0] = RateLimitFields.ascii(limit);
-        rateLimitValues[1] = RateLimitFields.ascii(remaining);
-        rateLimitValues[2] = RateLimitFields.ascii(resetSeconds);
-        rateLimit = rateLimitValues;
+        extra(RateLimitFields.LIMIT, RateLimitFields.ascii(limit));
+        extra(RateLimitFields.REMAINING, RateLimitFields.ascii(remaining));
+        extra(RateLimitFields.RESET, RateLimitFields.ascii(resetSeconds));
         return this;
+    }
+
+    /** Adds the echoed request-id field ({@code forwarding.request_id.echo}) after the others. */
+    Http2AnswerHeaders requestId(AsciiString name, AsciiString value) {
+        extra(name, value);
+        return this;
+    }
+
+    private void extra(AsciiString name, AsciiString value) {
+        extraNames[extraCount] = name;
+        extraValues[extraCount] = value;
+        extraCount++;
     }
 
     /** Forgets the answer, so a retired snapshot's arrays are not kept by a connection. */
@@ -72,7 +84,11 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         names = NONE;
         values = NONE;
         date = null;
-        rateLimit = NONE;
+        for (int i = 0; i < extraCount; i++) {
+            extraNames[i] = null;
+            extraValues[i] = null;
+        }
+        extraCount = 0;
     }
 
     /** A modifiable copy, for the case where the encoder would keep the headers (see the class comment). */
@@ -91,7 +107,7 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         if (i <= names.length) {
             return names[i - 1];
         }
-        return i == names.length + 1 ? HttpHeaderNames.DATE : RATE_LIMIT_NAMES[i - names.length - 2];
+        return i == names.length + 1 ? HttpHeaderNames.DATE : extraNames[i - names.length - 2];
     }
 
     private AsciiString value(int i) {
@@ -101,12 +117,12 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         if (i <= values.length) {
             return values[i - 1];
         }
-        return i == values.length + 1 ? date : rateLimit[i - values.length - 2];
+        return i == values.length + 1 ? date : extraValues[i - values.length - 2];
     }
 
     @Override
     public int size() {
-        return status == null ? 0 : names.length + 2 + rateLimit.length;
+        return status == null ? 0 : names.length + 2 + extraCount;
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
@@ -76,6 +77,13 @@ final class Http2Exchange implements ForwardExchange {
     private boolean paused;
     /** Request body bytes received but not yet returned to the client's flow-control window. */
     private int unconsumed;
+    /** Request body bytes received so far, against {@code limits.max_body_size}. */
+    private long received;
+    /**
+     * When response data of this stream started waiting for the client (System.nanoTime, never 0),
+     * or 0: the send timeout resets a stream that waits too long.
+     */
+    long blockedSince;
     private ByteBuf pending;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
@@ -93,6 +101,8 @@ final class Http2Exchange implements ForwardExchange {
         e.bodyReady = false;
         e.paused = false;
         e.unconsumed = 0;
+        e.received = 0;
+        e.blockedSince = 0;
         e.call = null;
         e.counted = false;
         e.decision = AccessLog.RESPOND;
@@ -117,6 +127,10 @@ final class Http2Exchange implements ForwardExchange {
      */
     int onData(ByteBuf data, int padding, boolean endOfStream) {
         int n = data.readableBytes();
+        received += n;
+        if (received > handler.maxBodySize()) {
+            return bodyTooLarge(n + padding);
+        }
         if (n > 0) {
             if (bodyReady) {
                 call.requestBody(data.retain());
@@ -140,6 +154,22 @@ final class Http2Exchange implements ForwardExchange {
         return n + padding;
     }
 
+    /**
+     * The body passed {@code limits.max_body_size}: this frame is not passed on (the upstream got at
+     * most the limit), the upstream request is abandoned and the client gets 413 (or a reset when the
+     * response started). Everything this stream holds uncredited is credited now, so the connection
+     * window stays open; later DATA is credited and dropped like an answered stream's.
+     */
+    private int bodyTooLarge(int frameBytes) {
+        int credit = unconsumed + frameBytes;
+        unconsumed = 0;
+        ForwardCall c = call;
+        if (c != null) {
+            c.requestRefused(413);
+        }
+        return credit;
+    }
+
     void onClientClosed() {
         releasePending();
         if (!open) {
@@ -156,7 +186,20 @@ final class Http2Exchange implements ForwardExchange {
 
     void onWritable() {
         if (open && call != null) {
+            if (blockedSince != 0 && canWrite()) {
+                blockedSince = 0; // the client took bytes: the send clock stops
+            }
             call.clientWritable();
+        }
+    }
+
+    /**
+     * The client opened this stream's window: progress for the send timeout, unless the socket
+     * itself is full (then opening windows alone moves nothing).
+     */
+    void clientTookBytes() {
+        if (blockedSince != 0 && handler.context().channel().isWritable()) {
+            blockedSince = System.nanoTime() | 1;
         }
     }
 
@@ -190,7 +233,13 @@ final class Http2Exchange implements ForwardExchange {
         if (requestEnded) {
             return 0;
         }
-        CharSequence length = view.headers().get(CONTENT_LENGTH);
+        long n = declaredLength(view.headers());
+        return n <= 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
+    }
+
+    /** The request's {@code content-length}, or -1 when absent or not only digits (Netty validates it further). */
+    static long declaredLength(Http2Headers headers) {
+        CharSequence length = headers.get(CONTENT_LENGTH);
         if (length == null) {
             return -1;
         }
@@ -202,7 +251,7 @@ final class Http2Exchange implements ForwardExchange {
             }
             n = n * 10 + (c - '0');
         }
-        return n == 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
+        return n;
     }
 
     @Override
@@ -214,10 +263,11 @@ final class Http2Exchange implements ForwardExchange {
     public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
         Http2Headers headers = view.headers();
         CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
+        boolean trusted = state.isPeerTrustedProxy();
         boolean cookies = false;
         for (Map.Entry<CharSequence, CharSequence> e : headers) {
             CharSequence name = e.getKey();
-            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name)
+            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name, trusted)
                     || (options != null && ConnectionOptions.names(options, name))) {
                 continue;
             }
@@ -252,9 +302,10 @@ final class Http2Exchange implements ForwardExchange {
     public void addRequestHeaders(Http2Headers out, ForwardingRules rules) {
         Http2Headers headers = view.headers();
         CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
+        boolean trusted = state.isPeerTrustedProxy();
         for (Map.Entry<CharSequence, CharSequence> e : headers) {
             CharSequence name = e.getKey();
-            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name)
+            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name, trusted)
                     || (options != null && ConnectionOptions.names(options, name))) {
                 continue;
             }
@@ -341,6 +392,10 @@ final class Http2Exchange implements ForwardExchange {
         if (extraLine != null) {
             addLine(out, extraLine);
         }
+        ForwardingRules forwarding = state.snapshot().forwarding();
+        if (forwarding.echoRequestId()) {
+            out.set(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding)); // the upstream's was removed by the rules
+        }
         if (state.hasRateLimit()) {
             // set: replaces an upstream's own RateLimit-* fields, so each is sent once
             out.set(RateLimitFields.LIMIT, RateLimitFields.ascii(state.rateLimitLimit()));
@@ -382,8 +437,25 @@ final class Http2Exchange implements ForwardExchange {
         handler.encoder().writeData(ctx, streamId, chunk, 0, false, ctx.voidPromise());
     }
 
+    /**
+     * Whether the client can take more of the response now (the stream's and the connection's
+     * windows, and the socket). When not, the forwarder stops reading the upstream (at most one
+     * read's data waits here per stream), and the send clock of {@code limits.send_timeout} starts;
+     * it stops when the client takes bytes again ({@link #onWritable}).
+     */
     @Override
     public boolean isWritable() {
+        if (canWrite()) {
+            return true;
+        }
+        if (blockedSince == 0 && open) {
+            blockedSince = System.nanoTime() | 1;
+            handler.watchSend();
+        }
+        return false;
+    }
+
+    private boolean canWrite() {
         Http2Stream stream = handler.connection().stream(streamId);
         return stream != null && handler.encoder().flowController().isWritable(stream)
                 && handler.context().channel().isWritable();

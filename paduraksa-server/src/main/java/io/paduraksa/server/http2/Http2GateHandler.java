@@ -12,6 +12,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -32,7 +33,11 @@ import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
 import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.Snapshot;
 import java.io.IOException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front: Netty's
@@ -49,13 +54,82 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     private final IntObjectHashMap<Http2Exchange> forwarded = new IntObjectHashMap<>(8);
     /** Streams whose deciding policy awaits I/O (forward-auth), by id, with the body that arrived meanwhile. */
     private final IntObjectHashMap<HeldBody> awaiting = new IntObjectHashMap<>(4);
+    private final long maxBodySize;
+    private final long sendTimeoutNanos;
+    /** The send-timeout check, made once per connection on first need; armed only while a stream waits. */
+    private SendCheck sendCheck;
     private ClientInfo client;
     private ChannelHandlerContext ctx;
 
     Http2GateHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
-                     GateContext context) {
+                     GateContext context, Http2Limits limits) {
         super(decoder, encoder, settings);
         this.context = context;
+        this.maxBodySize = limits.maxBodySize();
+        this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.sendTimeoutMillis());
+    }
+
+    /**
+     * A forwarded stream's response data waits for the client (its window, the connection's, or the
+     * socket): make sure the send-timeout check runs. One timer per connection, scheduled only while
+     * some stream waits, never per request.
+     */
+    void watchSend() {
+        SendCheck check = sendCheck;
+        if (check == null) {
+            check = sendCheck = new SendCheck();
+        }
+        check.arm();
+    }
+
+    /**
+     * {@code limits.send_timeout} on HTTP/2: a forwarded stream whose response data could not go to
+     * the client for that long (a client that never opens its windows, e.g. INITIAL_WINDOW_SIZE 0,
+     * or stops reading the socket) is reset with CANCEL; the reset ends its forward, which closes the
+     * upstream connection or resets the upstream stream, and drops the data queued for it. Other
+     * streams and the connection go on.
+     */
+    private final class SendCheck implements Runnable {
+        private final long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50),
+                Math.min(sendTimeoutNanos / 4, TimeUnit.SECONDS.toNanos(1)));
+        private boolean armed;
+
+        void arm() {
+            if (!armed && ctx != null) {
+                armed = true;
+                ctx.executor().schedule(this, periodNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        @Override
+        public void run() {
+            armed = false;
+            if (forwarded.isEmpty() || !ctx.channel().isActive()) {
+                return;
+            }
+            long now = System.nanoTime();
+            boolean waiting = false;
+            for (Http2Exchange e : forwarded.values().toArray(new Http2Exchange[0])) { // rare path: a stream waits
+                long since = e.blockedSince;
+                if (since == 0 || !e.isForwarding()) {
+                    continue;
+                }
+                if (now - since > sendTimeoutNanos) {
+                    resetStream(ctx, e.streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
+                } else {
+                    waiting = true;
+                }
+            }
+            flush();
+            if (waiting) {
+                arm();
+            }
+        }
+    }
+
+    /** {@code limits.max_body_size}: the most request body bytes a forwarded stream passes on. */
+    long maxBodySize() {
+        return maxBodySize;
     }
 
     @Override
@@ -147,7 +221,26 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             ctx.close();
             return;
         }
+        if (isCancelledWrite(cause)) {
+            return;
+        }
         super.exceptionCaught(ctx, cause);
+    }
+
+    /**
+     * A DATA frame queued for a stream that was reset meanwhile (by the client, or by the send
+     * timeout): Netty's flow controller fails its (void) promise with STREAM_CLOSED, once per queued
+     * frame. The stream is gone and nothing needs saying; passed on, each would make Netty write
+     * another RST_STREAM and count it against the connection's reset limit, so that a stream with
+     * hundreds of queued frames (an HTTP/2 upstream's 1 MiB window of 16 KiB frames) ended the whole
+     * connection.
+     */
+    private boolean isCancelledWrite(Throwable cause) {
+        if (!(cause instanceof Http2Exception.StreamException e) || e.error() != Http2Error.STREAM_CLOSED) {
+            return false;
+        }
+        Http2Stream stream = connection().stream(e.streamId());
+        return stream == null || stream.state() == Http2Stream.State.CLOSED;
     }
 
     final class Listener extends Http2FrameAdapter {
@@ -176,6 +269,19 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             // Answered requests need no body: credit it back so the connection window stays open.
             return data.readableBytes() + padding;
         }
+
+        /**
+         * The client opened a stream's window: it took bytes, so a waiting forwarded stream made
+         * progress and its send clock restarts. A connection-level update does not count for any
+         * one stream (a stream whose own window stays shut still cannot send).
+         */
+        @Override
+        public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
+            Http2Exchange e = streamId == 0 || forwarded.isEmpty() ? null : forwarded.get(streamId);
+            if (e != null) {
+                e.clientTookBytes();
+            }
+        }
     }
 
     private void onRequestHeaders(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
@@ -192,6 +298,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         exchange.started = context.accessLog() == null ? 0 : System.nanoTime();
         exchange.view.reset(client, headers); // before a refusal too: its log line shows what was asked
         int refusal = refusal(method, headers);
+        if (refusal == 0 && !endOfStream && Http2Exchange.declaredLength(headers) > maxBodySize) {
+            refusal = 413; // refused before the gate, as the HTTP/1.1 decoder refuses such a head
+        }
         if (refusal != 0) {
             exchange.decision = AccessLog.REFUSED;
             Metrics m = context.metrics();
@@ -389,6 +498,12 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         if (state.hasRateLimit()) {
             headers.rateLimit(state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
         }
+        long id = state.requestId() != 0 ? state.requestId() : ThreadLocalRandom.current().nextLong(); // 0 before the gate (a refusal): a fresh id
+        Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
+        ForwardingRules forwarding = snapshot.forwarding();
+        if (forwarding.echoRequestId()) {
+            headers.requestId(forwarding.requestIdHeader(), hex(id)); // a new value each time: HPACK may keep it in its table
+        }
         encoder().writeHeaders(ctx, streamId, kept(streamId, noBody) ? headers.copy() : headers, 0, noBody, ctx.voidPromise());
         headers.reset();
         if (noBody && !exchange.requestEnded) {
@@ -398,9 +513,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             ByteBuf body;
             if (response.isTemplate()) {
                 body = ctx.alloc().ioBuffer(response.contentLength());
-                long id = exchange.state.requestId(); // 0 before the gate (a refusal): the page gets a fresh id
-                response.writeBody(body, id != 0 ? id : java.util.concurrent.ThreadLocalRandom.current().nextLong(),
-                        exchange.state.clientIpHigh(), exchange.state.clientIpLow());
+                response.writeBody(body, id, exchange.state.clientIpHigh(), exchange.state.clientIpLow());
             } else {
                 body = response.retainedBody();
             }
@@ -413,6 +526,16 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         exchange.state.status(response.status());
         exchange.state.addBytesSent(noBody ? 0 : response.contentLength());
         exchange.recycle();
+    }
+
+    /** The id as 16 lower-case hex digits, as in pages and the access log. */
+    private static AsciiString hex(long id) {
+        byte[] b = new byte[PrecomputedResponse.REQUEST_ID_LENGTH];
+        for (int i = 0; i < b.length; i++) {
+            int d = (int) (id >>> (60 - 4 * i)) & 0xF;
+            b[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+        }
+        return new AsciiString(b, false);
     }
 
     /**
@@ -460,9 +583,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     /** Netty's builder with our settings; frame listener and handler are made together. */
     static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<Http2GateHandler, Builder> {
         private final GateContext context;
+        private final Http2Limits limits;
 
         Builder(GateContext context, Http2Limits limits) {
             this.context = context;
+            this.limits = limits;
             server(true);
             initialSettings(Http2Settings.defaultSettings()
                     .maxConcurrentStreams(limits.maxConcurrentStreams())
@@ -474,12 +599,13 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
             decoderEnforceMaxSmallContinuationFrames(limits.maxSmallContinuationFrames());
             decoderEnforceMaxConsecutiveEmptyDataFrames(2);
             encoderEnforceMaxQueuedControlFrames(10_000);
+            headerSensitivityDetector(new RequestIdNeverIndexed(context.gate().store()));
             gracefulShutdownTimeoutMillis(limits.gracefulShutdownMillis());
         }
 
         @Override
         protected Http2GateHandler build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
-            Http2GateHandler handler = new Http2GateHandler(decoder, encoder, settings, context);
+            Http2GateHandler handler = new Http2GateHandler(decoder, encoder, settings, context, limits);
             frameListener(handler.new Listener());
             return handler;
         }

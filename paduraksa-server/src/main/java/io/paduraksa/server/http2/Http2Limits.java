@@ -2,8 +2,10 @@ package io.paduraksa.server.http2;
 
 /**
  * HTTP/2 protections per connection: concurrent streams, header list size (RFC 9113 6.5.2),
- * resets per window (rapid reset, CVE-2023-44487), small CONTINUATION frames (CONTINUATION floods)
- * and the graceful-shutdown wait after GOAWAY.
+ * resets per window (rapid reset, CVE-2023-44487), small CONTINUATION frames (CONTINUATION floods),
+ * the graceful-shutdown wait after GOAWAY, the largest request body of a stream
+ * ({@code limits.max_body_size}) and the send timeout ({@code limits.send_timeout}: how long a
+ * forwarded stream's response data may wait for the client's flow-control windows or socket).
  */
 public record Http2Limits(
         int maxConcurrentStreams,
@@ -11,8 +13,10 @@ public record Http2Limits(
         int maxResetsPerWindow,
         int resetWindowSeconds,
         int maxSmallContinuationFrames,
-        long gracefulShutdownMillis) {
+        long gracefulShutdownMillis,
+        long maxBodySize,
+        long sendTimeoutMillis) {
 
-    /** 100 streams, 32 KiB of headers, 200 resets per 30 s, 16 small CONTINUATIONs, 30 s drain. */
-    public static final Http2Limits DEFAULT = new Http2Limits(100, 32 * 1024, 200, 30, 16, 30_000);
+    /** 100 streams, 32 KiB of headers, 200 resets per 30 s, 16 small CONTINUATIONs, 30 s drain, 10 MiB bodies, 60 s send timeout. */
+    public static final Http2Limits DEFAULT = new Http2Limits(100, 32 * 1024, 200, 30, 16, 30_000, 10L * 1024 * 1024, 60_000);
 }

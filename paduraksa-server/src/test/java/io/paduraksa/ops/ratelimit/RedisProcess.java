@@ -1,6 +1,5 @@
 package io.paduraksa.ops.ratelimit;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real redis-server on 127.0.0.1, a child process of the test: no persistence, a free port
  * found by binding port 0 (kept across {@link #stop}/{@link #start} so clients reconnect).
- * Tests are skipped when {@code /usr/bin/redis-server} is absent.
+ * Tests are skipped when {@code /usr/bin/redis-server} is absent (they fail instead under {@code .ci/run}: Tools).
  */
 final class RedisProcess implements AutoCloseable {
     private static final Path BINARY = Path.of("/usr/bin/redis-server");
@@ -25,7 +24,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     static RedisProcess startOnFreePort() throws IOException {
-        assumeTrue(Files.isExecutable(BINARY), "redis-server is not installed (apt-get install redis-server)");
+        io.paduraksa.testing.Tools.require("redis-server", "redis-server", BINARY.toString());
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();

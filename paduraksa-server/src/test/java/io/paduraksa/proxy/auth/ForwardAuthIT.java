@@ -139,6 +139,14 @@ class ForwardAuthIT {
     }
 
     @Test
+    void theServiceJudgesThePathTheUpstreamReceives() throws Exception {
+        RawHttp.Response r = get("/nocache;jsessionid=1/x/..;/page;v=2?x=1", "user=alice");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(lastForwardedUri.get()).isEqualTo("/nocache/page?x=1");
+        assertThat(origin.lastRequest()).startsWith("GET /nocache/page?x=1\n");
+    }
+
+    @Test
     void aDenialGoesToTheClientWithTheChallenge() throws Exception {
         RawHttp.Response r = get("/page", "nobody=1");
         assertThat(r.status()).isEqualTo(401);

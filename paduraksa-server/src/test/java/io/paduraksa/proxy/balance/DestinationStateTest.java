@@ -142,4 +142,73 @@ class DestinationStateTest {
             d.onFailure(now);
         }
     }
+
+    @Test
+    void aConnectionFailureIsARecentFailureAtOnceAndAPassiveFailure() {
+        DestinationState d = new DestinationState(0, 1, PASSIVE);
+        assertThat(d.isFailedRecently(T0)).isFalse();
+        assertThat(d.onConnectionFailure(T0)).isFalse(); // 1 of 3 failures in a row
+        assertThat(d.isFailedRecently(T0)).isTrue();
+        assertThat(d.isAvailable(T0)).isTrue(); // a soft mark, not an ejection
+        // It lasts eject_for (10 s here) ...
+        assertThat(d.isFailedRecently(T0 + 10 * SECOND - 1)).isTrue();
+        assertThat(d.isFailedRecently(T0 + 10 * SECOND)).isFalse();
+        // ... or until a response.
+        d.onConnectionFailure(T0);
+        d.onResponse(200, T0);
+        assertThat(d.isFailedRecently(T0)).isFalse();
+        // Without passive settings it marks, and never ejects.
+        DestinationState off = new DestinationState(0, 1, null);
+        for (int i = 0; i < 10; i++) {
+            off.onConnectionFailure(T0);
+        }
+        assertThat(off.isFailedRecently(T0)).isTrue();
+        assertThat(off.isAvailable(T0)).isTrue();
+    }
+
+    @Test
+    void fiveHundredsCountAsFailuresOnlyWhenConfigured() {
+        DestinationState counting = new DestinationState(0, 1, new PassiveHealth(2, Duration.ofSeconds(10), Duration.ofSeconds(60), true));
+        counting.onResponse(503, T0);
+        assertThat(counting.isAvailable(T0)).isTrue();
+        counting.onResponse(500, T0);
+        assertThat(counting.isAvailable(T0)).isFalse();
+
+        DestinationState plain = new DestinationState(0, 1, new PassiveHealth(2, Duration.ofSeconds(10), Duration.ofSeconds(60)));
+        for (int i = 0; i < 10; i++) {
+            plain.onResponse(503, T0);
+        }
+        assertThat(plain.isAvailable(T0)).isTrue();
+        // A success in between resets the streak when counting.
+        DestinationState reset = new DestinationState(0, 1, new PassiveHealth(2, Duration.ofSeconds(10), Duration.ofSeconds(60), true));
+        reset.onResponse(502, T0);
+        reset.onResponse(404, T0);
+        reset.onResponse(502, T0);
+        assertThat(reset.isAvailable(T0)).isTrue();
+    }
+
+    @Test
+    void reloadCarriesEjectionStreakRecentFailureAndActiveVerdict() {
+        DestinationState old = new DestinationState(3, 1, PASSIVE);
+        old.onFailure(T0);
+        old.onFailure(T0);
+        old.onFailure(T0); // ejected until T0 + 10 s, first of its streak
+        old.onConnectionFailure(T0); // ignored by passive health while ejected, but marks
+        old.markActiveHealthy(false);
+
+        DestinationState carried = new DestinationState(0, 2, PASSIVE);
+        carried.carryFrom(old, true);
+        assertThat(carried.isEjected(T0 + 10 * SECOND - 1)).isTrue();
+        assertThat(carried.isEjected(T0 + 10 * SECOND)).isFalse();
+        assertThat(carried.ejections()).isEqualTo(1);
+        assertThat(carried.isFailedRecently(T0)).isTrue();
+        assertThat(carried.isActiveHealthy()).isFalse();
+
+        // Active checks that probe differently now: the verdict starts over; without passive settings no ejection.
+        DestinationState fresh = new DestinationState(0, 1, null);
+        fresh.carryFrom(old, false);
+        assertThat(fresh.isActiveHealthy()).isTrue();
+        assertThat(fresh.isEjected(T0)).isFalse();
+        assertThat(fresh.isFailedRecently(T0)).isTrue();
+    }
 }

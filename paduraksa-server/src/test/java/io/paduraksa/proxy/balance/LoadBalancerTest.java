@@ -260,6 +260,75 @@ class LoadBalancerTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void recentlyFailedDestinationIsSkippedWhileAnotherIsAvailable(Strategy strategy) {
+        DestinationState[] ds = states(new int[] {1, 1, 1});
+        LoadBalancer lb = new LoadBalancer(strategy, ds);
+        ds[0].onConnectionFailure(NOW);
+        ds[2].markActiveHealthy(false);
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(lb.choose(NOW, -1)).isEqualTo(1);
+        }
+        // Soft: when every available destination failed recently, one of them is still chosen.
+        ds[1].onConnectionFailure(NOW);
+        int[] counts = new int[3];
+        for (int i = 0; i < 1_000; i++) {
+            counts[lb.choose(NOW, -1)]++;
+        }
+        assertThat(counts[2]).isZero();
+        assertThat(counts[0] + counts[1]).isEqualTo(1_000);
+        // The mark ends after avoidFor (no passive settings: 30 s) or with the next response.
+        assertThat(ds[0].isFailedRecently(NOW + Duration.ofSeconds(30).toNanos())).isFalse();
+        ds[1].onSuccess();
+        assertThat(ds[1].isFailedRecently(NOW)).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aRetryNeverGoesToADestinationAlreadyTried(Strategy strategy) {
+        DestinationState[] ds = states(new int[] {5, 1, 1});
+        LoadBalancer lb = new LoadBalancer(strategy, ds);
+        for (int i = 0; i < 1_000; i++) {
+            int d = lb.chooseRetry(NOW, LoadBalancer.bit(0), 0);
+            assertThat(d).isIn(1, 2);
+            assertThat(lb.chooseRetry(NOW, LoadBalancer.bit(0) | LoadBalancer.bit(d), d)).isEqualTo(d == 1 ? 2 : 1);
+        }
+        assertThat(lb.chooseRetry(NOW, LoadBalancer.bit(0) | LoadBalancer.bit(1) | LoadBalancer.bit(2), 2)).isEqualTo(-1);
+        // A tried destination stays out even when it is the only available one: no retry then.
+        ds[1].markActiveHealthy(false);
+        ds[2].markActiveHealthy(false);
+        assertThat(lb.chooseRetry(NOW, LoadBalancer.bit(0), 0)).isEqualTo(-1);
+        // A recently failed destination is a retry's last resort.
+        ds[1].markActiveHealthy(true);
+        ds[1].onConnectionFailure(NOW);
+        assertThat(lb.chooseRetry(NOW, LoadBalancer.bit(0), 0)).isEqualTo(1);
+    }
+
+    @Test
+    void retriesPastSixtyFourDestinationsExcludeAtLeastTheLastOne() {
+        int[] weights = new int[70];
+        java.util.Arrays.fill(weights, 1);
+        LoadBalancer lb = new LoadBalancer(Strategy.ROUND_ROBIN, states(weights));
+        assertThat(LoadBalancer.bit(68)).isZero();
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(lb.chooseRetry(NOW, LoadBalancer.bit(3), 68)).isNotIn(3, 68);
+        }
+    }
+
+    /** The case: a retry used to take the next round-robin turn, so every first attempt met the same destination. */
+    @Test
+    void aRetryDoesNotMoveTheRoundRobinPosition() {
+        LoadBalancer lb = new LoadBalancer(Strategy.ROUND_ROBIN, states(new int[] {1, 1}));
+        int first = lb.choose(NOW, -1);
+        for (int i = 0; i < 10; i++) {
+            assertThat(lb.chooseRetry(NOW, LoadBalancer.bit(first), first)).isEqualTo(1 - first);
+            int next = lb.choose(NOW, -1);
+            assertThat(next).isEqualTo(1 - first);
+            first = next;
+        }
+    }
+
     static DestinationState[] states(int[] weights) {
         DestinationState[] ds = new DestinationState[weights.length];
         for (int i = 0; i < weights.length; i++) {

@@ -145,6 +145,38 @@ class ActiveHealthCheckerIT {
         }
     }
 
+    /**
+     * Reload: a new checker continues the replaced one's failures in a row. The old checker (which
+     * would need 100) saw at least five before it was closed; the new one needs six, so its first
+     * failed probe turns the destination unhealthy instead of its sixth.
+     */
+    @Test
+    void aCheckerCarriedOverContinuesTheFailuresInARow() throws Exception {
+        try (HealthOrigin origin = new HealthOrigin(HealthOrigin.Mode.HTTP1);
+             ResolvedAddress address = new ResolvedAddress("127.0.0.1", origin.port(), Duration.ZERO, null)) {
+            origin.status.set(503);
+            DestinationState oldState = new DestinationState(0, 1, null);
+            ActiveHealthChecker old = checker(new ActiveHealthChecker.Target(oldState, address, "app.test", null, null,
+                    Protocol.HTTP1), 100);
+            old.start();
+            // A probe begins only after the previous one's result: six begun means five results.
+            Await.until("six probes", () -> origin.requests.get() >= 6);
+            old.close();
+
+            DestinationState state = new DestinationState(0, 1, null);
+            state.carryFrom(oldState, true);
+            assertThat(state.isActiveHealthy()).isTrue();
+            int before = origin.requests.get();
+            try (ActiveHealthChecker carried = checker(new ActiveHealthChecker.Target(state, address, "app.test", null, null,
+                    Protocol.HTTP1), 6)) {
+                carried.carryFrom(0, old, 0);
+                carried.start();
+                Await.until("unhealthy", () -> !state.isActiveHealthy());
+                assertThat(origin.requests.get() - before).as("probes of the new checker").isBetween(1, 2);
+            }
+        }
+    }
+
     private static ActiveHealthChecker checker(ActiveHealthChecker.Target target, int threshold) {
         return new ActiveHealthChecker(group, NioSocketChannel.class, "api", new ActiveHealthChecker.Target[] {target},
                 "/healthz", INTERVAL, TIMEOUT, threshold, threshold);

@@ -2,7 +2,6 @@ package io.paduraksa.server.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -229,7 +228,9 @@ class TlsContextsTest {
     // ---- fixtures
 
     private static void assumeProvider(Provider provider) {
-        assumeTrue(provider != Provider.OPENSSL || OpenSsl.isAvailable(), () -> "OpenSSL: " + OpenSsl.unavailabilityCause());
+        if (provider == Provider.OPENSSL) {
+            io.paduraksa.testing.Tools.requireNative("OpenSSL (netty-tcnative)", OpenSsl.unavailabilityCause());
+        }
     }
 
     private static Settings settings(List<CertificateFiles> certs, List<String> alpn, Path clientCa, Provider provider) {

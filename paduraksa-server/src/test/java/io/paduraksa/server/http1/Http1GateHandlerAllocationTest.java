@@ -87,8 +87,13 @@ class Http1GateHandlerAllocationTest {
     })
     void answersWithoutAllocating(String what, String path, String userAgent, String statusLine) {
         state = new State(path, userAgent);
-        assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close");
-        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        assertThat(state.answerOnce()).startsWith(statusLine).doesNotContain("Connection: close")
+                .containsPattern("\r\nX-Request-Id: [0-9a-f]{16}\r\n"); // forwarding.request_id.echo, on by default
+        AllocationAssert.Result r = AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS);
+        System.out.println(r);
+        assertThat(state.answered).as("answers written, one per request").isEqualTo(state.steps).isGreaterThan(r.iterations());
+        // The send-timeout's byte count runs on every write in the measured steps: one answer or more per step.
+        assertThat(state.deadlines.bytesWritten()).isGreaterThanOrEqualTo(state.answered * 100);
     }
 
     /** The RateLimit-* fields are formatted into the answer's buffer: still 0 B, on a 200 and on the 429. */
@@ -103,7 +108,9 @@ class Http1GateHandlerAllocationTest {
             state.answerOnce(); // the one request the bucket admits
         }
         assertThat(state.answerOnce()).startsWith(statusLine).contains(field + "\r\n", "RateLimit-Reset: ");
-        System.out.println(AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS));
+        AllocationAssert.Result r = AllocationAssert.assertZero(what, state, State::step, WARMUP, AllocationAssert.DEFAULT_ITERATIONS);
+        System.out.println(r);
+        assertThat(state.answered).as("answers written, one per request").isEqualTo(state.steps).isGreaterThan(r.iterations());
     }
 
     /**
@@ -132,7 +139,9 @@ class Http1GateHandlerAllocationTest {
         final byte[][] requests = new byte[VARIANTS][];
         final ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
         final EmbeddedChannel channel = new EmbeddedChannel();
+        final Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
         long answered;
+        long steps;
         int next;
 
         State(String path, String userAgent) {
@@ -148,13 +157,13 @@ class Http1GateHandlerAllocationTest {
             // With the server's counters installed, so the per-request metrics hook is measured too.
             GateContext context = new GateContext(new Gate(store), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
                     new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
-            Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();
             channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));
         }
 
         /** One request in, read complete (the flush), the answer out and released. */
         static void step(State s) {
+            s.steps++;
             s.in.clear().writeBytes(s.requests[s.next++ & (VARIANTS - 1)]);
             s.channel.pipeline().fireChannelRead(s.in.retain());
             s.channel.pipeline().fireChannelReadComplete();

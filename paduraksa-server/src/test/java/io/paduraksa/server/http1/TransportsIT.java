@@ -1,7 +1,6 @@
 package io.paduraksa.server.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
@@ -57,11 +56,7 @@ class TransportsIT {
     }
 
     private static void assumeAvailable(String name) {
-        try {
-            Transport.choose(name);
-        } catch (IllegalStateException e) {
-            System.out.println("TransportsIT: skipping " + name + ": " + e.getMessage());
-            assumeTrue(false, e.getMessage());
-        }
+        io.paduraksa.testing.Tools.requireNative(name, Transport.all().stream().filter(t -> t.name().equals(name))
+                .findFirst().orElseThrow().unavailabilityCause());
     }
 }

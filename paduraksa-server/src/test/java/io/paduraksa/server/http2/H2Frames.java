@@ -176,6 +176,16 @@ public final class H2Frames implements AutoCloseable {
         }
     }
 
+    /** The next frame already received, skipping SETTINGS, PING and WINDOW_UPDATE; null when none waits. */
+    public Frame poll() {
+        for (Frame f; (f = frames.poll()) != null; ) {
+            if (f.type() != Http2FrameTypes.SETTINGS && f.type() != Http2FrameTypes.PING && f.type() != Http2FrameTypes.WINDOW_UPDATE) {
+                return f;
+            }
+        }
+        return null;
+    }
+
     /** Frames until one on {@code streamId} (or on the connection: GOAWAY, or the close) ends the stream. */
     public List<Frame> untilStreamEnds(int streamId) throws InterruptedException {
         java.util.ArrayList<Frame> seen = new java.util.ArrayList<>();

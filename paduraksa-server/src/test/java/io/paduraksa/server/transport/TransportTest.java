@@ -2,7 +2,6 @@ package io.paduraksa.server.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -28,10 +27,7 @@ class TransportTest {
     @ValueSource(strings = {"io_uring", "epoll", "nio"})
     void echoServerAndClientWorkOnEachAvailableTransport(String name) throws Exception {
         Transport transport = Transport.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
-        if (!transport.isAvailable()) {
-            System.out.println("skipping " + name + ": " + transport.unavailabilityCause());
-        }
-        assumeTrue(transport.isAvailable(), () -> name + " unavailable: " + transport.unavailabilityCause());
+        io.paduraksa.testing.Tools.requireNative(name, transport.unavailabilityCause());
         assertThat(Transport.choose(name)).isSameAs(transport);
 
         EventLoopGroup group = transport.newEventLoopGroup(1);

@@ -1,0 +1,81 @@
+package io.paduraksa.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * What a test needs from the machine (chromium, redis-server, systemd-analyze, a native transport).
+ * Outside CI a missing one skips the test, saying why; in CI ({@value #CI_ENV}=1, set by
+ * {@code .ci/run}, which installs them) it fails the test, so a green CI run means every test ran.
+ */
+public final class Tools {
+    /** The environment variable {@code .ci/run} sets to 1. */
+    public static final String CI_ENV = "PADURAKSA_CI";
+
+    private Tools() {
+    }
+
+    /** True when the tests run under {@code .ci/run}. */
+    public static boolean inCi() {
+        return "1".equals(System.getenv(CI_ENV));
+    }
+
+    /**
+     * The first executable of {@code candidates}; without one, skips the test (fails it in CI).
+     * {@code tool} names it for the message, with the Debian package that brings it.
+     */
+    public static Path require(String tool, String debianPackage, String... candidates) {
+        for (String c : candidates) {
+            Path p = Path.of(c);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        missing(tool + " is not installed (apt-get install " + debianPackage + "; looked for " + String.join(", ", candidates) + ")");
+        return null;
+    }
+
+    /** Skips the test unless {@code present} (fails it in CI), with {@code why} as the reason. */
+    public static void require(boolean present, String why) {
+        if (!present) {
+            missing(why);
+        }
+    }
+
+    /**
+     * A native transport or library that Netty could not load. A missing or broken native
+     * library (a linkage error or a missing class anywhere in {@code cause}'s chain) is our
+     * packaging's fault: skip outside CI, fail in CI. A kernel that refuses the feature (for
+     * example io_uring switched off by the kernel or a seccomp profile) cannot be installed by
+     * {@code .ci/run}: that stays a skip everywhere, printed with Netty's reason.
+     */
+    public static void requireNative(String what, Throwable cause) {
+        if (cause == null) {
+            return;
+        }
+        if (isLinkage(cause)) {
+            missing(what + ": native library unavailable: " + cause);
+        }
+        String why = what + " is refused by this kernel, not a missing tool (skipped, also in CI): " + cause;
+        System.out.println("SKIP " + why);
+        Assumptions.abort(why);
+    }
+
+    private static boolean isLinkage(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof LinkageError || t instanceof ClassNotFoundException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void missing(String why) {
+        if (inCi()) {
+            throw new AssertionError(CI_ENV + "=1: " + why + " (.ci/run installs it; a skip here would hide a test)");
+        }
+        System.out.println("SKIP " + why);
+        Assumptions.abort(why);
+    }
+}
