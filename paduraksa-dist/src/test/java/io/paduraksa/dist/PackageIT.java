@@ -1,7 +1,6 @@
 package io.paduraksa.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +28,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import io.paduraksa.testing.Tools;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,8 +78,6 @@ class PackageIT {
     static final Set<String> OPTIONAL_ONLY = Set.of("java.desktop", "java.sql");
     /** Modules loaded only by name, which jdeps cannot see: the JNDI DNS provider (Netty's resolver). */
     static final Set<String> LOADED_BY_NAME = Set.of("jdk.naming.dns");
-    /** CI sets PADURAKSA_CI=1: there a missing tool fails the test instead of skipping it. */
-    static final boolean IN_CI = "1".equals(System.getenv("PADURAKSA_CI"));
 
     @BeforeAll
     static void unpack() throws Exception {
@@ -217,18 +215,16 @@ class PackageIT {
      */
     @Test
     void aptInstallsThePackageOnASystemWithoutJava(@TempDir Path dir) throws Exception {
-        boolean apt = Files.isExecutable(Path.of("/usr/bin/apt-get"));
-        assumeTrue(apt || IN_CI, "apt-get is not installed (PADURAKSA_CI=1 makes this a failure)");
-        assertThat(apt).as("apt-get on PATH").isTrue();
+        Tools.require("apt-get", "apt", "/usr/bin/apt-get"); // skips outside CI without it, fails under .ci/run
         Path status = Files.writeString(dir.resolve("status"), "");
         List<String> simulate = List.of("apt-get", "install", "-s", "-o", "Dir::State::status=" + status, deb().toString());
         Result r = exec(simulate, Map.of());
         boolean noLists = r.exit() != 0 && r.output().contains("adduser"); // adduser is in every Debian archive
-        if (noLists && IN_CI) { // a fresh machine without package lists: CI fetches them once
+        if (noLists && Tools.inCi()) { // a fresh machine without package lists: CI fetches them once
             exec(List.of("apt-get", "update", "-qq"), Map.of());
             r = exec(simulate, Map.of());
         }
-        assumeTrue(!noLists || IN_CI, "no Debian package lists here (run apt-get update): " + r.output());
+        Tools.require(!noLists || Tools.inCi(), "no Debian package lists here (run apt-get update): " + r.output());
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).containsPattern("(?m)^Inst paduraksa \\(" + Pattern.quote(DEB_VERSION) + " ")
                 .containsPattern("(?m)^Inst adduser ")
