@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Builds paduraksa_<debian version>_amd64.deb with dpkg-deb (called by the exec plugin at `package`).
-#   build-deb.sh MAVEN_VERSION LIB_DIR REPO_ROOT TARGET_DIR
+#   build-deb.sh MAVEN_VERSION STAGE_DIR REPO_ROOT TARGET_DIR     (STAGE_DIR holds lib/ and runtime/)
 # Layout: /usr/share/paduraksa/{bin,lib}, /usr/bin/paduraksa -> ../share/paduraksa/bin/paduraksa,
+# the bundled Java runtime in /usr/lib/paduraksa/runtime (architecture-dependent, so under /usr/lib),
+# reached by the launcher as /usr/share/paduraksa/runtime -> ../../lib/paduraksa/runtime,
 # /etc/paduraksa/* and /etc/default/paduraksa (conffiles), /lib/systemd/system/paduraksa.service.
 set -euo pipefail
-version=$1 lib=$2 repo=$3 target=$4
+version=$1 stage=$2 repo=$3 target=$4
+lib=$stage/lib
 here=$(cd "$(dirname "$0")" && pwd)
 # Debian versions: '~' sorts before anything, so 0.1.0~SNAPSHOT < 0.1.0 (a '-' would start a Debian revision).
 debversion=${version//-/\~}
-# amd64, not all: the jars carry x86_64-only native code (epoll, io_uring, BoringSSL).
+# amd64, not all: the jars carry x86_64-only native code (epoll, io_uring, BoringSSL), and so does the runtime.
 arch=amd64
 root="$target/deb/root"
 rm -rf "$target/deb" && mkdir -p "$root"
@@ -16,6 +19,10 @@ rm -rf "$target/deb" && mkdir -p "$root"
 install -d -m 0755 "$root/DEBIAN" "$root/usr/share/paduraksa/bin" "$root/usr/share/paduraksa/lib" "$root/usr/bin" \
   "$root/etc/paduraksa" "$root/etc/default" "$root/lib/systemd/system" "$root/usr/share/doc/paduraksa"
 install -m 0755 "$repo/bin/paduraksa" "$root/usr/share/paduraksa/bin/paduraksa"
+install -m 0644 "$repo/bin/find-java.sh" "$root/usr/share/paduraksa/bin/find-java.sh"
+install -d -m 0755 "$root/usr/lib/paduraksa"
+cp -a "$stage/runtime" "$root/usr/lib/paduraksa/runtime"
+ln -s ../../lib/paduraksa/runtime "$root/usr/share/paduraksa/runtime"
 install -m 0644 "$lib"/*.jar "$root/usr/share/paduraksa/lib/"
 ln -s ../share/paduraksa/bin/paduraksa "$root/usr/bin/paduraksa"
 install -m 0644 "$repo"/config/*.yaml "$repo"/config/*.txt "$root/etc/paduraksa/"

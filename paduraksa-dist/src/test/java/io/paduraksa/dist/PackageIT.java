@@ -10,19 +10,34 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import io.paduraksa.testing.Tools;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What {@code ./mvnw package} built: the tarball unpacks and its launcher runs the server; the .deb has
- * the files, modes, control fields and conffiles the service needs, and its launcher runs the server
- * from a scratch root made by {@code dpkg-deb -x}. The server process tells a fake systemd READY=1 (with
+ * the files, modes, control fields and conffiles the service needs, depends on no Java package (it
+ * bundles a jlink runtime holding exactly the modules jdeps finds), is accepted by apt on a plain
+ * Debian system, and its launcher runs the server from a scratch root made by {@code dpkg-deb -x}. The server process tells a fake systemd READY=1 (with
  * the bound port), RELOADING=1/READY=1 on SIGHUP and STOPPING=1 on SIGTERM, then exits 0.
  */
 class PackageIT {
@@ -38,11 +53,31 @@ class PackageIT {
             server: {drain_timeout: 2s}
             """;
 
+    /** A TLS listener (served by BoringSSL, keys parsed by the JDK) with the server tests' a.test certificate. */
+    private static final String TLS_YAML = """
+            listeners:
+              - name: public
+                address: "127.0.0.1:0"
+                protocols: [http1]
+                tls: {certificates: [{cert: a-test-chain.pem, key: a-test.key}]}
+            hosts:
+              - names: [a.test]
+                routes:
+                  - {path: /, respond: {status: 200, body: "%s"}}
+            server: {drain_timeout: 2s}
+            """;
+    private static final Path TLS_FILES = Path.of("../paduraksa-server/src/test/resources/tls");
+
     @TempDir
     static Path work;
     static Path tarRoot;
     static Path debRoot;
     static Path debControl;
+    /** Modules jdeps reports that the server never loads: jackson-databind and logback only name them
+     * as {@code requires static} (java.beans annotations, java.sql date types, JDBC appenders). */
+    static final Set<String> OPTIONAL_ONLY = Set.of("java.desktop", "java.sql");
+    /** Modules loaded only by name, which jdeps cannot see: the JNDI DNS provider (Netty's resolver). */
+    static final Set<String> LOADED_BY_NAME = Set.of("jdk.naming.dns");
 
     @BeforeAll
     static void unpack() throws Exception {
@@ -62,6 +97,9 @@ class PackageIT {
     @Test
     void tarballHoldsLauncherJarsConfigAndUnit() throws IOException {
         assertThat(tarRoot.resolve("bin/paduraksa")).isExecutable();
+        assertThat(tarRoot.resolve("bin/find-java.sh")).hasSameTextualContentAs(Path.of("../bin/find-java.sh"));
+        assertThat(tarRoot.resolve("runtime/bin/java")).isExecutable();
+        assertThat(tarRoot.resolve("runtime/release")).hasSameTextualContentAs(debRoot.resolve("usr/lib/paduraksa/runtime/release"));
         assertThat(tarRoot.resolve("lib/paduraksa-server-" + VERSION + ".jar")).isRegularFile();
         assertThat(tarRoot.resolve("lib/paduraksa-core-" + VERSION + ".jar")).isRegularFile();
         assertThat(tarRoot.resolve("lib/netty-transport-native-epoll-4.2.18.Final-linux-x86_64.jar")).isRegularFile();
@@ -71,12 +109,15 @@ class PackageIT {
 
     @Test
     void tarballLauncherServesReloadsAndStops() throws Exception {
-        runServer(tarRoot.resolve("bin/paduraksa"), true);
+        runServer(tarRoot.resolve("bin/paduraksa"), true, false);
     }
 
     @Test
     void debInstallsTheServiceLayout() throws Exception {
         assertThat(debRoot.resolve("usr/share/paduraksa/bin/paduraksa")).isExecutable();
+        assertThat(debRoot.resolve("usr/share/paduraksa/bin/find-java.sh")).isRegularFile();
+        assertThat(debRoot.resolve("usr/lib/paduraksa/runtime/bin/java")).isExecutable();
+        assertThat(Files.readSymbolicLink(debRoot.resolve("usr/share/paduraksa/runtime"))).isEqualTo(Path.of("../../lib/paduraksa/runtime"));
         assertThat(debRoot.resolve("usr/share/paduraksa/lib/paduraksa-server-" + VERSION + ".jar")).isRegularFile();
         assertThat(Files.readSymbolicLink(debRoot.resolve("usr/bin/paduraksa"))).isEqualTo(Path.of("../share/paduraksa/bin/paduraksa"));
         assertThat(debRoot.resolve("lib/systemd/system/paduraksa.service")).hasSameTextualContentAs(Path.of("../dist/systemd/paduraksa.service"));
@@ -87,7 +128,10 @@ class PackageIT {
                 "/etc/paduraksa/cloudflare-ips.txt", "/etc/paduraksa/paduraksa.yaml");
         String control = Files.readString(debControl.resolve("control"));
         assertThat(control).contains("Package: paduraksa\n", "Version: " + DEB_VERSION + "\n", "Architecture: amd64\n",
-                "Depends: openjdk-21-jre-headless | openjdk-25-jre-headless | java21-runtime-headless, adduser\n");
+                "Depends: adduser\n");
+        // The runtime is bundled: no relation to any Java package (Debian 12 has no Java 21+ package).
+        assertThat(control.lines().filter(l -> l.matches("(Pre-)?Depends:.*|Recommends:.*|Suggests:.*")))
+                .noneMatch(l -> l.toLowerCase(Locale.ROOT).matches(".*(java|jre|jdk).*"));
         for (String script : new String[] {"postinst", "prerm", "postrm"}) {
             assertThat(debControl.resolve(script)).isExecutable();
             assertThat(run(List.of("sh", "-n", debControl.resolve(script).toString()))).as(script + " parses").isEmpty();
@@ -102,45 +146,160 @@ class PackageIT {
 
     @Test
     void debLauncherFromAScratchRootServesAndStops() throws Exception {
-        runServer(debRoot.resolve("usr/bin/paduraksa"), false);
+        runServer(debRoot.resolve("usr/bin/paduraksa"), false, false);
     }
 
     @Test
-    void launcherRefusesJavaOlderThan21(@TempDir Path dir) throws Exception {
-        Path jdk17 = dir.resolve("jvm/fake-17");
-        Files.createDirectories(jdk17.resolve("bin"));
-        Files.writeString(jdk17.resolve("release"), "JAVA_VERSION=\"17.0.9\"\n");
-        Path java = jdk17.resolve("bin/java");
-        Files.writeString(java, "#!/bin/sh\nexit 99\n");
-        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path tools = Files.createDirectories(dir.resolve("tools")); // a PATH without any java
-        for (String tool : new String[] {"dirname", "readlink", "sed"}) {
-            Files.createSymbolicLink(tools.resolve(tool), Path.of("/usr/bin", tool));
+    void debLauncherServesTlsOnTheBundledRuntime() throws Exception {
+        runServer(debRoot.resolve("usr/bin/paduraksa"), false, true);
+    }
+
+    @Test
+    void runtimeIsAJlinkImageOfTheBuildJdk() throws IOException {
+        Map<String, String> release = release(debRoot.resolve("usr/lib/paduraksa/runtime"));
+        assertThat(release.get("JAVA_VERSION")).isEqualTo(System.getProperty("java.version"));
+        assertThat(modules(release)).containsAll(Arrays.asList(System.getProperty("dist.runtime.modules").split(",")))
+                .doesNotContainAnyElementsOf(OPTIONAL_ONLY);
+        assertThat(debRoot.resolve("usr/lib/paduraksa/runtime/lib/server/libjvm.so")).isRegularFile();
+        assertThat(debRoot.resolve("usr/lib/paduraksa/runtime/bin/javac")).doesNotExist();
+    }
+
+    /** The runtime's modules are exactly what jdeps finds in lib/, less the optional ones, plus those loaded by name. */
+    @Test
+    void runtimeHoldsEveryModuleJdepsFinds() throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jdeps").toString(),
+                "--ignore-missing-deps", "--list-deps", "--multi-release", Integer.toString(Runtime.version().feature())));
+        try (var jars = Files.list(tarRoot.resolve("lib"))) {
+            jars.map(Path::toString).sorted().forEach(command::add);
         }
-        ProcessBuilder pb = new ProcessBuilder("/bin/bash", tarRoot.resolve("bin/paduraksa").toString(), "--version");
-        pb.environment().put("JAVA_HOME", jdk17.toString());
-        pb.environment().put("PATH", tools.toString());
-        pb.environment().put("PADURAKSA_JVM_ROOT", dir.resolve("jvm").toString());
-        Path err = dir.resolve("err");
-        Process p = pb.redirectErrorStream(true).redirectOutput(err.toFile()).start();
-        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(1);
-        assertThat(Files.readString(err)).contains("needs Java 21 or newer", "(Java 17)", "openjdk-21-jre-headless");
+        Set<String> needed = new TreeSet<>();
+        for (String line : run(command).lines().map(String::strip).toList()) {
+            if (line.matches("[a-z][a-z0-9.]*")) { // module names; "module/package" lines name internal packages
+                needed.add(line);
+            }
+        }
+        assertThat(needed).contains("java.base", "jdk.unsupported", "jdk.management");
+        needed.removeAll(OPTIONAL_ONLY);
+        needed.addAll(LOADED_BY_NAME);
+        assertThat(new TreeSet<>(Arrays.asList(System.getProperty("dist.runtime.modules").split(",")))).isEqualTo(needed);
+    }
+
+    /** The .deb's own launcher uses its bundled runtime, whatever JAVA_HOME and PATH offer (here Java 17). */
+    @Test
+    void debCheckRunsOnTheBundledRuntimeWhenJavaHomeIs17(@TempDir Path dir) throws Exception {
+        Path jdk17 = fakeJava(dir.resolve("jvm/fake-17"), "17.0.9");
+        Map<String, String> env = new HashMap<>();
+        env.put("JAVA_HOME", jdk17.toString());
+        env.put("PATH", jdk17.resolve("bin") + ":/usr/bin:/bin");
+        env.put("PADURAKSA_JVM_ROOT", Files.createDirectories(dir.resolve("no-jvms")).toString());
+        for (String config : new String[] {"paduraksa.yaml", "behind-cloudflare.yaml"}) {
+            Result r = launch(debRoot.resolve("usr/bin/paduraksa"), env, "check", "--config", debRoot.resolve("etc/paduraksa/" + config).toString());
+            assertThat(r.exit()).as(r.output()).isZero();
+            assertThat(r.output()).contains(config + ": ok (");
+        }
+        Result version = launch(debRoot.resolve("usr/bin/paduraksa"), env, "--version");
+        assertThat(version.output()).isEqualTo("paduraksa " + VERSION + "\n");
+    }
+
+    @Test
+    void launcherRefusesPaduraksaJavaHomeOlderThan21(@TempDir Path dir) throws Exception {
+        Path jdk17 = fakeJava(dir.resolve("jvm/fake-17"), "17.0.9");
+        Result r = launch(tarRoot.resolve("bin/paduraksa"), Map.of("PADURAKSA_JAVA_HOME", jdk17.toString()), "--version");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.output()).contains("PADURAKSA_JAVA_HOME=" + jdk17 + " is not a Java 21 or newer (Java 17)");
+    }
+
+    /**
+     * apt on this machine's Debian package lists, with an empty dpkg status (a system with nothing
+     * installed), installs the .deb: every dependency is in the archive and none is a Java package.
+     */
+    @Test
+    void aptInstallsThePackageOnASystemWithoutJava(@TempDir Path dir) throws Exception {
+        Tools.require("apt-get", "apt", "/usr/bin/apt-get"); // skips outside CI without it, fails under .ci/run
+        Path status = Files.writeString(dir.resolve("status"), "");
+        List<String> simulate = List.of("apt-get", "install", "-s", "-o", "Dir::State::status=" + status, deb().toString());
+        Result r = exec(simulate, Map.of());
+        boolean noLists = r.exit() != 0 && r.output().contains("adduser"); // adduser is in every Debian archive
+        if (noLists && Tools.inCi()) { // a fresh machine without package lists: CI fetches them once
+            exec(List.of("apt-get", "update", "-qq"), Map.of());
+            r = exec(simulate, Map.of());
+        }
+        Tools.require(!noLists || Tools.inCi(), "no Debian package lists here (run apt-get update): " + r.output());
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).containsPattern("(?m)^Inst paduraksa \\(" + Pattern.quote(DEB_VERSION) + " ")
+                .containsPattern("(?m)^Inst adduser ")
+                .doesNotContainPattern("(?m)^Inst \\S*(openjdk|jre|jdk|java)");
+    }
+
+    private static Path fakeJava(Path home, String version) throws IOException {
+        Files.createDirectories(home.resolve("bin"));
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"" + version + "\"\n");
+        for (String tool : new String[] {"java", "javac", "jlink"}) {
+            Path p = home.resolve("bin").resolve(tool);
+            Files.writeString(p, "#!/bin/sh\necho fake java " + version + " ran >&2\nexit 99\n");
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        return home;
+    }
+
+    private static Map<String, String> release(Path runtime) throws IOException {
+        Map<String, String> map = new HashMap<>();
+        for (String line : Files.readAllLines(runtime.resolve("release"))) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                map.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));
+            }
+        }
+        return map;
+    }
+
+    private static Set<String> modules(Map<String, String> release) {
+        return new TreeSet<>(Arrays.asList(release.get("MODULES").split(" ")));
+    }
+
+    record Result(int exit, String output) {}
+
+    private static Result launch(Path launcher, Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(launcher.toString()));
+        command.addAll(Arrays.asList(args));
+        Map<String, String> all = new HashMap<>(env);
+        all.putIfAbsent("PADURAKSA_JAVA_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+        return exec(command, all);
+    }
+
+    /** Runs a command with env added to (and JAVA_OPTS, PADURAKSA_JAVA_HOME removed from) this one's. */
+    private static Result exec(List<String> command, Map<String, String> env) throws Exception {
+        Path out = Files.createTempFile(work, "exec", ".log");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().remove("JAVA_OPTS");
+        pb.environment().remove("PADURAKSA_JAVA_HOME");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(command + " did not finish; output:\n" + Files.readString(out));
+        }
+        return new Result(p.exitValue(), Files.readString(out));
     }
 
     /**
      * Starts {@code launcher run} on a port-0 config with NOTIFY_SOCKET, waits for READY=1 naming the
      * port, asks for /, optionally reloads with SIGHUP, stops it with SIGTERM by PID.
      */
-    private static void runServer(Path launcher, boolean reload) throws Exception {
+    private static void runServer(Path launcher, boolean reload, boolean tls) throws Exception {
         Path dir = Files.createTempDirectory(work, "run");
         Path config = dir.resolve("paduraksa.yaml");
-        Files.writeString(config, YAML.formatted("v1"));
+        String yaml = tls ? TLS_YAML : YAML;
+        Files.writeString(config, yaml.formatted("v1"));
+        if (tls) {
+            Files.copy(TLS_FILES.resolve("a-test-chain.pem"), dir.resolve("a-test-chain.pem"));
+            Files.copy(TLS_FILES.resolve("a-test.key"), dir.resolve("a-test.key"));
+        }
         Path log = dir.resolve("server.log");
         try (FakeNotifySocket systemd = new FakeNotifySocket(dir.resolve("notify"))) {
             ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "run", "--config", config.toString());
             Map<String, String> env = pb.environment();
-            env.put("JAVA_HOME", System.getProperty("java.home"));
+            env.put("JAVA_HOME", System.getProperty("java.home")); // ignored: both layouts bundle a runtime
             env.put("PADURAKSA_JAVA_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
             env.put("NOTIFY_SOCKET", systemd.path.toString());
             env.remove("JAVA_OPTS");
@@ -151,9 +310,9 @@ class PackageIT {
                 assertThat(m.matches()).as(ready).isTrue();
                 int port = Integer.parseInt(m.group(1));
                 assertThat(process.info().command().orElse("")).as("the launcher exec'd the JVM (same PID)").endsWith("/java");
-                assertThat(get(port)).endsWith("\r\n\r\nv1");
+                assertThat(tls ? getTls(port) : get(port)).endsWith("\r\n\r\nv1");
                 if (reload) {
-                    Files.writeString(config, YAML.formatted("v2"));
+                    Files.writeString(config, yaml.formatted("v2"));
                     signal("HUP", process);
                     assertThat(next(systemd, process, log, 10)).matches("RELOADING=1\nMONOTONIC_USEC=\\d+");
                     assertThat(next(systemd, process, log, 10)).isEqualTo("READY=1\nSTATUS=config generation 2 loaded");
@@ -184,13 +343,37 @@ class PackageIT {
     /** One HTTP/1.1 request with Connection: close; the whole answer. */
     private static String get(int port) throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
-            s.setSoTimeout(5_000);
-            OutputStream out = s.getOutputStream();
-            out.write("GET / HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            return exchange(s);
         }
+    }
+
+    /** As {@link #get}, over TLS with SNI a.test, trusting only the test CA. */
+    private static String getTls(int port) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (InputStream ca = Files.newInputStream(TLS_FILES.resolve("ca.pem"))) {
+            trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(ca));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, tmf.getTrustManagers(), null);
+        try (SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+            SSLParameters params = s.getSSLParameters();
+            params.setServerNames(List.of(new SNIHostName("a.test")));
+            s.setSSLParameters(params);
+            s.startHandshake();
+            return exchange(s);
+        }
+    }
+
+    private static String exchange(Socket s) throws IOException {
+        s.setSoTimeout(5_000);
+        OutputStream out = s.getOutputStream();
+        out.write("GET / HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = s.getInputStream();
+        return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
 
     /** Runs a command; fails with its output unless it exits 0; returns its output. */
