@@ -157,9 +157,19 @@ class GateAllocationIT {
             int originAtStart = origin.requests();
             long[] allocated = measure(meter, c::run);
             report("HTTP/1.1 " + what + ", log " + log, meter, allocated, settling);
+            int counted = MEASURED;
+            if (allocated[1] > H1_LOOP_BYTES) {
+                // A pool refill can land in one counted run on a loaded machine (6,080 B seen once with
+                // seven builds on two cores); anything per request repeats, so a second run must be clean too.
+                assertThat(meter.requests()).isEqualTo(MEASURED);
+                assertThat(meter.bytes()).as("gate bytes over the first counted run: %s", meter).isZero();
+                allocated = measure(meter, c::run);
+                report("HTTP/1.1 " + what + ", log " + log + " (second counted run)", meter, allocated, settling);
+                counted += MEASURED;
+            }
             assertThat(meter.requests()).isEqualTo(MEASURED);
             if (path.startsWith("/fixed")) {
-                assertThat(origin.requests() - originAtStart).as("requests the origin answered").isEqualTo(MEASURED);
+                assertThat(origin.requests() - originAtStart).as("requests the origin answered").isEqualTo(counted);
             } else {
                 assertThat(origin.requests()).isEqualTo(originBefore);
             }
