@@ -13,6 +13,7 @@ import io.paduraksa.snapshot.SnapshotCompiler;
 import io.paduraksa.ops.ratelimit.RedisRateLimitSync;
 import io.paduraksa.policy.RateLimiters;
 import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.server.transport.InheritedSockets;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -161,7 +162,8 @@ public final class Main {
             return 1;
         }
         try {
-            EdgeServer server = EdgeServer.start(o.config, s);
+            EdgeServer server = EdgeServer.start(o.config, s, null, null,
+                    InheritedSockets.fromEnvironment(System.getenv(), ProcessHandle.current().pid()));
             server.installSignalHandlers();
             server.ready(SystemdNotifier.fromEnvironment(System.getenv(), ProcessHandle.current().pid()));
             return 0;
