@@ -72,6 +72,8 @@ public final class EdgeServer {
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** The Unix socket a new process takes the listening sockets from ({@code --takeover-socket}), or null. */
+    private volatile Channel takeover;
     /** Every listener bound: the start succeeded (a failed start stops without the drain lines). */
     private volatile boolean started;
     /** The forwarder this server made (and closes), or null when one was given. */
@@ -437,6 +439,19 @@ public final class EdgeServer {
         return sb.toString();
     }
 
+    /**
+     * Hands the listening sockets to any process that connects to {@code path} ({@code run --takeover});
+     * needs the epoll transport. The hand-over socket closes when the stop begins.
+     */
+    public synchronized void acceptTakeovers(Path path) throws java.io.IOException {
+        if (transport != Transport.EPOLL) {
+            throw new IllegalStateException("--takeover-socket needs the epoll transport; this server runs on " + transport.name());
+        }
+        if (!stopping) {
+            takeover = Takeover.serve(group, path, () -> List.copyOf(serverChannels));
+        }
+    }
+
     /** The address each listener is bound to, by listener name (the address text when unnamed). */
     public Map<String, InetSocketAddress> boundAddresses() {
         return Map.copyOf(bound);
@@ -480,6 +495,9 @@ public final class EdgeServer {
         notifier.stopping();
         if (started) {
             LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
+        }
+        if (takeover != null) {
+            takeover.close().syncUninterruptibly();
         }
         for (Channel ch : serverChannels) {
             ch.close().syncUninterruptibly();

@@ -224,13 +224,25 @@ class RestartUnderLoadIT {
     }
 
     private static void awaitServing(Path log, long pid) {
-        Await.until("server " + pid + " serving (" + log + ")", () -> {
-            try {
-                return Files.exists(log) && Files.readString(log).contains("serving ");
-            } catch (IOException e) {
-                return false;
-            }
+        Await.until("server " + pid + " serving or failed (" + log + ")", () -> {
+            String text = read(log);
+            return text.contains("serving ") || text.contains("cannot start") || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         }, Duration.ofSeconds(30));
+        assertThat(read(log)).as("server %d log", pid).contains("serving ");
+    }
+
+    /** The server listens for the next hand-over (after "serving": the socket opens once every listener serves). */
+    private static void awaitHandOverSocket(Path log) {
+        Await.until("hand-over socket open (" + log + ")", () -> read(log).contains("hand-over: a new process started with"),
+                Duration.ofSeconds(10));
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     @Test
@@ -284,6 +296,69 @@ class RestartUnderLoadIT {
                 c.join(5_000);
             }
         }
+    }
+
+    /**
+     * The hand-over without systemd: each new process ({@code run --takeover --takeover-socket PATH})
+     * takes the listening socket from the running one over a Unix socket, serves, and sends it SIGTERM;
+     * the old one drains and exits 0. Five hand-overs under load refuse and fail nothing.
+     */
+    @Test
+    void takeoverRestartsRefuseNothing(@TempDir Path dir) throws Exception {
+        Load load = new Load();
+        List<Client> clients = new ArrayList<>();
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        Path config = dir.resolve("paduraksa.yaml");
+        Files.writeString(config, yaml(port), StandardCharsets.UTF_8);
+        Path handover = dir.resolve("takeover.sock");
+        List<Process> processes = new ArrayList<>();
+        try {
+            Process old = startServer(config, dir.resolve("server-0.log"), List.of("--takeover-socket", handover.toString()));
+            processes.add(old);
+            awaitServing(dir.resolve("server-0.log"), old.pid());
+            awaitHandOverSocket(dir.resolve("server-0.log"));
+            for (int i = 0; i < 4; i++) {
+                clients.add(new Client(port, i == 3, load, i));
+            }
+            clients.forEach(Thread::start);
+            awaitProgress(clients);
+            for (int restart = 1; restart <= 5; restart++) {
+                Path log = dir.resolve("server-" + restart + ".log");
+                Process next = startServer(config, log, List.of("--takeover", "--takeover-socket", handover.toString()));
+                processes.add(next);
+                awaitServing(log, next.pid());
+                awaitHandOverSocket(log);
+                assertThat(old.waitFor(20, TimeUnit.SECONDS)).as("old server %d exits after the hand-over", old.pid()).isTrue();
+                assertThat(old.exitValue()).as("old server exit code; log:\n%s",
+                        Files.readString(dir.resolve("server-" + (restart - 1) + ".log"))).isZero();
+                assertThat(Files.readString(log)).contains("hand-over: received 1 listening sockets from pid " + old.pid(),
+                        "uses the inherited socket fd");
+                old = next;
+                awaitProgress(clients);
+            }
+            assertThat(load.refused.get()).as("refused connections across 5 hand-overs").isZero();
+            assertThat(load.failures).as("failed requests across 5 hand-overs").isEmpty();
+            System.out.printf("takeover under load: %d requests answered over 5 hand-overs, 0 refused, %d retried on reused connections%n",
+                    load.answered.get(), load.retried.get());
+        } finally {
+            load.done = true;
+            for (Client c : clients) {
+                c.join(5_000);
+            }
+            for (Process p : processes) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Process startServer(Path config, Path log, List<String> extra) throws IOException {
+        List<String> command = new ArrayList<>(javaCommand(config));
+        command.addAll(extra);
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** Every client answers 20 more requests. */
