@@ -323,7 +323,18 @@ class RestartUnderLoadIT {
             for (int i = 0; i < 4; i++) {
                 clients.add(new Client(port, i == 3, load, i));
             }
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(handover)))
+                    .isEqualTo("rw-------");
             clients.forEach(Thread::start);
+            awaitProgress(clients);
+            // A new process that cannot start (a broken file) exits 1 and the old one keeps serving.
+            Path broken = dir.resolve("broken.yaml");
+            Files.writeString(broken, yaml(port) + "  - names: [b.test\n", StandardCharsets.UTF_8);
+            Process failed = startServer(broken, dir.resolve("broken.log"), List.of("--takeover", "--takeover-socket", handover.toString()));
+            processes.add(failed);
+            assertThat(failed.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(failed.exitValue()).isEqualTo(1);
+            assertThat(old.isAlive()).isTrue();
             awaitProgress(clients);
             for (int restart = 1; restart <= 5; restart++) {
                 Path log = dir.resolve("server-" + restart + ".log");
