@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Five such restarts refuse no connection and fail no request. The control, a plain stop/start of a
  * server that binds the port itself, must show refused connections: proof the clients can see them.
  */
-class RestartUnderLoadIT {
+public class RestartUnderLoadIT {
     private static final String REQUEST = "GET / HTTP/1.1\r\nHost: a.test\r\n\r\n";
 
     /** Binds 127.0.0.1:0 once; "start N" forks a server with the socket as fd 3, "stop PID" sends SIGTERM and reaps it. */
@@ -215,7 +215,7 @@ class RestartUnderLoadIT {
         }
     }
 
-    static List<String> javaCommand(Path config) {
+    public static List<String> javaCommand(Path config) {
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
@@ -223,7 +223,7 @@ class RestartUnderLoadIT {
                 "io.paduraksa.server.Main", "run", "--config", config.toString());
     }
 
-    private static void awaitServing(Path log, long pid) {
+    public static void awaitServing(Path log, long pid) {
         Await.until("server " + pid + " serving or failed (" + log + ")", () -> {
             String text = read(log);
             return text.contains("serving ") || text.contains("cannot start") || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
@@ -232,7 +232,7 @@ class RestartUnderLoadIT {
     }
 
     /** The server listens for the next hand-over (after "serving": the socket opens once every listener serves). */
-    private static void awaitHandOverSocket(Path log) {
+    public static void awaitHandOverSocket(Path log) {
         Await.until("hand-over socket open (" + log + ")", () -> read(log).contains("hand-over: a new process started with"),
                 Duration.ofSeconds(10));
     }
@@ -366,7 +366,7 @@ class RestartUnderLoadIT {
         }
     }
 
-    private static Process startServer(Path config, Path log, List<String> extra) throws IOException {
+    public static Process startServer(Path config, Path log, List<String> extra) throws IOException {
         List<String> command = new ArrayList<>(javaCommand(config));
         command.addAll(extra);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
