@@ -75,6 +75,16 @@ class SocketActivationTest {
     }
 
     @Test
+    void takeoverNeedsTheHandOverSocketPath(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("p.yaml"), "listeners: []\n");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = Main.run(new String[] {"run", "--config", config.toString(), "--takeover"},
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("paduraksa: --takeover needs --takeover-socket PATH");
+    }
+
+    @Test
     void servesOnAnInheritedListeningSocketInsteadOfBindingTheListener(@TempDir Path dir) throws Exception {
         Epoll.ensureAvailability();
         Socket listening = Socket.newSocketStream();
