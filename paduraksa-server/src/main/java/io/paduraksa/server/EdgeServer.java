@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -26,11 +27,14 @@ import io.paduraksa.proxy.UpstreamForwarder;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.connection.TlsException;
+import io.paduraksa.server.transport.InheritedSockets;
 import io.paduraksa.server.transport.Transport;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,9 +67,13 @@ public final class EdgeServer {
     private final ChannelGroup connections = new DefaultChannelGroup("connections", GlobalEventExecutor.INSTANCE);
     private final List<Channel> serverChannels = new ArrayList<>();
     private final List<ListenerInitializer> listeners = new ArrayList<>();
+    /** Inherited listening sockets (socket activation), by listener index; null where the listener is bound. */
+    private final Channel[] adopted;
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** The Unix socket a new process takes the listening sockets from ({@code --takeover-socket}), or null. */
+    private volatile Channel takeover;
     /** Every listener bound: the start succeeded (a failed start stops without the drain lines). */
     private volatile boolean started;
     /** The forwarder this server made (and closes), or null when one was given. */
@@ -75,10 +83,15 @@ public final class EdgeServer {
     /** The access log, or null when off. */
     private final AccessLog accessLog;
 
-    private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
+    private EdgeServer(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter, InheritedSockets inherited)
+            throws Exception {
         this.spec = initial.spec();
-        this.transport = Transport.choose(spec.server().transport());
+        this.transport = transportFor(Transport.choose(spec.server().transport()), inherited);
         LOG.info("transports: {}; using {}", Transport.availabilityReport(), transport.name());
+        if (inherited.ignored() != null) {
+            LOG.info("inherited sockets not taken: {}", inherited.ignored());
+        }
+        this.adopted = adopt(spec.listeners(), inherited);
         int threads = spec.server().threads() > 0 ? spec.server().threads() : Runtime.getRuntime().availableProcessors();
         this.group = transport.newEventLoopGroup(threads);
         this.store = new SnapshotStore(initial);
@@ -156,7 +169,16 @@ public final class EdgeServer {
      * {@code forwarder} means the real one ({@link UpstreamForwarder} on this server's event loops).
      */
     public static EdgeServer start(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter) throws Exception {
-        EdgeServer server = new EdgeServer(configFile, initial, forwarder, meter);
+        return start(configFile, initial, forwarder, meter, InheritedSockets.none());
+    }
+
+    /**
+     * As {@link #start(Path, Snapshot, Forwarder, GateMeter)}, taking listening sockets from
+     * {@code inherited} (socket activation) for the listeners they match instead of binding them.
+     */
+    public static EdgeServer start(Path configFile, Snapshot initial, Forwarder forwarder, GateMeter meter,
+                                   InheritedSockets inherited) throws Exception {
+        EdgeServer server = new EdgeServer(configFile, initial, forwarder, meter, inherited);
         try {
             server.bind();
         } catch (Exception e) {
@@ -203,16 +225,23 @@ public final class EdgeServer {
     }
 
     private void bindOne(int index, ListenerSpec l, ChannelHandler initializer) throws BindException {
-        InetSocketAddress address = address(l.address());
+        Channel inheritedChannel = adopted[index];
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
-                .channel(transport.serverChannelClass())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childHandler(initializer);
-        ChannelFuture f = b.bind(address).awaitUninterruptibly();
+        ChannelFuture f;
+        if (inheritedChannel != null) {
+            // Already bound and listening: register it with an event loop; it accepts once registered.
+            adopted[index] = null;
+            f = b.channelFactory(() -> (EpollServerSocketChannel) inheritedChannel).register().awaitUninterruptibly();
+        } else {
+            f = b.channel(transport.serverChannelClass())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .bind(address(l.address())).awaitUninterruptibly();
+        }
         if (!f.isSuccess()) {
             BindException e = new BindException(bindFailure(index, l, f.cause()));
             e.initCause(f.cause());
@@ -229,6 +258,102 @@ public final class EdgeServer {
      * Address already in use}. Netty's own text ({@code bind(..) failed with error(-98): Address already in use}) names
      * neither.
      */
+    /**
+     * With inherited sockets the listeners run on epoll, the one Netty transport that can wrap a
+     * listening descriptor (4.2.18's io_uring server channel has no such constructor): io_uring is
+     * replaced by epoll with a warning; NIO (chosen by name) cannot take them and the start fails.
+     */
+    static Transport transportFor(Transport chosen, InheritedSockets inherited) {
+        if (inherited.isEmpty() || chosen == Transport.EPOLL) {
+            return chosen;
+        }
+        if (chosen == Transport.NIO || !Transport.EPOLL.isAvailable()) {
+            throw new IllegalStateException("inherited listening sockets (LISTEN_FDS) need the epoll transport; server.transport is "
+                    + chosen.name() + (Transport.EPOLL.isAvailable() ? "" : " and epoll is not available here"));
+        }
+        LOG.warn("inherited listening sockets (LISTEN_FDS) need the epoll transport: using epoll instead of {}", chosen.name());
+        return Transport.EPOLL;
+    }
+
+    /**
+     * Wraps each inherited descriptor in an epoll server channel and gives it to the listener it
+     * matches ({@link #match}); descriptors no listener matches are closed with a warning (systemd
+     * keeps its own copy). Listeners without one are bound as usual.
+     */
+    private static Channel[] adopt(List<ListenerSpec> listeners, InheritedSockets inherited) {
+        Channel[] adopted = new Channel[listeners.size()];
+        for (InheritedSockets.Socket s : inherited.sockets()) {
+            EpollServerSocketChannel ch;
+            try {
+                ch = new EpollServerSocketChannel(s.fd());
+            } catch (RuntimeException e) {
+                closeAll(adopted);
+                throw new IllegalStateException("inherited descriptor " + s.fd() + describe(s) + " is not a listening TCP socket: "
+                        + e.getMessage(), e);
+            }
+            SocketAddress local = ch.localAddress();
+            int index = local instanceof InetSocketAddress a ? match(listeners, s.name(), a, adopted) : -1;
+            if (index < 0) {
+                LOG.warn("inherited socket fd {}{} on {} matches no listener (by name or address); closing it", s.fd(), describe(s), local);
+                ch.unsafe().closeForcibly();
+                continue;
+            }
+            adopted[index] = ch;
+            ListenerSpec l = listeners.get(index);
+            LOG.info("listener {} uses the inherited socket fd {}{} on {} instead of binding {}",
+                    l.name() == null ? "listeners[" + index + "]" : "'" + l.name() + "'", s.fd(), describe(s), local, l.address());
+        }
+        return adopted;
+    }
+
+    private static String describe(InheritedSockets.Socket s) {
+        return s.name() == null ? "" : " (" + s.name() + ")";
+    }
+
+    private static void closeAll(Channel[] channels) {
+        for (Channel ch : channels) {
+            if (ch != null) {
+                ch.unsafe().closeForcibly();
+            }
+        }
+    }
+
+    /**
+     * The listener an inherited socket belongs to, or -1: the listener whose name is the socket's
+     * name ({@code FileDescriptorName=}), else the first listener whose address is the socket's
+     * bound address (a wildcard address, IPv4 or IPv6, matches a wildcard socket on the same port).
+     * Admin listeners count; listeners in {@code taken} already have a socket.
+     */
+    static int match(List<ListenerSpec> listeners, String name, InetSocketAddress local, Object[] taken) {
+        if (name != null) {
+            for (int i = 0; i < listeners.size(); i++) {
+                if (taken[i] == null && name.equals(listeners.get(i).name())) {
+                    return i;
+                }
+            }
+        }
+        for (int i = 0; i < listeners.size(); i++) {
+            if (taken[i] != null) {
+                continue;
+            }
+            InetSocketAddress want;
+            try {
+                want = address(listeners.get(i).address());
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (want.isUnresolved() || want.getPort() != local.getPort()) {
+                continue;
+            }
+            InetAddress w = want.getAddress();
+            InetAddress have = local.getAddress();
+            if (w.equals(have) || w.isAnyLocalAddress() && have.isAnyLocalAddress()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     static String bindFailure(int index, ListenerSpec l, Throwable cause) {
         String which = l.name() == null ? "listener listeners[" + index + "]" : "listener '" + l.name() + "' (listeners[" + index + "])";
         String reason;
@@ -314,6 +439,19 @@ public final class EdgeServer {
         return sb.toString();
     }
 
+    /**
+     * Hands the listening sockets to any process that connects to {@code path} ({@code run --takeover});
+     * needs the epoll transport. The hand-over socket closes when the stop begins.
+     */
+    public synchronized void acceptTakeovers(Path path) throws java.io.IOException {
+        if (transport != Transport.EPOLL) {
+            throw new IllegalStateException("--takeover-socket needs the epoll transport; this server runs on " + transport.name());
+        }
+        if (!stopping) {
+            takeover = Takeover.serve(group, path, () -> List.copyOf(serverChannels));
+        }
+    }
+
     /** The address each listener is bound to, by listener name (the address text when unnamed). */
     public Map<String, InetSocketAddress> boundAddresses() {
         return Map.copyOf(bound);
@@ -358,9 +496,13 @@ public final class EdgeServer {
         if (started) {
             LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
         }
+        if (takeover != null) {
+            takeover.close().syncUninterruptibly();
+        }
         for (Channel ch : serverChannels) {
             ch.close().syncUninterruptibly();
         }
+        closeAll(adopted); // inherited sockets a failed start did not reach
         ChannelGroupFuture drained = connections.newCloseFuture();
         for (Channel ch : connections) {
             ch.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE);

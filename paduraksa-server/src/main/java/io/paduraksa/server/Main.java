@@ -13,6 +13,7 @@ import io.paduraksa.snapshot.SnapshotCompiler;
 import io.paduraksa.ops.ratelimit.RedisRateLimitSync;
 import io.paduraksa.policy.RateLimiters;
 import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.server.transport.InheritedSockets;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -30,6 +31,8 @@ public final class Main {
     static final String USAGE = """
             Usage:
               paduraksa run --config FILE          start the server
+                  [--takeover-socket PATH]         hand the listening sockets to a new process over PATH
+                  [--takeover]                     take them from the server listening on PATH, then stop it
               paduraksa check --config FILE        validate a configuration (exit 0 when valid)
               paduraksa explain --config FILE [--peer IP] [-H 'Name: value' ...] METHOD URL
                                                    show what the gate decides for one request, and why
@@ -161,9 +164,24 @@ public final class Main {
             return 1;
         }
         try {
-            EdgeServer server = EdgeServer.start(o.config, s);
+            InheritedSockets inherited = InheritedSockets.fromEnvironment(System.getenv(), ProcessHandle.current().pid());
+            Takeover.Received from = null;
+            if (o.takeover) {
+                from = Takeover.receive(o.takeoverSocket);
+                inherited = from.sockets();
+            }
+            EdgeServer server = EdgeServer.start(o.config, s, null, null, inherited);
             server.installSignalHandlers();
+            if (o.takeoverSocket != null && from == null) {
+                server.acceptTakeovers(o.takeoverSocket);
+            }
             server.ready(SystemdNotifier.fromEnvironment(System.getenv(), ProcessHandle.current().pid()));
+            if (from != null) {
+                Takeover.retire(from.fromPid());
+                // The old process's hand-over socket file goes when its stop begins (Netty unlinks it on close).
+                Takeover.awaitRelease(o.takeoverSocket, from.fromPid());
+                server.acceptTakeovers(o.takeoverSocket);
+            }
             return 0;
         } catch (Exception e) {
             err.println("paduraksa: cannot start: " + e.getMessage());
@@ -181,6 +199,8 @@ public final class Main {
         String command;
         Path config;
         String peer = "127.0.0.1";
+        Path takeoverSocket;
+        boolean takeover;
         final List<String> headers = new ArrayList<>();
         final List<String> positional = new ArrayList<>();
 
@@ -192,6 +212,8 @@ public final class Main {
                 switch (a) {
                     case "--config", "-c" -> o.config = Path.of(value(args, ++i, a));
                     case "--peer" -> o.peer = value(args, ++i, a);
+                    case "--takeover-socket" -> o.takeoverSocket = Path.of(value(args, ++i, a));
+                    case "--takeover" -> o.takeover = true;
                     case "-H", "--header" -> o.headers.add(value(args, ++i, a));
                     default -> {
                         if (a.startsWith("--config=")) {
@@ -206,6 +228,9 @@ public final class Main {
             }
             if (o.config == null) {
                 throw new IllegalArgumentException(o.command + " needs --config FILE");
+            }
+            if (o.takeover && o.takeoverSocket == null) {
+                throw new IllegalArgumentException("--takeover needs --takeover-socket PATH");
             }
             if (!Files.isRegularFile(o.config)) {
                 throw new IllegalArgumentException("no such file: " + o.config);

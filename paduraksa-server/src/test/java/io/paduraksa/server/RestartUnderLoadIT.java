@@ -1,0 +1,384 @@
+package io.paduraksa.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paduraksa.server.testing.Await;
+import io.paduraksa.server.testing.RawHttp;
+import io.paduraksa.server.testing.ServerProcess;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Restarts under constant HTTP/1.1 and h2c load. Socket activation: a minimal {@code LISTEN_FDS}
+ * launcher (python3, the way systemd does it) binds the port once and starts each new real server
+ * process with the socket as fd 3; once the new one serves, the old one gets SIGTERM and drains.
+ * Five such restarts refuse no connection and fail no request. The control, a plain stop/start of a
+ * server that binds the port itself, must show refused connections: proof the clients can see them.
+ */
+public class RestartUnderLoadIT {
+    private static final String REQUEST = "GET / HTTP/1.1\r\nHost: a.test\r\n\r\n";
+
+    /** Binds 127.0.0.1:0 once; "start N" forks a server with the socket as fd 3, "stop PID" sends SIGTERM and reaps it. */
+    private static final String LAUNCHER = """
+            import os, signal, socket, sys
+            logdir, cmd = sys.argv[1], sys.argv[2:]
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(('127.0.0.1', 0))
+            s.listen(1024)
+            print('port', s.getsockname()[1], flush=True)
+            for line in sys.stdin:
+                w = line.split()
+                if w[0] == 'start':
+                    log = os.open(os.path.join(logdir, 'server-' + w[1] + '.log'), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                    pid = os.fork()
+                    if pid == 0:
+                        os.dup2(log, 1)
+                        os.dup2(log, 2)
+                        if s.fileno() != 3:
+                            os.dup2(s.fileno(), 3)
+                        os.set_inheritable(3, True)
+                        env = dict(os.environ, LISTEN_FDS='1', LISTEN_PID=str(os.getpid()), LISTEN_FDNAMES='public')
+                        os.execve(cmd[0], cmd, env)
+                    os.close(log)
+                    print('pid', pid, flush=True)
+                elif w[0] == 'stop':
+                    pid = int(w[1])
+                    os.kill(pid, signal.SIGTERM)
+                    _, status = os.waitpid(pid, 0)
+                    print('exited', os.waitstatus_to_exitcode(status), flush=True)
+            """;
+
+    private static String yaml(int port) {
+        return """
+                server: {drain_timeout: 10s}
+                listeners:
+                  - {name: public, address: "127.0.0.1:%d", protocols: [http1, h2c]}
+                hosts:
+                  - names: [a.test]
+                    routes:
+                      - {path: /, respond: {status: 200, body: "ok"}}
+                """.formatted(port);
+    }
+
+    /** What the clients saw. A refused connect or a failed request on a fresh connection counts; a reused one closed by a draining server is retried. */
+    private static final class Load {
+        final AtomicLong answered = new AtomicLong();
+        final AtomicLong refused = new AtomicLong();
+        final AtomicLong retried = new AtomicLong();
+        final List<String> failures = new CopyOnWriteArrayList<>();
+        volatile boolean done;
+    }
+
+    private static final class Client extends Thread {
+        private final int port;
+        private final boolean h2c;
+        private final Load load;
+        final AtomicLong answered = new AtomicLong();
+
+        Client(int port, boolean h2c, Load load, int n) {
+            super("restart-client-" + n + (h2c ? "-h2c" : "-http1"));
+            this.port = port;
+            this.h2c = h2c;
+            this.load = load;
+        }
+
+        @Override
+        public void run() {
+            while (!load.done) {
+                try {
+                    if (h2c) {
+                        h2c();
+                    } else {
+                        http1();
+                    }
+                } catch (ConnectException e) {
+                    load.refused.incrementAndGet();
+                    pause();
+                } catch (IOException e) {
+                    if (!reused) {
+                        load.failures.add(getName() + ": request on a fresh connection failed: " + e);
+                    } else {
+                        load.retried.incrementAndGet();
+                    }
+                }
+            }
+        }
+
+        /** Whether the connection that failed had answered a request already (set by http1/h2c). */
+        private boolean reused;
+
+        private int http1() throws IOException {
+            reused = false;
+            try (RawHttp c = new RawHttp(port)) {
+                while (!load.done) {
+                    RawHttp.Response r = c.exchange(REQUEST);
+                    if (r.status() != 200 || !r.body().equals("ok")) {
+                        load.failures.add(getName() + ": unexpected answer " + r.statusLine() + " '" + r.body() + "'");
+                    }
+                    answered();
+                    if ("close".equalsIgnoreCase(r.header("connection"))) {
+                        return 1;
+                    }
+                }
+            }
+            return 1;
+        }
+
+        private int h2c() throws IOException {
+            reused = false;
+            try (ShutdownIT.H2 h2 = new ShutdownIT.H2(port)) {
+                h2.handshake(65_535);
+                for (int stream = 1; !load.done; stream += 2) {
+                    int id = stream;
+                    h2.headers(id, true, ":method", "GET", ":scheme", "http", ":path", "/", ":authority", "a.test");
+                    ShutdownIT.Frame head = h2.readUntil(f -> f.stream() == id && f.type() == ShutdownIT.H2.HEADERS
+                            || f.type() == ShutdownIT.H2.GOAWAY);
+                    if (head.type() == ShutdownIT.H2.GOAWAY) {
+                        return 1; // the old process drains: a new connection goes to the new one
+                    }
+                    ShutdownIT.Frame data = h2.readUntil(f -> f.stream() == id && f.type() == ShutdownIT.H2.DATA);
+                    h2.windowUpdate(0, data.payload().length);
+                    String body = new String(data.payload(), StandardCharsets.US_ASCII);
+                    if (head.payload()[0] != (byte) 0x88 || !body.equals("ok")) {
+                        load.failures.add(getName() + ": unexpected answer on stream " + id + " '" + body + "'");
+                    }
+                    answered();
+                }
+            }
+            return 1;
+        }
+
+        private void answered() {
+            reused = true;
+            answered.incrementAndGet();
+            load.answered.incrementAndGet();
+        }
+
+        private static void pause() {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The python launcher process and its line protocol. */
+    private static final class Launcher implements AutoCloseable {
+        final Process process;
+        final BufferedReader out;
+        final Writer in;
+        final Path dir;
+
+        Launcher(Path dir, Path config) throws IOException {
+            this.dir = dir;
+            Path script = dir.resolve("launcher.py");
+            Files.writeString(script, LAUNCHER, StandardCharsets.UTF_8);
+            List<String> command = new ArrayList<>(List.of("python3", script.toString(), dir.toString()));
+            command.addAll(javaCommand(config));
+            process = new ProcessBuilder(command).redirectError(dir.resolve("launcher.err").toFile()).start();
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
+        }
+
+        String[] command(String line) throws IOException {
+            if (line != null) {
+                in.write(line + "\n");
+                in.flush();
+            }
+            String answer = out.readLine();
+            assertThat(answer).as("launcher answer to '%s'; stderr: %s", line, Files.exists(dir.resolve("launcher.err"))
+                    ? Files.readString(dir.resolve("launcher.err")) : "").isNotNull();
+            return answer.split(" ");
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    public static List<String> javaCommand(Path config) {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
+                "-cp", System.getProperty("java.class.path"),
+                "io.paduraksa.server.Main", "run", "--config", config.toString());
+    }
+
+    public static void awaitServing(Path log, long pid) {
+        Await.until("server " + pid + " serving or failed (" + log + ")", () -> {
+            String text = read(log);
+            return text.contains("serving ") || text.contains("cannot start") || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }, Duration.ofSeconds(30));
+        assertThat(read(log)).as("server %d log", pid).contains("serving ");
+    }
+
+    /** The server listens for the next hand-over (after "serving": the socket opens once every listener serves). */
+    public static void awaitHandOverSocket(Path log) {
+        Await.until("hand-over socket open (" + log + ")", () -> read(log).contains("hand-over: a new process started with"),
+                Duration.ofSeconds(10));
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Test
+    void socketActivationRestartsRefuseNothingAndPlainStopStartDoes(@TempDir Path dir) throws Exception {
+        Load load = new Load();
+        List<Client> clients = new ArrayList<>();
+        Path config = dir.resolve("paduraksa.yaml");
+        try (Launcher launcher = new Launcher(dir, config)) {
+            int port = Integer.parseInt(launcher.command(null)[1]);
+            Files.writeString(config, yaml(port), StandardCharsets.UTF_8);
+            long pid = Long.parseLong(launcher.command("start 0")[1]);
+            awaitServing(dir.resolve("server-0.log"), pid);
+            assertThat(Files.readString(dir.resolve("server-0.log"))).contains("uses the inherited socket fd 3 (public)");
+            for (int i = 0; i < 4; i++) {
+                clients.add(new Client(port, i == 3, load, i));
+            }
+            clients.forEach(Thread::start);
+            awaitProgress(clients);
+            for (int restart = 1; restart <= 5; restart++) {
+                long next = Long.parseLong(launcher.command("start " + restart)[1]);
+                awaitServing(dir.resolve("server-" + restart + ".log"), next);
+                String[] exited = launcher.command("stop " + pid);
+                assertThat(exited[1]).as("old server %d exit code; log:\n%s", pid,
+                        Files.readString(dir.resolve("server-" + (restart - 1) + ".log"))).isEqualTo("0");
+                pid = next;
+                awaitProgress(clients);
+            }
+            assertThat(load.refused.get()).as("refused connections across 5 socket-activated restarts").isZero();
+            assertThat(load.failures).as("failed requests across 5 socket-activated restarts").isEmpty();
+            long answeredActivated = load.answered.get();
+
+            // Control: the last activated server and the launcher (the socket's last holder) go; then a
+            // server that binds the port itself is stopped and started twice.
+            launcher.command("stop " + pid);
+            launcher.close();
+            for (int restart = 0; restart < 2; restart++) {
+                try (ServerProcess plain = ServerProcess.start(config, dir.resolve("plain-" + restart + ".log"))) {
+                    plain.awaitPort("public");
+                    awaitProgress(clients);
+                    plain.process().destroy(); // SIGTERM: stop listening, drain, exit
+                    assertThat(plain.awaitExit(Duration.ofSeconds(20))).isZero();
+                }
+            }
+            assertThat(load.refused.get()).as("a plain stop/start refuses connections").isPositive();
+            System.out.printf("restart under load: %d requests answered over 5 socket-activated restarts, 0 refused, %d"
+                    + " retried on reused connections; plain stop/start: %d refused%n",
+                    answeredActivated, load.retried.get(), load.refused.get());
+        } finally {
+            load.done = true;
+            for (Client c : clients) {
+                c.join(5_000);
+            }
+        }
+    }
+
+    /**
+     * The hand-over without systemd: each new process ({@code run --takeover --takeover-socket PATH})
+     * takes the listening socket from the running one over a Unix socket, serves, and sends it SIGTERM;
+     * the old one drains and exits 0. Five hand-overs under load refuse and fail nothing.
+     */
+    @Test
+    void takeoverRestartsRefuseNothing(@TempDir Path dir) throws Exception {
+        Load load = new Load();
+        List<Client> clients = new ArrayList<>();
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        Path config = dir.resolve("paduraksa.yaml");
+        Files.writeString(config, yaml(port), StandardCharsets.UTF_8);
+        Path handover = dir.resolve("takeover.sock");
+        List<Process> processes = new ArrayList<>();
+        try {
+            Process old = startServer(config, dir.resolve("server-0.log"), List.of("--takeover-socket", handover.toString()));
+            processes.add(old);
+            awaitServing(dir.resolve("server-0.log"), old.pid());
+            awaitHandOverSocket(dir.resolve("server-0.log"));
+            for (int i = 0; i < 4; i++) {
+                clients.add(new Client(port, i == 3, load, i));
+            }
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(handover)))
+                    .isEqualTo("rw-------");
+            clients.forEach(Thread::start);
+            awaitProgress(clients);
+            // A new process that cannot start (a broken file) exits 1 and the old one keeps serving.
+            Path broken = dir.resolve("broken.yaml");
+            Files.writeString(broken, yaml(port) + "  - names: [b.test\n", StandardCharsets.UTF_8);
+            Process failed = startServer(broken, dir.resolve("broken.log"), List.of("--takeover", "--takeover-socket", handover.toString()));
+            processes.add(failed);
+            assertThat(failed.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(failed.exitValue()).isEqualTo(1);
+            assertThat(old.isAlive()).isTrue();
+            awaitProgress(clients);
+            for (int restart = 1; restart <= 5; restart++) {
+                Path log = dir.resolve("server-" + restart + ".log");
+                Process next = startServer(config, log, List.of("--takeover", "--takeover-socket", handover.toString()));
+                processes.add(next);
+                awaitServing(log, next.pid());
+                awaitHandOverSocket(log);
+                assertThat(old.waitFor(20, TimeUnit.SECONDS)).as("old server %d exits after the hand-over", old.pid()).isTrue();
+                assertThat(old.exitValue()).as("old server exit code; log:\n%s",
+                        Files.readString(dir.resolve("server-" + (restart - 1) + ".log"))).isZero();
+                assertThat(Files.readString(log)).contains("hand-over: received 1 listening sockets from pid " + old.pid(),
+                        "uses the inherited socket fd");
+                old = next;
+                awaitProgress(clients);
+            }
+            assertThat(load.refused.get()).as("refused connections across 5 hand-overs").isZero();
+            assertThat(load.failures).as("failed requests across 5 hand-overs").isEmpty();
+            System.out.printf("takeover under load: %d requests answered over 5 hand-overs, 0 refused, %d retried on reused connections%n",
+                    load.answered.get(), load.retried.get());
+        } finally {
+            load.done = true;
+            for (Client c : clients) {
+                c.join(5_000);
+            }
+            for (Process p : processes) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    public static Process startServer(Path config, Path log, List<String> extra) throws IOException {
+        List<String> command = new ArrayList<>(javaCommand(config));
+        command.addAll(extra);
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** Every client answers 20 more requests. */
+    private static void awaitProgress(List<Client> clients) {
+        long[] before = clients.stream().mapToLong(c -> c.answered.get()).toArray();
+        for (int i = 0; i < clients.size(); i++) {
+            int n = i;
+            Await.until(clients.get(i).getName() + " answered again",
+                    () -> clients.get(n).answered.get() >= before[n] + 20, Duration.ofSeconds(20));
+        }
+    }
+}
