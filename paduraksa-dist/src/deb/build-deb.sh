@@ -4,7 +4,7 @@
 # Layout: /usr/share/paduraksa/{bin,lib}, /usr/bin/paduraksa -> ../share/paduraksa/bin/paduraksa,
 # the bundled Java runtime in /usr/lib/paduraksa/runtime (architecture-dependent, so under /usr/lib),
 # reached by the launcher as /usr/share/paduraksa/runtime -> ../../lib/paduraksa/runtime,
-# /etc/paduraksa/* and /etc/default/paduraksa (conffiles), /lib/systemd/system/paduraksa.service.
+# /etc/paduraksa/* and /etc/default/paduraksa (conffiles), /lib/systemd/system/paduraksa.{service,socket}.
 set -euo pipefail
 version=$1 stage=$2 repo=$3 target=$4
 lib=$stage/lib
@@ -27,7 +27,7 @@ install -m 0644 "$lib"/*.jar "$root/usr/share/paduraksa/lib/"
 ln -s ../share/paduraksa/bin/paduraksa "$root/usr/bin/paduraksa"
 install -m 0644 "$repo"/config/*.yaml "$repo"/config/*.txt "$root/etc/paduraksa/"
 install -m 0644 "$repo/dist/default/paduraksa" "$root/etc/default/paduraksa"
-install -m 0644 "$repo/dist/systemd/paduraksa.service" "$root/lib/systemd/system/paduraksa.service"
+install -m 0644 "$repo/dist/systemd/paduraksa.service" "$repo/dist/systemd/paduraksa.socket" "$root/lib/systemd/system/"
 install -m 0644 "$repo/README.md" "$repo/docs/operations.md" "$repo/docs/configuration.md" "$root/usr/share/doc/paduraksa/"
 install -m 0644 "$repo/LICENSE" "$root/usr/share/doc/paduraksa/copyright"
 
