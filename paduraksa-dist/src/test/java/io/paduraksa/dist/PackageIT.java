@@ -121,6 +121,7 @@ class PackageIT {
         assertThat(debRoot.resolve("usr/share/paduraksa/lib/paduraksa-server-" + VERSION + ".jar")).isRegularFile();
         assertThat(Files.readSymbolicLink(debRoot.resolve("usr/bin/paduraksa"))).isEqualTo(Path.of("../share/paduraksa/bin/paduraksa"));
         assertThat(debRoot.resolve("lib/systemd/system/paduraksa.service")).hasSameTextualContentAs(Path.of("../dist/systemd/paduraksa.service"));
+        assertThat(debRoot.resolve("lib/systemd/system/paduraksa.socket")).hasSameTextualContentAs(Path.of("../dist/systemd/paduraksa.socket"));
         assertThat(debRoot.resolve("etc/paduraksa/paduraksa.yaml")).isRegularFile();
         assertThat(debRoot.resolve("usr/share/doc/paduraksa/copyright")).isRegularFile();
         assertThat(Files.readAllLines(debControl.resolve("conffiles"))).containsExactly(
@@ -136,12 +137,15 @@ class PackageIT {
             assertThat(debControl.resolve(script)).isExecutable();
             assertThat(run(List.of("sh", "-n", debControl.resolve(script).toString()))).as(script + " parses").isEmpty();
         }
-        assertThat(Files.readString(debControl.resolve("postinst")))
-                .contains("adduser --system --group", "[ -d /run/systemd/system ]", "systemctl daemon-reload");
+        // The scripts themselves: MaintainerScriptsTest runs them.
+        for (String script : new String[] {"postinst", "prerm", "postrm"}) {
+            assertThat(debControl.resolve(script)).hasSameTextualContentAs(Path.of("src/deb", script));
+        }
         // Owned by root in the archive, whoever built it.
         String listing = run(List.of("dpkg-deb", "-c", deb().toString()));
         assertThat(listing.lines()).isNotEmpty().allMatch(l -> l.contains(" root/root "));
-        assertThat(listing).containsPattern("-rwxr-xr-x root/root +\\d+ [-0-9: ]+\\./usr/share/paduraksa/bin/paduraksa\n");
+        assertThat(listing).containsPattern("-rwxr-xr-x root/root +\\d+ [-0-9: ]+\\./usr/share/paduraksa/bin/paduraksa\n")
+                .containsPattern("-rw-r--r-- root/root +\\d+ [-0-9: ]+\\./lib/systemd/system/paduraksa\\.socket\n");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -34,6 +35,22 @@ class SocketUnitTest {
         }
         assertThat(addresses).isPositive();
         assertThat(settings().stream().filter(l -> l.startsWith("ListenStream=")).count()).isEqualTo(addresses);
+    }
+
+    /**
+     * One unit gives all its sockets one name, and the server matches a socket by name before address:
+     * the name must be no listener's, so that each socket goes to the listener with its address.
+     */
+    @Test
+    void socketsAreMatchedByAddressNotByName() throws Exception {
+        Matcher m = Pattern.compile("(?m)^  - name: (\\S+)$").matcher(Files.readString(SAMPLE));
+        List<String> names = new ArrayList<>();
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        assertThat(names).contains("public", "admin");
+        assertThat(settings()).filteredOn(l -> l.startsWith("FileDescriptorName=")).hasSize(1)
+                .noneMatch(l -> names.contains(l.substring("FileDescriptorName=".length())));
     }
 
     @Test

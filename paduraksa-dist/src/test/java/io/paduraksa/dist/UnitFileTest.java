@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import io.paduraksa.config.AccessLogSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,13 +22,18 @@ class UnitFileTest {
 
     /** Every {@code key=value} of the [Service] section (comments dropped), in order. */
     static List<String> service() throws IOException {
+        return section("[Service]");
+    }
+
+    /** Every {@code key=value} of one section (comments dropped), in order. */
+    static List<String> section(String name) throws IOException {
         List<String> lines = new ArrayList<>();
-        boolean inService = false;
+        boolean inSection = false;
         for (String line : Files.readAllLines(UNIT, StandardCharsets.UTF_8)) {
             String l = line.strip();
             if (l.startsWith("[")) {
-                inService = l.equals("[Service]");
-            } else if (inService && !l.isEmpty() && !l.startsWith("#")) {
+                inSection = l.equals(name);
+            } else if (inSection && !l.isEmpty() && !l.startsWith("#")) {
                 lines.add(l);
             }
         }
@@ -56,6 +62,24 @@ class UnitFileTest {
     })
     void serviceHas(String setting) throws IOException {
         assertThat(service()).contains(setting);
+    }
+
+    /**
+     * Starting the service starts paduraksa.socket first (Wants=, After=), but stopping the socket does
+     * not stop the service (no Requires=, BindsTo=, PartOf=); enabling the service enables the socket.
+     */
+    @Test
+    void serviceWantsTheSocketWithoutBeingStoppedByIt() throws IOException {
+        assertThat(section("[Unit]")).contains("Wants=paduraksa.socket", "After=paduraksa.socket")
+                .noneMatch(l -> l.matches("(Requires|Requisite|BindsTo|PartOf)=.*"));
+        assertThat(section("[Install]")).contains("WantedBy=multi-user.target", "Also=paduraksa.socket");
+    }
+
+    /** /var/log/paduraksa (the access log's default directory) is writable despite ProtectSystem=strict. */
+    @Test
+    void logsDirectoryIsTheAccessLogsDefault() throws IOException {
+        assertThat(service()).contains("LogsDirectory=paduraksa", "LogsDirectoryMode=0750");
+        assertThat(AccessLogSpec.DEFAULT.path()).isEqualTo("/var/log/paduraksa/access.log");
     }
 
     @Test
