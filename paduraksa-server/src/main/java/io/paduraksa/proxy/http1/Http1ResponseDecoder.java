@@ -1,13 +1,13 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
+import static io.paduraksa.http1.Http1Bytes.CR;
+import static io.paduraksa.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
-import io.paduraksa.server.http1.Http1Bytes;
-import io.paduraksa.server.http1.ResumableDecoder;
+import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.ResumableDecoder;
 
 /**
  * Strict HTTP/1.x response decoder (RFC 9112) for upstream connections, recording positions
@@ -224,7 +224,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             return;
         }
         int start = in.readerIndex();
-        if (scanned < STATUS_PREFIX_LENGTH && !Http1ResponseBytes.isVersionPrefix(in, start, in.readableBytes())) {
+        if (scanned < STATUS_PREFIX_LENGTH && !Http1ResponseParser.isVersionPrefix(in, start, in.readableBytes())) {
             // also an empty line before the status line: upstreams have no reason to send one
             fail(in, out, Http1ResponseError.NOT_HTTP_1);
             return;
@@ -401,7 +401,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
      * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
      */
     private static Http1ResponseError chunkExtension(ByteBuf in, int p, int cr) {
-        p = Http1ResponseBytes.skipOws(in, p, cr);
+        p = Http1Bytes.skipOws(in, p, cr);
         if (p == cr || in.getByte(p) != ';') {
             int b = p == cr ? ';' : in.getByte(p);
             return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL

@@ -3,8 +3,9 @@ package io.paduraksa.proxy.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseHead;
-import io.paduraksa.server.http1.AsciiView;
-import io.paduraksa.server.http1.FieldPositions;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.FieldPositions;
+import io.paduraksa.http1.Http1Bytes;
 
 /**
  * One decoded HTTP/1.x response head from an upstream: positions into the head's bytes plus the
@@ -169,7 +170,7 @@ public final class Http1ResponseHead implements ResponseHead {
     public boolean isConnectionOption(CharSequence headerName) {
         for (int i = 0, n = fields.count(); i < n; i++) {
             if (nameEquals(i, CONNECTION)
-                    && Http1ResponseBytes.listContains(buffer, headerValueStart(i), headerValueEnd(i), headerName)) {
+                    && Http1Bytes.listContainsIgnoreCase(buffer, headerValueStart(i), headerValueEnd(i), headerName)) {
                 return true;
             }
         }

@@ -1,13 +1,13 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
-import static io.paduraksa.proxy.http1.Http1ResponseBytes.NUL;
-import static io.paduraksa.server.http1.Http1Bytes.SP;
+import static io.paduraksa.http1.Http1Bytes.CR;
+import static io.paduraksa.http1.Http1Bytes.LF;
+import static io.paduraksa.http1.Http1Bytes.NUL;
+import static io.paduraksa.http1.Http1Bytes.SP;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
-import io.paduraksa.server.http1.Http1Bytes;
+import io.paduraksa.http1.Http1Bytes;
 
 /**
  * Parses one complete response head (RFC 9112 sections 4 to 6) in a single pass, recording
@@ -79,6 +79,24 @@ final class Http1ResponseParser {
     }
 
     // ---- status line
+
+    /** {@code "HTTP/1."}: the first seven bytes every accepted status line starts with. */
+    private static final byte[] HTTP_1_PREFIX = {'H', 'T', 'T', 'P', '/', '1', '.'};
+
+    /**
+     * Whether the first {@code min(readable, 8)} bytes from {@code from} can start
+     * {@code HTTP/1.0} or {@code HTTP/1.1}: lets the decoder refuse garbage at its first byte.
+     */
+    static boolean isVersionPrefix(ByteBuf in, int from, int readable) {
+        int n = Math.min(readable, 8);
+        for (int i = 0; i < n; i++) {
+            int b = in.getByte(from + i);
+            if (i < 7 ? b != HTTP_1_PREFIX[i] : b != '0' && b != '1') {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private static Http1ResponseError parseStatusLine(ByteBuf in, int start, int cr, Http1ResponseHead head) {
         if (cr - start < MIN_STATUS_LINE) {
@@ -205,8 +223,8 @@ final class Http1ResponseParser {
         switch (nameEnd - nameStart) {
             case 10:
                 if (Http1Bytes.rangeEqualsLowerCase(in, nameStart, nameEnd, CONNECTION)) {
-                    connectionClose |= Http1ResponseBytes.listContains(in, valueStart, valueEnd, CLOSE);
-                    connectionKeepAlive |= Http1ResponseBytes.listContains(in, valueStart, valueEnd, KEEP_ALIVE);
+                    connectionClose |= Http1Bytes.listContains(in, valueStart, valueEnd, CLOSE);
+                    connectionKeepAlive |= Http1Bytes.listContains(in, valueStart, valueEnd, KEEP_ALIVE);
                 }
                 return null;
             case 14:
@@ -247,14 +265,14 @@ final class Http1ResponseParser {
                 contentLengthDigits = digitsEnd - p;
             }
             contentLength = value;
-            p = Http1ResponseBytes.skipOws(in, digitsEnd, end);
+            p = Http1Bytes.skipOws(in, digitsEnd, end);
             if (p == end) {
                 return null;
             }
             if (in.getByte(p) != ',') {
                 return Http1ResponseError.INVALID_CONTENT_LENGTH;
             }
-            p = Http1ResponseBytes.skipOws(in, p + 1, end);
+            p = Http1Bytes.skipOws(in, p + 1, end);
         }
     }
 
@@ -282,9 +300,9 @@ final class Http1ResponseParser {
         while (true) {
             int comma = p < to ? in.indexOf(p, to, (byte) ',') : -1;
             int elementEnd = comma < 0 ? to : comma;
-            int s = Http1ResponseBytes.skipOws(in, p, elementEnd);
-            int e = Http1ResponseBytes.trimOws(in, s, elementEnd);
-            if (chunked || s == e || !isToken(in, s, e)) {
+            int s = Http1Bytes.skipOws(in, p, elementEnd);
+            int e = Http1Bytes.trimOws(in, s, elementEnd);
+            if (chunked || s == e || !Http1Bytes.isToken(in, s, e)) {
                 return Http1ResponseError.INVALID_TRANSFER_ENCODING;
             }
             chunked = Http1Bytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
@@ -293,15 +311,6 @@ final class Http1ResponseParser {
             }
             p = comma + 1;
         }
-    }
-
-    private static boolean isToken(ByteBuf in, int from, int to) {
-        for (int p = from; p < to; p++) {
-            if (!Http1Bytes.isToken(in.getByte(p))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private Http1ResponseError framing(Http1ResponseHead head, boolean headRequest) {

@@ -3,7 +3,7 @@ package io.paduraksa.proxy.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseTrailers;
-import io.paduraksa.server.http1.FieldPositions;
+import io.paduraksa.http1.FieldPositions;
 
 /**
  * The trailer fields of one chunked response (RFC 9112 section 7.1.2), kept so that the forwarder

@@ -29,6 +29,7 @@ import io.paduraksa.snapshot.Snapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import io.paduraksa.http1.AsciiView;
 
 /**
  * HTTP/1.1 with the gate in front, one instance per connection. It receives

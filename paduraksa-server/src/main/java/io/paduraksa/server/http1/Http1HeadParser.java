@@ -1,11 +1,12 @@
 package io.paduraksa.server.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
-import static io.paduraksa.server.http1.Http1Bytes.SP;
+import static io.paduraksa.http1.Http1Bytes.CR;
+import static io.paduraksa.http1.Http1Bytes.LF;
+import static io.paduraksa.http1.Http1Bytes.SP;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.Http1Bytes;
 
 /**
  * Parses one complete request head (RFC 9112 sections 2 to 7) in a single pass over the inbound
@@ -267,7 +268,7 @@ final class Http1HeadParser {
                 return null;
             case 7:
                 if (Http1Bytes.equalsLowerCase(in, nameStart, UPGRADE)) {
-                    upgradeWebSocket |= listContains(in, valueStart, valueEnd, WEBSOCKET);
+                    upgradeWebSocket |= Http1Bytes.listContains(in, valueStart, valueEnd, WEBSOCKET);
                 }
                 return null;
             case 10:
@@ -293,9 +294,9 @@ final class Http1HeadParser {
     }
 
     private void connectionOptions(ByteBuf in) {
-        connectionClose |= listContains(in, valueStart, valueEnd, CLOSE);
-        connectionKeepAlive |= listContains(in, valueStart, valueEnd, KEEP_ALIVE);
-        connectionUpgrade |= listContains(in, valueStart, valueEnd, UPGRADE);
+        connectionClose |= Http1Bytes.listContains(in, valueStart, valueEnd, CLOSE);
+        connectionKeepAlive |= Http1Bytes.listContains(in, valueStart, valueEnd, KEEP_ALIVE);
+        connectionUpgrade |= Http1Bytes.listContains(in, valueStart, valueEnd, UPGRADE);
     }
 
     /**
@@ -345,9 +346,9 @@ final class Http1HeadParser {
         while (p <= to) {
             int comma = p < to ? in.indexOf(p, to, (byte) ',') : -1;
             int elementEnd = comma < 0 ? to : comma;
-            int s = skipOws(in, p, elementEnd);
-            int e = trimOws(in, s, elementEnd);
-            if (s == e || !isToken(in, s, e)) {
+            int s = Http1Bytes.skipOws(in, p, elementEnd);
+            int e = Http1Bytes.trimOws(in, s, elementEnd);
+            if (s == e || !Http1Bytes.isToken(in, s, e)) {
                 return Http1DecodeError.INVALID_TRANSFER_ENCODING;
             }
             lastIsChunked = Http1Bytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
@@ -379,45 +380,5 @@ final class Http1HeadParser {
         head.framing(contentLength, transferEncoding, keepAlive, expectContinue && http11,
                 upgradeWebSocket && connectionUpgrade, hostIndex);
         return null;
-    }
-
-    // ---- comma-separated lists (RFC 9110 section 5.6.1)
-
-    /** Whether the list {@code in[from, to)} has an element equal to {@code lowerCase} (case ignored); empty elements are skipped. */
-    static boolean listContains(ByteBuf in, int from, int to, AsciiString lowerCase) {
-        int p = from;
-        while (p < to) {
-            int comma = in.indexOf(p, to, (byte) ',');
-            int elementEnd = comma < 0 ? to : comma;
-            int s = skipOws(in, p, elementEnd);
-            if (Http1Bytes.rangeEqualsLowerCase(in, s, trimOws(in, s, elementEnd), lowerCase)) {
-                return true;
-            }
-            p = elementEnd + 1;
-        }
-        return false;
-    }
-
-    private static int skipOws(ByteBuf in, int from, int to) {
-        while (from < to && Http1Bytes.isOws(in.getByte(from))) {
-            from++;
-        }
-        return from;
-    }
-
-    private static int trimOws(ByteBuf in, int from, int to) {
-        while (to > from && Http1Bytes.isOws(in.getByte(to - 1))) {
-            to--;
-        }
-        return to;
-    }
-
-    private static boolean isToken(ByteBuf in, int from, int to) {
-        for (int p = from; p < to; p++) {
-            if (!Http1Bytes.isToken(in.getByte(p))) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,11 +1,13 @@
 package io.paduraksa.server.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
+import static io.paduraksa.http1.Http1Bytes.CR;
+import static io.paduraksa.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
+import io.paduraksa.http1.ResumableDecoder;
+import io.paduraksa.http1.Http1Bytes;
 
 /**
  * Strict HTTP/1.1 request decoder (RFC 9112) that records positions instead of building objects.

@@ -2,6 +2,9 @@ package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.FieldPositions;
 
 /**
  * One decoded HTTP/1.1 request head: positions into the head's bytes plus the framing facts the

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import io.paduraksa.http1.AsciiView;
 
 /**
  * Steady state: 0 B per request, both through a real pipeline ({@link EmbeddedChannel}, driven with

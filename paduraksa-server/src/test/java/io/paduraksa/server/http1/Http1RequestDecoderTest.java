@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.paduraksa.http1.AsciiView;
 
 class Http1RequestDecoderTest {
     private static final String GET = "GET /a?b=c HTTP/1.1\r\nHost: a.test\r\n\r\n";
