@@ -7,7 +7,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
 import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.ResumableDecoder;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * Strict HTTP/1.x response decoder (RFC 9112) for upstream connections, recording positions
@@ -19,7 +21,7 @@ import io.paduraksa.http1.ResumableDecoder;
  * its response can arrive; responses are matched to those calls in order (pipelining works, up to
  * {@link #MAX_PENDING} outstanding). A byte that arrives while no response is expected, or that
  * follows a complete response that was the last one expected (or that closed the connection), is
- * {@link Http1ResponseError#UNSOLICITED_BYTES} / {@link Http1ResponseError#BYTES_AFTER_RESPONSE}:
+ * {@link Http1Error#UNSOLICITED_BYTES} / {@link Http1Error#BYTES_AFTER_RESPONSE}:
  * it could only become the "response" to a later request, which is response smuggling. The check
  * for bytes after a response runs when that response ends, before the consumer sees its end, so an
  * {@code expectResponse} call made while handling the end cannot adopt bytes that were already
@@ -41,11 +43,11 @@ import io.paduraksa.http1.ResumableDecoder;
  *       raw retained {@link ByteBuf}s, unparsed, and no end marker (tunnel mode).</li>
  * </ol>
  *
- * <p><b>Errors</b>: on the first violation one {@link Http1ResponseError} is emitted and from then
+ * <p><b>Errors</b>: on the first violation one {@link Http1Error} is emitted and from then
  * on every inbound byte is discarded; the consumer closes the connection. Messages already emitted
  * for the response (head, body) stay valid; an error may follow an end marker when the bytes after a
  * response are the problem. When the connection closes early the error is of kind
- * {@link Http1ResponseError.Kind#PREMATURE_CLOSE}.
+ * {@link Http1Error.Kind#PREMATURE_CLOSE}.
  *
  * <p><b>Cost</b>: runs on the upstream connection's event loop for every read. With a pooled
  * inbound buffer it allocates nothing per response: positions go into the recycled head and
@@ -84,7 +86,8 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
 
     private final int maxHeadSize;
     private final int maxHeaderCount;
-    private final Http1ResponseParser parser = new Http1ResponseParser();
+    private final Http1LineParser lines = Http1LineParser.forResponses();
+    private final Http1ResponseParser parser = new Http1ResponseParser(lines);
     private final Http1ResponseHead head;
     private final Http1ResponseTrailers trailers;
 
@@ -101,8 +104,6 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private boolean keepAlive;
     /** Bytes left in the Content-Length body or the current chunk. */
     private long remaining;
-    /** Where {@link #parseChunkSize} stopped. */
-    private int chunkSizeEnd;
 
 
     /** Default limits: 64 KiB head, 100 header fields. */
@@ -184,20 +185,20 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             case CHUNK_DATA_END -> decodeChunkDataEnd(in, out);
             case TRAILERS -> decodeTrailers(in, out);
             case CLOSE_DELIMITED, TUNNEL -> out.add(in.readRetainedSlice(in.readableBytes()));
-            case CLOSING -> fail(in, out, Http1ResponseError.BYTES_AFTER_RESPONSE);
+            case CLOSING -> fail(in, out, Http1Error.BYTES_AFTER_RESPONSE);
             default -> in.skipBytes(in.readableBytes());
         }
     }
 
     /** See {@link #decodeLast}; channel-free for tests. */
     void endOfInput(ByteBuf in, List<Object> out) {
-        Http1ResponseError error = switch (state) {
+        Http1Error error = switch (state) {
             case HEAD -> expected == 0 ? null
-                    : in.isReadable() || interimCount > 0 ? Http1ResponseError.CLOSED_IN_HEAD
-                    : Http1ResponseError.CLOSED_BEFORE_RESPONSE;
-            case CONTENT, CHUNK_SIZE, CHUNK_DATA, CHUNK_DATA_END, TRAILERS -> Http1ResponseError.CLOSED_IN_BODY;
+                    : in.isReadable() || interimCount > 0 ? Http1Error.CLOSED_IN_HEAD
+                    : Http1Error.CLOSED_BEFORE_RESPONSE;
+            case CONTENT, CHUNK_SIZE, CHUNK_DATA, CHUNK_DATA_END, TRAILERS -> Http1Error.CLOSED_IN_BODY;
             case CLOSE_DELIMITED -> closeDelimitedEnd(out);
-            case CLOSING -> expected == 0 ? null : Http1ResponseError.CLOSED_BEFORE_RESPONSE;
+            case CLOSING -> expected == 0 ? null : Http1Error.CLOSED_BEFORE_RESPONSE;
             default -> null;
         };
         if (error != null) {
@@ -207,17 +208,17 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         state = DISCARD;
     }
 
-    private Http1ResponseError closeDelimitedEnd(List<Object> out) {
+    private Http1Error closeDelimitedEnd(List<Object> out) {
         out.add(Http1ResponseEnd.INSTANCE);
         dequeue();
-        return expected == 0 ? null : Http1ResponseError.CLOSED_BEFORE_RESPONSE;
+        return expected == 0 ? null : Http1Error.CLOSED_BEFORE_RESPONSE;
     }
 
     // ---- head
 
     private void decodeHead(ByteBuf in, List<Object> out) {
         if (expected == 0) {
-            fail(in, out, Http1ResponseError.UNSOLICITED_BYTES);
+            fail(in, out, Http1Error.UNSOLICITED_BYTES);
             return;
         }
         if (head.isHeld()) {
@@ -226,16 +227,16 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         int start = in.readerIndex();
         if (scanned < STATUS_PREFIX_LENGTH && !Http1ResponseParser.isVersionPrefix(in, start, in.readableBytes())) {
             // also an empty line before the status line: upstreams have no reason to send one
-            fail(in, out, Http1ResponseError.NOT_HTTP_1);
+            fail(in, out, Http1Error.NOT_HTTP_1);
             return;
         }
         int end = findSectionEnd(in, start);
         if (end > 0) {
             emitHead(in, out, start, end);
         } else if (end == BARE_LF_FOUND) {
-            fail(in, out, Http1ResponseError.BARE_LF);
+            fail(in, out, Http1Error.BARE_LF);
         } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1ResponseError.HEAD_TOO_LARGE);
+            fail(in, out, Http1Error.HEAD_TOO_LARGE);
         }
     }
 
@@ -268,12 +269,12 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     }
 
     private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
-        Http1ResponseError error = parser.parse(in, start, end, (headRequests & 1) != 0, head);
+        Http1Error error = parser.parse(in, start, end, (headRequests & 1) != 0, head);
         if (error == null && head.status() == 101 && (upgradeRequests & 1) == 0) {
-            error = Http1ResponseError.UNREQUESTED_SWITCHING_PROTOCOLS;
+            error = Http1Error.UNREQUESTED_SWITCHING_PROTOCOLS;
         }
         if (error == null && head.isInformational() && ++interimCount > MAX_INTERIM_RESPONSES) {
-            error = Http1ResponseError.TOO_MANY_INTERIM_RESPONSES;
+            error = Http1Error.TOO_MANY_INTERIM_RESPONSES;
         }
         if (error != null) {
             fail(in, out, error);
@@ -311,7 +312,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         dequeue();
         state = keepAlive ? HEAD : CLOSING;
         if (in.isReadable() && (!keepAlive || expected == 0)) {
-            fail(in, out, Http1ResponseError.BYTES_AFTER_RESPONSE);
+            fail(in, out, Http1Error.BYTES_AFTER_RESPONSE);
         }
     }
 
@@ -339,18 +340,15 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         int lf = findLineEnd(in);
         if (lf < 0) {
             if (lf == BARE_LF_FOUND) {
-                fail(in, out, Http1ResponseError.BARE_LF);
+                fail(in, out, Http1Error.BARE_LF);
             } else if (scanned >= MAX_CHUNK_LINE_LENGTH + 2) {
-                fail(in, out, Http1ResponseError.CHUNK_LINE_TOO_LONG);
+                fail(in, out, Http1Error.CHUNK_LINE_TOO_LONG);
             }
             return;
         }
-        int cr = lf - 1;
-        long size = parseChunkSize(in, in.readerIndex(), cr);
-        Http1ResponseError error = size < 0 ? Http1ResponseError.INVALID_CHUNK_SIZE
-                : chunkSizeEnd < cr ? chunkExtension(in, chunkSizeEnd, cr) : null;
-        if (error != null) {
-            fail(in, out, error);
+        long size = lines.parseChunkLine(in, in.readerIndex(), lf - 1);
+        if (size < 0) {
+            fail(in, out, lines.chunkLineError());
             return;
         }
         in.readerIndex(lf + 1);
@@ -382,41 +380,6 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         return NEED_MORE;
     }
 
-    /** 1*HEXDIG from {@code from}; sets {@link #chunkSizeEnd}. Returns -1 when there is no digit or the size exceeds a long. */
-    private long parseChunkSize(ByteBuf in, int from, int cr) {
-        int p = from;
-        long size = 0;
-        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
-            if (size > Long.MAX_VALUE >>> 4) {
-                return -1;
-            }
-            size = size << 4 | digit;
-        }
-        chunkSizeEnd = p;
-        return p == from ? -1 : size;
-    }
-
-    /**
-     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): field bytes only (no CTL but HTAB) in
-     * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
-     */
-    private static Http1ResponseError chunkExtension(ByteBuf in, int p, int cr) {
-        p = Http1Bytes.skipOws(in, p, cr);
-        if (p == cr || in.getByte(p) != ';') {
-            int b = p == cr ? ';' : in.getByte(p);
-            return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
-                    : Http1ResponseError.INVALID_CHUNK_EXTENSION;
-        }
-        for (int i = p; i < cr; i++) {
-            int b = in.getByte(i);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
-                        : Http1ResponseError.INVALID_CHUNK_EXTENSION;
-            }
-        }
-        return Http1Bytes.isChunkExtension(in, p, cr) ? null : Http1ResponseError.INVALID_CHUNK_EXTENSION;
-    }
-
     private void decodeChunkData(ByteBuf in, List<Object> out) {
         int n = (int) Math.min(remaining, in.readableBytes());
         out.add(in.readRetainedSlice(n));
@@ -429,7 +392,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private void decodeChunkDataEnd(ByteBuf in, List<Object> out) {
         int r = in.readerIndex();
         if (in.getByte(r) != CR || in.readableBytes() > 1 && in.getByte(r + 1) != LF) {
-            fail(in, out, Http1ResponseError.MISSING_CHUNK_CRLF);
+            fail(in, out, Http1Error.MISSING_CHUNK_CRLF);
         } else if (in.readableBytes() > 1) {
             in.skipBytes(2);
             state = CHUNK_SIZE;
@@ -446,11 +409,11 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         int start = in.readerIndex();
         int end = findSectionEnd(in, start);
         if (end == BARE_LF_FOUND) {
-            fail(in, out, Http1ResponseError.BARE_LF);
+            fail(in, out, Http1Error.BARE_LF);
         } else if (end > 0) {
             emitTrailers(in, out, start, end);
         } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1ResponseError.TRAILERS_TOO_LARGE);
+            fail(in, out, Http1Error.TRAILERS_TOO_LARGE);
         }
     }
 
@@ -463,10 +426,10 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             if (cr == p) {
                 break;
             }
-            Http1ResponseError error = parser.parseField(in, p, cr);
-            if (error == null && !trailers.add(p - start, parser.nameEnd - start, parser.valueStart - start,
-                    parser.valueEnd - start)) {
-                error = Http1ResponseError.TOO_MANY_TRAILERS;
+            Http1Error error = lines.parseField(in, p, cr);
+            if (error == null && !trailers.add(p - start, lines.nameEnd() - start, lines.valueStart() - start,
+                    lines.valueEnd() - start)) {
+                error = Http1Error.TOO_MANY_TRAILERS;
             }
             if (error != null) {
                 fail(in, out, error);
@@ -482,7 +445,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         endResponse(in, out);
     }
 
-    private void fail(ByteBuf in, List<Object> out, Http1ResponseError error) {
+    private void fail(ByteBuf in, List<Object> out, Http1Error error) {
         in.skipBytes(in.readableBytes());
         state = DISCARD;
         out.add(error);

@@ -8,11 +8,13 @@ import static io.paduraksa.http1.Http1Bytes.SP;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1LineParser;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * Parses one complete response head (RFC 9112 sections 4 to 6) in a single pass, recording
- * positions into an {@link Http1ResponseHead} and deriving the framing; also validates trailer
- * field lines.
+ * positions into an {@link Http1ResponseHead} and deriving the framing (RFC 9112 section 6.3); field
+ * lines are {@link Http1LineParser}'s.
  *
  * <p>The decoder calls it once the whole head is buffered and every LF in it is known to follow a
  * CR, so lines are walked by LF alone. One instance per decoder; its fields are scratch for the
@@ -28,10 +30,12 @@ final class Http1ResponseParser {
     /** "HTTP/1.x 200" without CRLF. */
     private static final int MIN_STATUS_LINE = Http1ResponseHead.STATUS_END;
 
-    // Result of parseField: absolute indices into the inbound buffer.
-    int nameEnd;
-    int valueStart;
-    int valueEnd;
+    private final Http1LineParser lines;
+
+    // The field line being looked at: absolute indices into the inbound buffer.
+    private int nameEnd;
+    private int valueStart;
+    private int valueEnd;
 
     // Facts gathered from the fields of the head being parsed.
     private long contentLength;
@@ -43,15 +47,19 @@ final class Http1ResponseParser {
     private boolean connectionClose;
     private boolean connectionKeepAlive;
 
+    Http1ResponseParser(Http1LineParser lines) {
+        this.lines = lines;
+    }
+
     /**
      * Parses the head {@code in[start, end)}; {@code end} is just after the empty line. A response to
      * HEAD ({@code headRequest}) has no body whatever it declares. Returns null when the head is
      * valid ({@code head} then holds it, positions relative to {@code start}).
      */
-    Http1ResponseError parse(ByteBuf in, int start, int end, boolean headRequest, Http1ResponseHead head) {
+    Http1Error parse(ByteBuf in, int start, int end, boolean headRequest, Http1ResponseHead head) {
         head.reset();
         int statusLf = in.indexOf(start, end, LF);
-        Http1ResponseError error = parseStatusLine(in, start, statusLf - 1, head);
+        Http1Error error = parseStatusLine(in, start, statusLf - 1, head);
         if (error != null) {
             return error;
         }
@@ -63,12 +71,15 @@ final class Http1ResponseParser {
             if (cr == p) {
                 return framing(head, headRequest);
             }
-            error = parseField(in, p, cr);
+            error = lines.parseField(in, p, cr);
             if (error != null) {
                 return error;
             }
+            nameEnd = lines.nameEnd();
+            valueStart = lines.valueStart();
+            valueEnd = lines.valueEnd();
             if (!head.addHeader(p - start, nameEnd - start, valueStart - start, valueEnd - start)) {
-                return Http1ResponseError.TOO_MANY_HEADERS;
+                return Http1Error.TOO_MANY_HEADERS;
             }
             error = fieldFacts(in, p);
             if (error != null) {
@@ -98,33 +109,33 @@ final class Http1ResponseParser {
         return true;
     }
 
-    private static Http1ResponseError parseStatusLine(ByteBuf in, int start, int cr, Http1ResponseHead head) {
+    private static Http1Error parseStatusLine(ByteBuf in, int start, int cr, Http1ResponseHead head) {
         if (cr - start < MIN_STATUS_LINE) {
             return cr - start < 8 || in.getByte(start + 8) != SP
-                    ? Http1ResponseError.MALFORMED_STATUS_LINE : Http1ResponseError.INVALID_STATUS_CODE;
+                    ? Http1Error.MALFORMED_STATUS_LINE : Http1Error.INVALID_STATUS_CODE;
         }
         long v = in.getLong(start);
         int version = v == Http1Bytes.HTTP_1_1_AS_LONG ? Http1ResponseHead.HTTP_1_1
                 : v == Http1Bytes.HTTP_1_0_AS_LONG ? Http1ResponseHead.HTTP_1_0 : 0;
         if (version == 0) {
-            return Http1ResponseError.NOT_HTTP_1;
+            return Http1Error.NOT_HTTP_1;
         }
         if (in.getByte(start + 8) != SP) {
-            return Http1ResponseError.MALFORMED_STATUS_LINE;
+            return Http1Error.MALFORMED_STATUS_LINE;
         }
         int status = statusCode(in, start + Http1ResponseHead.STATUS_START);
         if (status < 100 || status > 599) {
-            return Http1ResponseError.INVALID_STATUS_CODE;
+            return Http1Error.INVALID_STATUS_CODE;
         }
         int reasonStart = start + MIN_STATUS_LINE;
         if (reasonStart < cr) {
             int sep = in.getByte(reasonStart);
             if (sep != SP) {
-                return Http1Bytes.isDigit(sep) ? Http1ResponseError.INVALID_STATUS_CODE : invalidByte(sep,
-                        Http1ResponseError.MALFORMED_STATUS_LINE);
+                return Http1Bytes.isDigit(sep) ? Http1Error.INVALID_STATUS_CODE : invalidByte(sep,
+                        Http1Error.MALFORMED_STATUS_LINE);
             }
             reasonStart++;
-            Http1ResponseError error = checkReason(in, reasonStart, cr);
+            Http1Error error = checkReason(in, reasonStart, cr);
             if (error != null) {
                 return error;
             }
@@ -145,67 +156,19 @@ final class Http1ResponseParser {
     }
 
     /** reason-phrase = 1*( HTAB / SP / VCHAR / obs-text ), or empty. */
-    private static Http1ResponseError checkReason(ByteBuf in, int from, int cr) {
+    private static Http1Error checkReason(ByteBuf in, int from, int cr) {
         for (int p = from; p < cr; p++) {
             int b = in.getByte(p);
             if (!Http1Bytes.isFieldValue(b)) {
-                return invalidByte(b, Http1ResponseError.INVALID_REASON);
+                return invalidByte(b, Http1Error.INVALID_REASON);
             }
         }
         return null;
     }
 
     /** The error for a byte that is not allowed where it is: CR and NUL are framing errors everywhere. */
-    private static Http1ResponseError invalidByte(int b, Http1ResponseError otherwise) {
-        return b == CR ? Http1ResponseError.BARE_CR : b == NUL ? Http1ResponseError.NUL : otherwise;
-    }
-
-    // ---- field lines: field-name ":" OWS field-value OWS (RFC 9112 section 5)
-
-    /**
-     * Validates the field line {@code in[p, cr)} (cr is the index of its CR) and sets
-     * {@link #nameEnd}, {@link #valueStart}, {@link #valueEnd}. Also used for trailer lines.
-     */
-    Http1ResponseError parseField(ByteBuf in, int p, int cr) {
-        int first = in.getByte(p);
-        if (Http1Bytes.isOws(first)) {
-            return Http1ResponseError.OBS_FOLD;
-        }
-        int q = p;
-        while (Http1Bytes.isToken(in.getByte(q))) {
-            q++;
-        }
-        int c = in.getByte(q);
-        if (c != ':') {
-            return nameError(c, q, cr);
-        }
-        if (q == p) {
-            return Http1ResponseError.EMPTY_HEADER_NAME;
-        }
-        nameEnd = q++;
-        while (q < cr && Http1Bytes.isOws(in.getByte(q))) {
-            q++;
-        }
-        valueStart = q;
-        int end = q;
-        for (; q < cr; q++) {
-            int b = in.getByte(q);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return invalidByte(b, Http1ResponseError.INVALID_HEADER_VALUE);
-            }
-            if (!Http1Bytes.isOws(b)) {
-                end = q + 1;
-            }
-        }
-        valueEnd = end;
-        return null;
-    }
-
-    private static Http1ResponseError nameError(int c, int at, int cr) {
-        if (Http1Bytes.isOws(c)) {
-            return Http1ResponseError.WHITESPACE_BEFORE_COLON;
-        }
-        return at == cr ? Http1ResponseError.INVALID_HEADER_NAME : invalidByte(c, Http1ResponseError.INVALID_HEADER_NAME);
+    private static Http1Error invalidByte(int b, Http1Error otherwise) {
+        return b == CR ? Http1Error.BARE_CR : b == NUL ? Http1Error.NUL : otherwise;
     }
 
     // ---- framing facts (RFC 9112 sections 6, 9.3; RFC 9110 sections 7.6.1, 8.6)
@@ -219,7 +182,7 @@ final class Http1ResponseParser {
     }
 
     /** Looks at the fields that matter for framing; names are told apart by length first. */
-    private Http1ResponseError fieldFacts(ByteBuf in, int nameStart) {
+    private Http1Error fieldFacts(ByteBuf in, int nameStart) {
         switch (nameEnd - nameStart) {
             case 10:
                 if (Http1Bytes.rangeEqualsLowerCase(in, nameStart, nameEnd, CONNECTION)) {
@@ -242,7 +205,7 @@ final class Http1ResponseParser {
      * equal number written differently ({@code 09} and {@code 9}), is a framing error, as in Netty's
      * decoder with {@code allowDuplicateContentLengths}.
      */
-    private Http1ResponseError contentLength(ByteBuf in) {
+    private Http1Error contentLength(ByteBuf in) {
         int p = valueStart;
         int end = valueEnd;
         while (true) {
@@ -250,15 +213,15 @@ final class Http1ResponseParser {
             long value = 0;
             for (int d; digitsEnd < end && (d = in.getByte(digitsEnd) - '0') >= 0 && d <= 9; digitsEnd++) {
                 if (value > (Long.MAX_VALUE - d) / 10) {
-                    return Http1ResponseError.INVALID_CONTENT_LENGTH;
+                    return Http1Error.INVALID_CONTENT_LENGTH;
                 }
                 value = value * 10 + d;
             }
             if (digitsEnd == p) {
-                return Http1ResponseError.INVALID_CONTENT_LENGTH;
+                return Http1Error.INVALID_CONTENT_LENGTH;
             }
             if (contentLength >= 0 && !sameDigits(in, p, digitsEnd)) {
-                return Http1ResponseError.CONFLICTING_CONTENT_LENGTH;
+                return Http1Error.CONFLICTING_CONTENT_LENGTH;
             }
             if (contentLength < 0) {
                 contentLengthStart = p;
@@ -270,7 +233,7 @@ final class Http1ResponseParser {
                 return null;
             }
             if (in.getByte(p) != ',') {
-                return Http1ResponseError.INVALID_CONTENT_LENGTH;
+                return Http1Error.INVALID_CONTENT_LENGTH;
             }
             p = Http1Bytes.skipOws(in, p + 1, end);
         }
@@ -293,7 +256,7 @@ final class Http1ResponseParser {
      * appears once, last (RFC 9112 sections 6.1 and 6.3). Codings before it (gzip) are the body's
      * business, not framing. Parameters, empty elements and anything after chunked are refused.
      */
-    private Http1ResponseError transferEncoding(ByteBuf in) {
+    private Http1Error transferEncoding(ByteBuf in) {
         transferEncoding = true;
         int to = valueEnd;
         int p = valueStart;
@@ -303,7 +266,7 @@ final class Http1ResponseParser {
             int s = Http1Bytes.skipOws(in, p, elementEnd);
             int e = Http1Bytes.trimOws(in, s, elementEnd);
             if (chunked || s == e || !Http1Bytes.isToken(in, s, e)) {
-                return Http1ResponseError.INVALID_TRANSFER_ENCODING;
+                return Http1Error.INVALID_TRANSFER_ENCODING;
             }
             chunked = Http1Bytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
             if (comma < 0) {
@@ -313,15 +276,15 @@ final class Http1ResponseParser {
         }
     }
 
-    private Http1ResponseError framing(Http1ResponseHead head, boolean headRequest) {
+    private Http1Error framing(Http1ResponseHead head, boolean headRequest) {
         if (transferEncoding && contentLength >= 0) {
-            return Http1ResponseError.CONTENT_LENGTH_WITH_TRANSFER_ENCODING;
+            return Http1Error.CONTENT_LENGTH_WITH_TRANSFER_ENCODING;
         }
         if (transferEncoding && head.version() == Http1ResponseHead.HTTP_1_0) {
-            return Http1ResponseError.TRANSFER_ENCODING_IN_HTTP_1_0;
+            return Http1Error.TRANSFER_ENCODING_IN_HTTP_1_0;
         }
         if (transferEncoding && !chunked) {
-            return Http1ResponseError.INVALID_TRANSFER_ENCODING;
+            return Http1Error.INVALID_TRANSFER_ENCODING;
         }
         int status = head.status();
         // RFC 9112 section 6.3 rules 1 and 2: no body whatever the fields say.

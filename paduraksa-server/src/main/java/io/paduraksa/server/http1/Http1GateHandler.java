@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * HTTP/1.1 with the gate in front, one instance per connection. It receives
@@ -140,7 +141,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             } else {
                 endOfRequest(ctx);
             }
-        } else if (msg instanceof Http1DecodeError error) {
+        } else if (msg instanceof Http1Error error) {
             onDecodeError(ctx, error);
         } else {
             ReferenceCountUtil.release(msg);
@@ -497,7 +498,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
     }
 
-    private void onDecodeError(ChannelHandlerContext c, Http1DecodeError error) {
+    private void onDecodeError(ChannelHandlerContext c, Http1Error error) {
         if (exchange.isActive() && exchange.onBodyRefused(error.status())) {
             return; // a forwarded body broke a limit or its framing: the forwarder answers and closes
         }

@@ -7,6 +7,8 @@ import static io.paduraksa.http1.Http1Bytes.SP;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1LineParser;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * Parses one complete request head (RFC 9112 sections 2 to 7) in a single pass over the inbound
@@ -36,11 +38,12 @@ final class Http1HeadParser {
     private static final long HTTP_SLASH_MASK = 0xFFFFFFFFFF000000L;
 
     private final long maxBodySize;
+    private final Http1LineParser lines;
 
-    // Result of parseField: absolute indices into the inbound buffer.
-    int nameEnd;
-    int valueStart;
-    int valueEnd;
+    // The field line being looked at: absolute indices into the inbound buffer.
+    private int nameEnd;
+    private int valueStart;
+    private int valueEnd;
 
     // Facts gathered from the fields of the head being parsed.
     private int version;
@@ -53,8 +56,9 @@ final class Http1HeadParser {
     private boolean expectContinue;
     private int hostIndex;
 
-    Http1HeadParser(long maxBodySize) {
+    Http1HeadParser(long maxBodySize, Http1LineParser lines) {
         this.maxBodySize = maxBodySize;
+        this.lines = lines;
     }
 
     /**
@@ -62,9 +66,9 @@ final class Http1HeadParser {
      * {@code requestLineLf}; {@code end} is just after the empty line. Returns null when the head
      * is valid (and {@code head} then holds it, positions relative to {@code start}).
      */
-    Http1DecodeError parse(ByteBuf in, int start, int requestLineLf, int end, Http1RequestHead head) {
+    Http1Error parse(ByteBuf in, int start, int requestLineLf, int end, Http1RequestHead head) {
         head.reset();
-        Http1DecodeError error = parseRequestLine(in, start, requestLineLf - 1, head);
+        Http1Error error = parseRequestLine(in, start, requestLineLf - 1, head);
         if (error != null) {
             return error;
         }
@@ -76,12 +80,15 @@ final class Http1HeadParser {
             if (cr == p) {
                 return framing(head);
             }
-            error = parseField(in, p, cr);
+            error = lines.parseField(in, p, cr);
             if (error != null) {
                 return error;
             }
+            nameEnd = lines.nameEnd();
+            valueStart = lines.valueStart();
+            valueEnd = lines.valueEnd();
             if (!head.addHeader(p - start, nameEnd - start, valueStart - start, valueEnd - start)) {
-                return Http1DecodeError.TOO_MANY_HEADERS;
+                return Http1Error.TOO_MANY_HEADERS;
             }
             error = fieldFacts(in, p, head.headerCount() - 1);
             if (error != null) {
@@ -93,13 +100,13 @@ final class Http1HeadParser {
 
     // ---- request line: method SP request-target SP HTTP-version (RFC 9112 section 3)
 
-    private Http1DecodeError parseRequestLine(ByteBuf in, int start, int cr, Http1RequestHead head) {
+    private Http1Error parseRequestLine(ByteBuf in, int start, int cr, Http1RequestHead head) {
         int p = start;
         while (p < cr && Http1Bytes.isToken(in.getByte(p))) {
             p++;
         }
         if (p == start || p == cr || in.getByte(p) != SP) {
-            return Http1DecodeError.INVALID_METHOD;
+            return Http1Error.INVALID_METHOD;
         }
         int methodEnd = p;
         int targetStart = ++p;
@@ -107,21 +114,21 @@ final class Http1HeadParser {
             p++;
         }
         if (p == targetStart || p == cr || in.getByte(p) != SP) {
-            return Http1DecodeError.INVALID_TARGET;
+            return Http1Error.INVALID_TARGET;
         }
         int targetEnd = p++;
         if (cr - p != 8) {
-            return Http1DecodeError.INVALID_VERSION;
+            return Http1Error.INVALID_VERSION;
         }
         long v = in.getLong(p);
         version = v == Http1Bytes.HTTP_1_1_AS_LONG ? Http1RequestHead.HTTP_1_1
                 : v == Http1Bytes.HTTP_1_0_AS_LONG ? Http1RequestHead.HTTP_1_0 : 0;
         if (version == 0) {
-            return isWellFormedVersion(v) ? Http1DecodeError.UNSUPPORTED_VERSION : Http1DecodeError.INVALID_VERSION;
+            return isWellFormedVersion(v) ? Http1Error.UNSUPPORTED_VERSION : Http1Error.INVALID_VERSION;
         }
         int form = targetForm(in, start, methodEnd, targetStart, targetEnd);
         if (form < 0) {
-            return Http1DecodeError.INVALID_TARGET;
+            return Http1Error.INVALID_TARGET;
         }
         head.requestLine(methodEnd - start, targetStart - start, targetEnd - start, form, version);
         return null;
@@ -195,54 +202,6 @@ final class Http1HeadParser {
         return true;
     }
 
-    // ---- field lines: field-name ":" OWS field-value OWS (RFC 9112 section 5)
-
-    /**
-     * Validates the field line {@code in[p, cr)} (cr is the index of its CR) and sets
-     * {@link #nameEnd}, {@link #valueStart}, {@link #valueEnd}. Also used for trailer lines.
-     */
-    Http1DecodeError parseField(ByteBuf in, int p, int cr) {
-        int first = in.getByte(p);
-        if (Http1Bytes.isOws(first)) {
-            return Http1DecodeError.OBS_FOLD;
-        }
-        int q = p;
-        while (Http1Bytes.isToken(in.getByte(q))) {
-            q++;
-        }
-        int c = in.getByte(q);
-        if (c != ':') {
-            return nameError(c, q, cr);
-        }
-        if (q == p) {
-            return Http1DecodeError.EMPTY_HEADER_NAME;
-        }
-        nameEnd = q++;
-        while (q < cr && Http1Bytes.isOws(in.getByte(q))) {
-            q++;
-        }
-        valueStart = q;
-        int end = q;
-        for (; q < cr; q++) {
-            int b = in.getByte(q);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return b == CR ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_HEADER_VALUE;
-            }
-            if (!Http1Bytes.isOws(b)) {
-                end = q + 1;
-            }
-        }
-        valueEnd = end;
-        return null;
-    }
-
-    private static Http1DecodeError nameError(int c, int at, int cr) {
-        if (Http1Bytes.isOws(c)) {
-            return Http1DecodeError.WHITESPACE_BEFORE_COLON;
-        }
-        return c == CR && at != cr ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_HEADER_NAME;
-    }
-
     // ---- framing facts (RFC 9112 sections 6, 9.3; RFC 9110 sections 7.2, 7.6.1, 7.8, 10.1.1)
 
     private void clearFacts() {
@@ -257,7 +216,7 @@ final class Http1HeadParser {
     }
 
     /** Looks at the fields that matter for framing and routing; names are told apart by length first. */
-    private Http1DecodeError fieldFacts(ByteBuf in, int nameStart, int index) {
+    private Http1Error fieldFacts(ByteBuf in, int nameStart, int index) {
         switch (nameEnd - nameStart) {
             case 4:
                 return Http1Bytes.equalsLowerCase(in, nameStart, HOST) ? host(index) : null;
@@ -285,9 +244,9 @@ final class Http1HeadParser {
         }
     }
 
-    private Http1DecodeError host(int index) {
+    private Http1Error host(int index) {
         if (hostIndex >= 0) {
-            return Http1DecodeError.DUPLICATE_HOST;
+            return Http1Error.DUPLICATE_HOST;
         }
         hostIndex = index;
         return null;
@@ -304,18 +263,18 @@ final class Http1HeadParser {
      * with an equal value: a proxy that forwards what it accepted must not give two parsers room to
      * disagree.
      */
-    private Http1DecodeError contentLength(ByteBuf in) {
+    private Http1Error contentLength(ByteBuf in) {
         if (contentLength >= 0) {
-            return Http1DecodeError.DUPLICATE_CONTENT_LENGTH;
+            return Http1Error.DUPLICATE_CONTENT_LENGTH;
         }
         if (valueStart == valueEnd) {
-            return Http1DecodeError.INVALID_CONTENT_LENGTH;
+            return Http1Error.INVALID_CONTENT_LENGTH;
         }
         long value = 0;
         for (int p = valueStart; p < valueEnd; p++) {
             int d = in.getByte(p) - '0';
             if (d < 0 || d > 9 || value > (Long.MAX_VALUE - d) / 10) {
-                return Http1DecodeError.INVALID_CONTENT_LENGTH;
+                return Http1Error.INVALID_CONTENT_LENGTH;
             }
             value = value * 10 + d;
         }
@@ -328,9 +287,9 @@ final class Http1HeadParser {
      * that ends in a single chunked is a coding we do not implement (501); anything else, including
      * chunked not last, chunked twice, empty elements and non-token bytes, is a framing error (400).
      */
-    private Http1DecodeError transferEncoding(ByteBuf in) {
+    private Http1Error transferEncoding(ByteBuf in) {
         if (transferEncoding) {
-            return Http1DecodeError.DUPLICATE_TRANSFER_ENCODING;
+            return Http1Error.DUPLICATE_TRANSFER_ENCODING;
         }
         transferEncoding = true;
         if (Http1Bytes.rangeEqualsLowerCase(in, valueStart, valueEnd, CHUNKED)) {
@@ -339,7 +298,7 @@ final class Http1HeadParser {
         return classifyCodings(in, valueStart, valueEnd);
     }
 
-    private static Http1DecodeError classifyCodings(ByteBuf in, int from, int to) {
+    private static Http1Error classifyCodings(ByteBuf in, int from, int to) {
         int chunkedCount = 0;
         boolean lastIsChunked = false;
         int p = from;
@@ -349,7 +308,7 @@ final class Http1HeadParser {
             int s = Http1Bytes.skipOws(in, p, elementEnd);
             int e = Http1Bytes.trimOws(in, s, elementEnd);
             if (s == e || !Http1Bytes.isToken(in, s, e)) {
-                return Http1DecodeError.INVALID_TRANSFER_ENCODING;
+                return Http1Error.INVALID_TRANSFER_ENCODING;
             }
             lastIsChunked = Http1Bytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
             if (lastIsChunked) {
@@ -358,22 +317,22 @@ final class Http1HeadParser {
             p = elementEnd + 1;
         }
         return lastIsChunked && chunkedCount == 1
-                ? Http1DecodeError.UNSUPPORTED_TRANSFER_CODING
-                : Http1DecodeError.INVALID_TRANSFER_ENCODING;
+                ? Http1Error.UNSUPPORTED_TRANSFER_CODING
+                : Http1Error.INVALID_TRANSFER_ENCODING;
     }
 
-    private Http1DecodeError framing(Http1RequestHead head) {
+    private Http1Error framing(Http1RequestHead head) {
         if (transferEncoding && contentLength >= 0) {
-            return Http1DecodeError.CONTENT_LENGTH_WITH_TRANSFER_ENCODING;
+            return Http1Error.CONTENT_LENGTH_WITH_TRANSFER_ENCODING;
         }
         if (transferEncoding && version == Http1RequestHead.HTTP_1_0) {
-            return Http1DecodeError.TRANSFER_ENCODING_IN_HTTP_1_0;
+            return Http1Error.TRANSFER_ENCODING_IN_HTTP_1_0;
         }
         if (hostIndex < 0 && version == Http1RequestHead.HTTP_1_1) {
-            return Http1DecodeError.MISSING_HOST;
+            return Http1Error.MISSING_HOST;
         }
         if (contentLength > maxBodySize) {
-            return Http1DecodeError.BODY_TOO_LARGE;
+            return Http1Error.BODY_TOO_LARGE;
         }
         boolean http11 = version == Http1RequestHead.HTTP_1_1;
         boolean keepAlive = !connectionClose && (http11 || connectionKeepAlive);

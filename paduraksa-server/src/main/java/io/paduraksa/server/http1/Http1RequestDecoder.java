@@ -6,8 +6,10 @@ import static io.paduraksa.http1.Http1Bytes.LF;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
+import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.ResumableDecoder;
 import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * Strict HTTP/1.1 request decoder (RFC 9112) that records positions instead of building objects.
@@ -28,7 +30,7 @@ import io.paduraksa.http1.Http1Bytes;
  * no difference; one that holds it (forwarding) calls {@link #resume()} after releasing, and turns
  * auto-read off meanwhile if it wants back-pressure.
  *
- * <p><b>Errors</b>: on the first violation the decoder emits one {@link Http1DecodeError} (the status
+ * <p><b>Errors</b>: on the first violation the decoder emits one {@link Http1Error} (the status
  * to answer) and from then on discards every inbound byte; the consumer answers and closes. After a
  * request that is not {@link Http1RequestHead#isKeepAlive() keep-alive}, later bytes are discarded
  * too (RFC 9112 section 9.6). A body cut short by the connection closing produces no end marker.
@@ -65,6 +67,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private final int maxHeadSize;
     private final int maxHeaderCount;
     private final long maxBodySize;
+    private final Http1LineParser lines = Http1LineParser.forRequests();
     private final Http1HeadParser parser;
     private final Http1RequestHead head;
 
@@ -79,8 +82,6 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private long remaining;
     /** Sum of chunk sizes so far. */
     private long chunkedTotal;
-    /** Where {@link #parseChunkSize} stopped. */
-    private int chunkSizeEnd;
     private int trailerBytes;
     private int trailerCount;
 
@@ -106,7 +107,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         this.maxHeadSize = maxHeadSize;
         this.maxHeaderCount = maxHeaderCount;
         this.maxBodySize = maxBodySize;
-        this.parser = new Http1HeadParser(maxBodySize);
+        this.parser = new Http1HeadParser(maxBodySize, lines);
         this.head = new Http1RequestHead(maxHeaderCount);
     }
 
@@ -151,11 +152,11 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         if (end > 0) {
             emitHead(in, out, start, end);
         } else if (end == BARE_LF_FOUND) {
-            fail(in, out, Http1DecodeError.BARE_LF);
+            fail(in, out, Http1Error.BARE_LF);
         } else if (end == TOO_LONG || requestLineLf < 0 && requestLineTooLong(in, start)) {
-            fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
+            fail(in, out, Http1Error.REQUEST_LINE_TOO_LONG);
         } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1DecodeError.HEAD_TOO_LARGE);
+            fail(in, out, Http1Error.HEAD_TOO_LARGE);
         }
     }
 
@@ -210,7 +211,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         if (first == LF || Http1Bytes.isToken(first)) {
             return true;
         }
-        fail(in, out, Http1DecodeError.INVALID_METHOD);
+        fail(in, out, Http1Error.INVALID_METHOD);
         return false;
     }
 
@@ -232,7 +233,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
                 return true;
             }
             if (++emptyLines > MAX_EMPTY_LINES) {
-                fail(in, out, Http1DecodeError.TOO_MANY_EMPTY_LINES);
+                fail(in, out, Http1Error.TOO_MANY_EMPTY_LINES);
                 return false;
             }
             in.skipBytes(2);
@@ -240,7 +241,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     }
 
     private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
-        Http1DecodeError error = parser.parse(in, start, start + requestLineLf, end, head);
+        Http1Error error = parser.parse(in, start, start + requestLineLf, end, head);
         if (error != null) {
             fail(in, out, error);
             return;
@@ -288,15 +289,12 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private void decodeChunkSize(ByteBuf in, List<Object> out) {
         int lf = findLineEnd(in, MAX_CHUNK_LINE_LENGTH + 2);
         if (lf < 0) {
-            lineError(in, out, lf, Http1DecodeError.CHUNK_LINE_TOO_LONG);
+            lineError(in, out, lf, Http1Error.CHUNK_LINE_TOO_LONG);
             return;
         }
-        int cr = lf - 1;
-        long size = parseChunkSize(in, in.readerIndex(), cr);
-        Http1DecodeError error = size < 0 ? Http1DecodeError.INVALID_CHUNK_SIZE
-                : chunkSizeEnd < cr ? chunkExtension(in, chunkSizeEnd, cr) : null;
-        if (error != null) {
-            fail(in, out, error);
+        long size = lines.parseChunkLine(in, in.readerIndex(), lf - 1);
+        if (size < 0) {
+            fail(in, out, lines.chunkLineError());
             return;
         }
         in.readerIndex(lf + 1);
@@ -306,52 +304,12 @@ public final class Http1RequestDecoder extends ResumableDecoder {
             trailerCount = 0;
             state = TRAILERS;
         } else if (size > maxBodySize - chunkedTotal) {
-            fail(in, out, Http1DecodeError.BODY_TOO_LARGE);
+            fail(in, out, Http1Error.BODY_TOO_LARGE);
         } else {
             chunkedTotal += size;
             remaining = size;
             state = CHUNK_DATA;
         }
-    }
-
-    /**
-     * 1 to 16 HEXDIG from {@code from}; sets {@link #chunkSizeEnd}. Returns -1 when there is no digit
-     * or more than 16, and saturates at {@code Long.MAX_VALUE} (16 digits can exceed a long).
-     */
-    private long parseChunkSize(ByteBuf in, int from, int cr) {
-        int p = from;
-        long size = 0;
-        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
-            if (p - from == 16) {
-                return -1;
-            }
-            size = size << 4 | digit;
-        }
-        chunkSizeEnd = p;
-        if (p == from) {
-            return -1;
-        }
-        return size < 0 ? Long.MAX_VALUE : size;
-    }
-
-    /**
-     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): field bytes only (no CTL but HTAB) in
-     * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
-     */
-    private static Http1DecodeError chunkExtension(ByteBuf in, int p, int cr) {
-        while (p < cr && Http1Bytes.isOws(in.getByte(p))) {
-            p++;
-        }
-        if (p == cr || in.getByte(p) != ';') {
-            return Http1DecodeError.INVALID_CHUNK_EXTENSION;
-        }
-        for (int i = p; i < cr; i++) {
-            int b = in.getByte(i);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return b == CR ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_CHUNK_EXTENSION;
-            }
-        }
-        return Http1Bytes.isChunkExtension(in, p, cr) ? null : Http1DecodeError.INVALID_CHUNK_EXTENSION;
     }
 
     private void decodeChunkData(ByteBuf in, List<Object> out) {
@@ -373,7 +331,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
             return;
         }
         if (in.getByte(r) != CR || in.getByte(r + 1) != LF) {
-            fail(in, out, Http1DecodeError.MISSING_CHUNK_CRLF);
+            fail(in, out, Http1Error.MISSING_CHUNK_CRLF);
             return;
         }
         in.skipBytes(2);
@@ -384,15 +342,15 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private void decodeTrailer(ByteBuf in, List<Object> out) {
         int lf = findLineEnd(in, maxHeadSize - trailerBytes);
         if (lf < 0) {
-            lineError(in, out, lf, Http1DecodeError.TRAILERS_TOO_LARGE);
+            lineError(in, out, lf, Http1Error.TRAILERS_TOO_LARGE);
             return;
         }
         int r = in.readerIndex();
         int cr = lf - 1;
         if (cr > r) {
-            Http1DecodeError error = parser.parseField(in, r, cr);
+            Http1Error error = lines.parseField(in, r, cr);
             if (error == null && ++trailerCount > maxHeaderCount) {
-                error = Http1DecodeError.TRAILERS_TOO_LARGE;
+                error = Http1Error.TRAILERS_TOO_LARGE;
             }
             if (error != null) {
                 fail(in, out, error);
@@ -428,15 +386,15 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         return scanned >= maxLength ? TOO_LONG : NEED_MORE;
     }
 
-    private void lineError(ByteBuf in, List<Object> out, int result, Http1DecodeError tooLong) {
+    private void lineError(ByteBuf in, List<Object> out, int result, Http1Error tooLong) {
         if (result == TOO_LONG) {
             fail(in, out, tooLong);
         } else if (result == BARE_LF_FOUND) {
-            fail(in, out, Http1DecodeError.BARE_LF);
+            fail(in, out, Http1Error.BARE_LF);
         }
     }
 
-    private void fail(ByteBuf in, List<Object> out, Http1DecodeError error) {
+    private void fail(ByteBuf in, List<Object> out, Http1Error error) {
         in.skipBytes(in.readableBytes());
         state = DISCARD;
         out.add(error);

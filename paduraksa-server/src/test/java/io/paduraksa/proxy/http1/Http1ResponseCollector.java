@@ -10,6 +10,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * Test consumer: sits after the decoder, turns every message into a plain value (records and
@@ -54,7 +55,7 @@ final class Http1ResponseCollector extends ChannelInboundHandlerAdapter {
             events.add("trailers:" + fields);
         } else if (msg == Http1ResponseEnd.INSTANCE) {
             events.add(END);
-        } else if (msg instanceof Http1ResponseError error) {
+        } else if (msg instanceof Http1Error error) {
             failed = true;
             events.add(error);
         } else {

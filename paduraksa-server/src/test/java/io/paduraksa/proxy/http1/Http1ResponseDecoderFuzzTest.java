@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import io.paduraksa.http1.Http1Error;
 
 /**
  * Seeded differential fuzzing of {@link Http1ResponseDecoder}, our defence against response
@@ -113,7 +114,7 @@ class Http1ResponseDecoderFuzzTest {
                 return "response " + i + " differs (HEAD: " + heads + ")\n  ours:  " + mine.get(i) + "\n  netty: " + netty.get(i);
             }
         }
-        boolean error = !events.isEmpty() && events.get(events.size() - 1) instanceof Http1ResponseError;
+        boolean error = !events.isEmpty() && events.get(events.size() - 1) instanceof Http1Error;
         c.count(mine.size() == netty.size() ? "same" : error ? "ours stricter" : "ours stopped");
         return null;
     }
