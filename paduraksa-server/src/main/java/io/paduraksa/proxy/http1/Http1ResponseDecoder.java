@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
 import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1ChunkedBody;
 import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.ResumableDecoder;
 import io.paduraksa.http1.Http1Error;
@@ -58,7 +59,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     public static final int DEFAULT_MAX_HEAD_SIZE = 64 * 1024;
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
     /** Longest chunk-size line, extensions included, CRLF excluded. */
-    public static final int MAX_CHUNK_LINE_LENGTH = 1024;
+    public static final int MAX_CHUNK_LINE_LENGTH = Http1ChunkedBody.MAX_CHUNK_LINE_LENGTH;
     /** Interim heads accepted before one final head; more is an upstream looping on 1xx. */
     public static final int MAX_INTERIM_RESPONSES = 16;
     /** Most responses expected at once (bits of a long). */
@@ -66,16 +67,14 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
 
     private static final int HEAD = 0;
     private static final int CONTENT = 1;
-    private static final int CHUNK_SIZE = 2;
-    private static final int CHUNK_DATA = 3;
-    private static final int CHUNK_DATA_END = 4;
-    private static final int TRAILERS = 5;
-    private static final int CLOSE_DELIMITED = 6;
+    private static final int CHUNKED = 2;
+    private static final int TRAILERS = 3;
+    private static final int CLOSE_DELIMITED = 4;
     /** A response without keep-alive ended: nothing may follow it. */
-    private static final int CLOSING = 7;
-    private static final int TUNNEL = 8;
+    private static final int CLOSING = 5;
+    private static final int TUNNEL = 6;
     /** After an error or the end of input: everything is dropped. */
-    private static final int DISCARD = 9;
+    private static final int DISCARD = 7;
 
     /** findSectionEnd results other than an index. */
     private static final int NEED_MORE = -1;
@@ -88,6 +87,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private final int maxHeaderCount;
     private final Http1LineParser lines = Http1LineParser.forResponses();
     private final Http1ResponseParser parser = new Http1ResponseParser(lines);
+    private final Http1ChunkedBody chunked = new Http1ChunkedBody(lines, -1);
     private final Http1ResponseHead head;
     private final Http1ResponseTrailers trailers;
 
@@ -98,11 +98,11 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private long headRequests;
     /** Bit i: expected response i answers a request that asked for an upgrade. */
     private long upgradeRequests;
-    /** Bytes after the reader index already searched for LF in the current head, trailer section or chunk line. */
+    /** Bytes after the reader index already searched for LF in the current head or trailer section. */
     private int scanned;
     private int interimCount;
     private boolean keepAlive;
-    /** Bytes left in the Content-Length body or the current chunk. */
+    /** Bytes left in the Content-Length body. */
     private long remaining;
 
 
@@ -180,9 +180,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         switch (state) {
             case HEAD -> decodeHead(in, out);
             case CONTENT -> decodeContent(in, out);
-            case CHUNK_SIZE -> decodeChunkSize(in, out);
-            case CHUNK_DATA -> decodeChunkData(in, out);
-            case CHUNK_DATA_END -> decodeChunkDataEnd(in, out);
+            case CHUNKED -> decodeChunked(in, out);
             case TRAILERS -> decodeTrailers(in, out);
             case CLOSE_DELIMITED, TUNNEL -> out.add(in.readRetainedSlice(in.readableBytes()));
             case CLOSING -> fail(in, out, Http1Error.BYTES_AFTER_RESPONSE);
@@ -196,7 +194,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             case HEAD -> expected == 0 ? null
                     : in.isReadable() || interimCount > 0 ? Http1Error.CLOSED_IN_HEAD
                     : Http1Error.CLOSED_BEFORE_RESPONSE;
-            case CONTENT, CHUNK_SIZE, CHUNK_DATA, CHUNK_DATA_END, TRAILERS -> Http1Error.CLOSED_IN_BODY;
+            case CONTENT, CHUNKED, TRAILERS -> Http1Error.CLOSED_IN_BODY;
             case CLOSE_DELIMITED -> closeDelimitedEnd(out);
             case CLOSING -> expected == 0 ? null : Http1Error.CLOSED_BEFORE_RESPONSE;
             default -> null;
@@ -294,7 +292,8 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         } else if (!head.hasBody()) {
             endResponse(in, out);
         } else if (head.isChunked()) {
-            state = CHUNK_SIZE;
+            chunked.reset();
+            state = CHUNKED;
         } else if (head.isCloseDelimited()) {
             state = CLOSE_DELIMITED;
         } else {
@@ -335,67 +334,12 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
 
     // ---- chunked body (RFC 9112 section 7.1)
 
-    /** chunk-size [ chunk-ext ] CRLF, or last-chunk when the size is 0. */
-    private void decodeChunkSize(ByteBuf in, List<Object> out) {
-        int lf = findLineEnd(in);
-        if (lf < 0) {
-            if (lf == BARE_LF_FOUND) {
-                fail(in, out, Http1Error.BARE_LF);
-            } else if (scanned >= MAX_CHUNK_LINE_LENGTH + 2) {
-                fail(in, out, Http1Error.CHUNK_LINE_TOO_LONG);
-            }
-            return;
-        }
-        long size = lines.parseChunkLine(in, in.readerIndex(), lf - 1);
-        if (size < 0) {
-            fail(in, out, lines.chunkLineError());
-            return;
-        }
-        in.readerIndex(lf + 1);
-        if (size == 0) {
+    private void decodeChunked(ByteBuf in, List<Object> out) {
+        Http1Error error = chunked.decode(in, out);
+        if (error != null) {
+            fail(in, out, error);
+        } else if (chunked.isLastChunkRead()) {
             state = TRAILERS;
-        } else {
-            remaining = size;
-            state = CHUNK_DATA;
-        }
-    }
-
-    /**
-     * Index of the LF ending the chunk line at the reader index, searching at most
-     * {@link #MAX_CHUNK_LINE_LENGTH} + 2 bytes and resuming where the last call stopped; or
-     * {@link #NEED_MORE} (check {@link #scanned} for the limit), {@link #BARE_LF_FOUND}.
-     */
-    private int findLineEnd(ByteBuf in) {
-        int r = in.readerIndex();
-        int limit = (int) Math.min(in.writerIndex(), (long) r + MAX_CHUNK_LINE_LENGTH + 2);
-        int from = r + scanned;
-        if (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf >= 0) {
-                scanned = 0;
-                return lf == r || in.getByte(lf - 1) != CR ? BARE_LF_FOUND : lf;
-            }
-            scanned = limit - r;
-        }
-        return NEED_MORE;
-    }
-
-    private void decodeChunkData(ByteBuf in, List<Object> out) {
-        int n = (int) Math.min(remaining, in.readableBytes());
-        out.add(in.readRetainedSlice(n));
-        remaining -= n;
-        if (remaining == 0) {
-            state = CHUNK_DATA_END;
-        }
-    }
-
-    private void decodeChunkDataEnd(ByteBuf in, List<Object> out) {
-        int r = in.readerIndex();
-        if (in.getByte(r) != CR || in.readableBytes() > 1 && in.getByte(r + 1) != LF) {
-            fail(in, out, Http1Error.MISSING_CHUNK_CRLF);
-        } else if (in.readableBytes() > 1) {
-            in.skipBytes(2);
-            state = CHUNK_SIZE;
         }
     }
 

@@ -6,6 +6,7 @@ import static io.paduraksa.http1.Http1Bytes.LF;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
+import io.paduraksa.http1.Http1ChunkedBody;
 import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.ResumableDecoder;
 import io.paduraksa.http1.Http1Bytes;
@@ -46,17 +47,15 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
     public static final long DEFAULT_MAX_BODY_SIZE = 10L * 1024 * 1024;
     /** Longest chunk-size line, extensions included, CRLF excluded. */
-    public static final int MAX_CHUNK_LINE_LENGTH = 1024;
+    public static final int MAX_CHUNK_LINE_LENGTH = Http1ChunkedBody.MAX_CHUNK_LINE_LENGTH;
     /** Empty lines tolerated before a request line (RFC 9112 section 2.2: SHOULD ignore at least one). */
     static final int MAX_EMPTY_LINES = 4;
 
     private static final int HEAD = 0;
     private static final int CONTENT = 1;
-    private static final int CHUNK_SIZE = 2;
-    private static final int CHUNK_DATA = 3;
-    private static final int CHUNK_DATA_END = 4;
-    private static final int TRAILERS = 5;
-    private static final int DISCARD = 6;
+    private static final int CHUNKED = 2;
+    private static final int TRAILERS = 3;
+    private static final int DISCARD = 4;
 
     /** findLineEnd results other than an index. */
     private static final int NEED_MORE = -1;
@@ -69,6 +68,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private final long maxBodySize;
     private final Http1LineParser lines = Http1LineParser.forRequests();
     private final Http1HeadParser parser;
+    private final Http1ChunkedBody chunked;
     private final Http1RequestHead head;
 
     private int state = HEAD;
@@ -78,10 +78,8 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private int requestLineLf = -1;
     private int emptyLines;
     private boolean keepAlive;
-    /** Bytes left in the Content-Length body or the current chunk. */
+    /** Bytes left in the Content-Length body. */
     private long remaining;
-    /** Sum of chunk sizes so far. */
-    private long chunkedTotal;
     private int trailerBytes;
     private int trailerCount;
 
@@ -108,6 +106,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         this.maxHeaderCount = maxHeaderCount;
         this.maxBodySize = maxBodySize;
         this.parser = new Http1HeadParser(maxBodySize, lines);
+        this.chunked = new Http1ChunkedBody(lines, maxBodySize);
         this.head = new Http1RequestHead(maxHeaderCount);
     }
 
@@ -130,9 +129,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         switch (state) {
             case HEAD -> decodeHead(in, out);
             case CONTENT -> decodeContent(in, out);
-            case CHUNK_SIZE -> decodeChunkSize(in, out);
-            case CHUNK_DATA -> decodeChunkData(in, out);
-            case CHUNK_DATA_END -> decodeChunkDataEnd(in, out);
+            case CHUNKED -> decodeChunked(in, out);
             case TRAILERS -> decodeTrailer(in, out);
             default -> in.skipBytes(in.readableBytes());
         }
@@ -254,8 +251,8 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         keepAlive = head.isKeepAlive();
         out.add(head);
         if (head.isChunked()) {
-            chunkedTotal = 0;
-            state = CHUNK_SIZE;
+            chunked.reset();
+            state = CHUNKED;
         } else if (head.contentLength() > 0) {
             remaining = head.contentLength();
             state = CONTENT;
@@ -283,59 +280,17 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         state = keepAlive ? HEAD : DISCARD;
     }
 
-    // ---- chunked body (RFC 9112 section 7.1)
+    // ---- chunked body (RFC 9112 section 7.1), then trailers
 
-    /** chunk-size [ chunk-ext ] CRLF, or last-chunk when the size is 0. */
-    private void decodeChunkSize(ByteBuf in, List<Object> out) {
-        int lf = findLineEnd(in, MAX_CHUNK_LINE_LENGTH + 2);
-        if (lf < 0) {
-            lineError(in, out, lf, Http1Error.CHUNK_LINE_TOO_LONG);
-            return;
-        }
-        long size = lines.parseChunkLine(in, in.readerIndex(), lf - 1);
-        if (size < 0) {
-            fail(in, out, lines.chunkLineError());
-            return;
-        }
-        in.readerIndex(lf + 1);
-        scanned = 0;
-        if (size == 0) {
+    private void decodeChunked(ByteBuf in, List<Object> out) {
+        Http1Error error = chunked.decode(in, out);
+        if (error != null) {
+            fail(in, out, error);
+        } else if (chunked.isLastChunkRead()) {
             trailerBytes = 0;
             trailerCount = 0;
             state = TRAILERS;
-        } else if (size > maxBodySize - chunkedTotal) {
-            fail(in, out, Http1Error.BODY_TOO_LARGE);
-        } else {
-            chunkedTotal += size;
-            remaining = size;
-            state = CHUNK_DATA;
         }
-    }
-
-    private void decodeChunkData(ByteBuf in, List<Object> out) {
-        int n = (int) Math.min(remaining, in.readableBytes());
-        if (n == 0) {
-            return;
-        }
-        out.add(in.readRetainedSlice(n));
-        remaining -= n;
-        if (remaining == 0) {
-            state = CHUNK_DATA_END;
-        }
-    }
-
-    private void decodeChunkDataEnd(ByteBuf in, List<Object> out) {
-        int n = in.readableBytes();
-        int r = in.readerIndex();
-        if (n == 0 || n == 1 && in.getByte(r) == CR) {
-            return;
-        }
-        if (in.getByte(r) != CR || in.getByte(r + 1) != LF) {
-            fail(in, out, Http1Error.MISSING_CHUNK_CRLF);
-            return;
-        }
-        in.skipBytes(2);
-        state = CHUNK_SIZE;
     }
 
     /** One trailer field line, validated like a header and dropped, or the empty line ending the request. */
