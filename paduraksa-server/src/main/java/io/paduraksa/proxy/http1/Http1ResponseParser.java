@@ -8,8 +8,8 @@ import static io.paduraksa.http1.Http1Bytes.SP;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.http1.Http1Bytes;
-import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.Http1Error;
+import io.paduraksa.http1.Http1LineParser;
 
 /**
  * Parses one complete response head (RFC 9112 sections 4 to 6) in a single pass, recording

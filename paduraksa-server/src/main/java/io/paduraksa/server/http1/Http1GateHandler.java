@@ -13,14 +13,16 @@ import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.policy.ForwardAuthPolicy;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
@@ -29,8 +31,6 @@ import io.paduraksa.snapshot.Snapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import io.paduraksa.http1.AsciiView;
-import io.paduraksa.http1.Http1Error;
 
 /**
  * HTTP/1.1 with the gate in front, one instance per connection. It receives

@@ -7,8 +7,8 @@ import static io.paduraksa.http1.Http1Bytes.SP;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.paduraksa.http1.Http1Bytes;
-import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.Http1Error;
+import io.paduraksa.http1.Http1LineParser;
 
 /**
  * Parses one complete request head (RFC 9112 sections 2 to 7) in a single pass over the inbound

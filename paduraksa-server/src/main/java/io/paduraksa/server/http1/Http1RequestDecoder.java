@@ -5,12 +5,12 @@ import static io.paduraksa.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import java.util.List;
+import io.paduraksa.http1.Http1Bytes;
 import io.paduraksa.http1.Http1ChunkedBody;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.http1.Http1LineParser;
 import io.paduraksa.http1.ResumableDecoder;
-import io.paduraksa.http1.Http1Bytes;
-import io.paduraksa.http1.Http1Error;
+import java.util.List;
 
 /**
  * Strict HTTP/1.1 request decoder (RFC 9112) that records positions instead of building objects.

@@ -7,10 +7,10 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.paduraksa.http1.Http1Error;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import io.paduraksa.http1.Http1Error;
 
 /**
  * Test consumer: sits after the decoder, turns every message into a plain value (records and

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.server.testing.FuzzCases;
 import io.paduraksa.server.testing.Http1Fuzz;
 import java.util.ArrayDeque;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import io.paduraksa.http1.Http1Error;
 
 /**
  * Seeded differential fuzzing of {@link Http1ResponseDecoder}, our defence against response

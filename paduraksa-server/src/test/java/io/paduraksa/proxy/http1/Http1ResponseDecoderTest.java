@@ -13,8 +13,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.AsciiString;
-import io.paduraksa.proxy.http1.Http1ResponseCollector.Head;
 import io.paduraksa.http1.Http1Error.Kind;
+import io.paduraksa.http1.Http1Error;
+import io.paduraksa.proxy.http1.Http1ResponseCollector.Head;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -24,7 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import io.paduraksa.http1.Http1Error;
 
 class Http1ResponseDecoderTest {
     private static final String OK = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello";

@@ -9,13 +9,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.AsciiView;
 import io.paduraksa.testing.AllocationAssert;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import io.paduraksa.http1.AsciiView;
 
 /**
  * Steady state: 0 B per request, both through a real pipeline ({@link EmbeddedChannel}, driven with

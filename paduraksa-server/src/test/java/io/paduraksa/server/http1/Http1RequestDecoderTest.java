@@ -10,6 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.server.http1.Http1Collector.Outcome;
 import io.paduraksa.server.http1.Http1Collector.Request;
 import java.util.ArrayList;
@@ -19,8 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import io.paduraksa.http1.AsciiView;
-import io.paduraksa.http1.Http1Error;
 
 class Http1RequestDecoderTest {
     private static final String GET = "GET /a?b=c HTTP/1.1\r\nHost: a.test\r\n\r\n";
@@ -493,25 +492,6 @@ class Http1RequestDecoderTest {
             b.release();
         });
         ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void asciiViewReadsBytesAsChars() {
-        ByteBuf buf = Unpooled.copiedBuffer("xxHeLLo\u00e9yy", ISO_8859_1);
-        try {
-            AsciiView v = new AsciiView().point(buf, 2, 8);
-            assertThat(v.length()).isEqualTo(6);
-            assertThat(v.charAt(5)).isEqualTo('\u00e9');
-            assertThat(v).hasToString("HeLLo\u00e9");
-            assertThat(v.subSequence(1, 3).toString()).isEqualTo("eL");
-            assertThat(new AsciiView().point(buf, 2, 7).contentEqualsIgnoreCase(AsciiString.of("hello"))).isTrue();
-            assertThat(new AsciiView().point(buf, 2, 7).contentEquals(AsciiString.of("hello"))).isFalse();
-            assertThatThrownBy(() -> v.charAt(6)).isInstanceOf(IndexOutOfBoundsException.class);
-            assertThat(v.clear().length()).isZero();
-            assertThat(v.toString()).isEmpty();
-        } finally {
-            buf.release();
-        }
     }
 
     private static Outcome decodeWithLimits(int line, int head, int headers, long body, String request) {

@@ -2,8 +2,8 @@ package io.paduraksa.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.paduraksa.http1.AsciiView;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
