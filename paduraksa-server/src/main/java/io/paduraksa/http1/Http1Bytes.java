@@ -233,23 +233,11 @@ public final class Http1Bytes {
         return true;
     }
 
-    /** Whether the list {@code in[from, to)} has an element equal to {@code lowerCase} (case ignored); empty elements are skipped. */
-    public static boolean listContains(ByteBuf in, int from, int to, AsciiString lowerCase) {
-        int p = from;
-        while (p < to) {
-            int comma = in.indexOf(p, to, (byte) ',');
-            int elementEnd = comma < 0 ? to : comma;
-            int s = skipOws(in, p, elementEnd);
-            if (rangeEqualsLowerCase(in, s, trimOws(in, s, elementEnd), lowerCase)) {
-                return true;
-            }
-            p = elementEnd + 1;
-        }
-        return false;
-    }
-
-    /** {@link #listContains} for a name of any case (ASCII case ignored on both sides). */
-    public static boolean listContainsIgnoreCase(ByteBuf in, int from, int to, CharSequence name) {
+    /**
+     * Whether the comma-separated list {@code in[from, to)} (RFC 9110 section 5.6.1) has an element
+     * equal to {@code name}, ASCII case ignored on both sides; empty elements are skipped.
+     */
+    public static boolean listContains(ByteBuf in, int from, int to, CharSequence name) {
         int p = from;
         while (p < to) {
             int comma = in.indexOf(p, to, (byte) ',');

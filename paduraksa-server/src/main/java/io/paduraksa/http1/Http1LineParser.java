@@ -1,6 +1,7 @@
 package io.paduraksa.http1;
 
 import static io.paduraksa.http1.Http1Bytes.CR;
+import static io.paduraksa.http1.Http1Bytes.LF;
 import static io.paduraksa.http1.Http1Bytes.NUL;
 
 import io.netty.buffer.ByteBuf;
@@ -50,6 +51,50 @@ public final class Http1LineParser {
     }
 
     // ---- field lines: field-name ":" OWS field-value OWS (RFC 9112 section 5)
+
+    /**
+     * Looks at each field of a section for {@link #parseFields}: implemented by the parser that owns
+     * the section (the callback is that object, never a lambda), which reads the field's positions
+     * from this parser.
+     */
+    public interface FieldSink {
+        /** Field {@code index}, whose line starts at {@code lineStart}; returns null or the error that ends the section. */
+        Http1Error field(ByteBuf in, int lineStart, int index);
+    }
+
+    /** For a section whose fields carry no facts (trailers that are passed on). */
+    public static final FieldSink NO_FACTS = (in, lineStart, index) -> null;
+
+    /**
+     * Parses the field lines from {@code p} up to the empty line that ends the section (every LF in
+     * {@code in[p, end)} known to follow a CR): validates each, adds its positions to
+     * {@code section} (relative to {@code sectionStart}), then hands it to {@code sink}. Returns null
+     * at the empty line, or the first error ({@link Http1Error#TOO_MANY_HEADERS} when the section is
+     * full).
+     */
+    public Http1Error parseFields(ByteBuf in, int p, int end, Http1FieldSection section, int sectionStart,
+            FieldSink sink) {
+        while (true) {
+            int lf = in.indexOf(p, end, LF);
+            int cr = lf - 1;
+            if (cr == p) {
+                return null;
+            }
+            Http1Error error = parseField(in, p, cr);
+            if (error != null) {
+                return error;
+            }
+            if (!section.addField(p - sectionStart, nameEnd - sectionStart, valueStart - sectionStart,
+                    valueEnd - sectionStart)) {
+                return Http1Error.TOO_MANY_HEADERS;
+            }
+            error = sink.field(in, p, section.headerCount() - 1);
+            if (error != null) {
+                return error;
+            }
+            p = lf + 1;
+        }
+    }
 
     /**
      * Validates the field line {@code in[p, cr)} (cr is the index of its CR); when it returns null,

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.paduraksa.http1.Http1ChunkedBody;
 import io.paduraksa.http1.Http1Error;
 import io.paduraksa.http1.Http1LineParser;
+import io.paduraksa.http1.Http1SectionScanner;
 import io.paduraksa.http1.ResumableDecoder;
 import java.util.List;
 
@@ -75,10 +76,6 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     /** After an error or the end of input: everything is dropped. */
     private static final int DISCARD = 7;
 
-    /** findSectionEnd results other than an index. */
-    private static final int NEED_MORE = -1;
-    private static final int BARE_LF_FOUND = -2;
-
     /** The shortest status line a head can have, CRLF included: HTTP/1.1 200 CRLF. */
     private static final int STATUS_PREFIX_LENGTH = 8;
 
@@ -87,6 +84,8 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private final Http1LineParser lines = Http1LineParser.forResponses();
     private final Http1ResponseParser parser = new Http1ResponseParser(lines);
     private final Http1ChunkedBody chunked = new Http1ChunkedBody(lines, -1);
+    /** Finds the end of heads and trailer sections. */
+    private final Http1SectionScanner scanner;
     private final Http1ResponseHead head;
     private final Http1ResponseTrailers trailers;
 
@@ -97,8 +96,6 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private long headRequests;
     /** Bit i: expected response i answers a request that asked for an upgrade. */
     private long upgradeRequests;
-    /** Bytes after the reader index already searched for LF in the current head or trailer section. */
-    private int scanned;
     private int interimCount;
     private boolean keepAlive;
     /** Bytes left in the Content-Length body. */
@@ -122,6 +119,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         this.maxHeadSize = maxHeadSize;
         this.maxHeaderCount = maxHeaderCount;
         this.head = new Http1ResponseHead(maxHeaderCount);
+        this.scanner = new Http1SectionScanner(maxHeadSize, Integer.MAX_VALUE);
         this.trailers = new Http1ResponseTrailers(maxHeaderCount);
     }
 
@@ -222,47 +220,19 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             return;
         }
         int start = in.readerIndex();
-        if (scanned < STATUS_PREFIX_LENGTH && !Http1ResponseParser.isVersionPrefix(in, start, in.readableBytes())) {
+        if (scanner.scanned() < STATUS_PREFIX_LENGTH && !Http1ResponseParser.isVersionPrefix(in, start, in.readableBytes())) {
             // also an empty line before the status line: upstreams have no reason to send one
             fail(in, out, Http1Error.NOT_HTTP_1);
             return;
         }
-        int end = findSectionEnd(in, start);
+        int end = scanner.scan(in, start);
         if (end > 0) {
             emitHead(in, out, start, end);
-        } else if (end == BARE_LF_FOUND) {
+        } else if (end == Http1SectionScanner.BARE_LF) {
             fail(in, out, Http1Error.BARE_LF);
-        } else if (scanned >= maxHeadSize) {
+        } else if (scanner.scanned() >= maxHeadSize) {
             fail(in, out, Http1Error.HEAD_TOO_LARGE);
         }
-    }
-
-    /**
-     * Scans for the empty line ending a head or trailer section, from where the last call stopped
-     * and at most {@code maxHeadSize} bytes from {@code start}. Returns the index just after it (an
-     * empty first line counts: a trailer section without fields), or {@link #NEED_MORE},
-     * {@link #BARE_LF_FOUND}. Every LF is checked to follow a CR here, so the parser can walk lines
-     * by LF alone.
-     */
-    private int findSectionEnd(ByteBuf in, int start) {
-        int limit = (int) Math.min(in.writerIndex(), (long) start + maxHeadSize);
-        int from = start + scanned;
-        while (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf < 0) {
-                break;
-            }
-            if (lf == start || in.getByte(lf - 1) != CR) {
-                return BARE_LF_FOUND;
-            }
-            if (lf == start + 1 || in.getByte(lf - 2) == LF) {
-                scanned = 0;
-                return lf + 1;
-            }
-            from = lf + 1;
-        }
-        scanned = limit - start;
-        return NEED_MORE;
     }
 
     private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
@@ -350,35 +320,22 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             return;
         }
         int start = in.readerIndex();
-        int end = findSectionEnd(in, start);
-        if (end == BARE_LF_FOUND) {
+        int end = scanner.scan(in, start);
+        if (end == Http1SectionScanner.BARE_LF) {
             fail(in, out, Http1Error.BARE_LF);
         } else if (end > 0) {
             emitTrailers(in, out, start, end);
-        } else if (scanned >= maxHeadSize) {
+        } else if (scanner.scanned() >= maxHeadSize) {
             fail(in, out, Http1Error.TRAILERS_TOO_LARGE);
         }
     }
 
     private void emitTrailers(ByteBuf in, List<Object> out, int start, int end) {
         trailers.reset();
-        int p = start;
-        while (true) {
-            int lf = in.indexOf(p, end, LF);
-            int cr = lf - 1;
-            if (cr == p) {
-                break;
-            }
-            Http1Error error = lines.parseField(in, p, cr);
-            if (error == null && !trailers.add(p - start, lines.nameEnd() - start, lines.valueStart() - start,
-                    lines.valueEnd() - start)) {
-                error = Http1Error.TOO_MANY_TRAILERS;
-            }
-            if (error != null) {
-                fail(in, out, error);
-                return;
-            }
-            p = lf + 1;
+        Http1Error error = lines.parseFields(in, start, end, trailers, start, Http1LineParser.NO_FACTS);
+        if (error != null) {
+            fail(in, out, error == Http1Error.TOO_MANY_HEADERS ? Http1Error.TOO_MANY_TRAILERS : error);
+            return;
         }
         if (trailers.count() > 0) {
             trailers.buffer(in.retainedSlice(start, end - start));

@@ -101,7 +101,7 @@ public final class Http1ResponseHead extends Http1FieldSection implements Respon
     public boolean isConnectionOption(CharSequence headerName) {
         for (int i = 0, n = headerCount(); i < n; i++) {
             if (nameEquals(i, CONNECTION)
-                    && Http1Bytes.listContainsIgnoreCase(buffer(), headerValueStart(i), headerValueEnd(i), headerName)) {
+                    && Http1Bytes.listContains(buffer(), headerValueStart(i), headerValueEnd(i), headerName)) {
                 return true;
             }
         }
@@ -173,11 +173,6 @@ public final class Http1ResponseHead extends Http1FieldSection implements Respon
         this.status = status;
         this.reasonStart = reasonStart;
         this.reasonEnd = reasonEnd;
-    }
-
-    /** Adds a header's positions; false when the header count limit is reached. */
-    boolean addHeader(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return addField(nameStart, nameEnd, valueStart, valueEnd);
     }
 
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean hasBody, boolean closeDelimited) {

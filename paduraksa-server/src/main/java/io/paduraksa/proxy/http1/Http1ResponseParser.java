@@ -20,7 +20,7 @@ import io.paduraksa.http1.Http1LineParser;
  * CR, so lines are walked by LF alone. One instance per decoder; its fields are scratch for the
  * head being parsed. Allocates nothing; errors are enum values.
  */
-final class Http1ResponseParser {
+final class Http1ResponseParser implements Http1LineParser.FieldSink {
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
@@ -64,29 +64,17 @@ final class Http1ResponseParser {
             return error;
         }
         clearFacts();
-        int p = statusLf + 1;
-        while (true) {
-            int lf = in.indexOf(p, end, LF);
-            int cr = lf - 1;
-            if (cr == p) {
-                return framing(head, headRequest);
-            }
-            error = lines.parseField(in, p, cr);
-            if (error != null) {
-                return error;
-            }
-            nameEnd = lines.nameEnd();
-            valueStart = lines.valueStart();
-            valueEnd = lines.valueEnd();
-            if (!head.addHeader(p - start, nameEnd - start, valueStart - start, valueEnd - start)) {
-                return Http1Error.TOO_MANY_HEADERS;
-            }
-            error = fieldFacts(in, p);
-            if (error != null) {
-                return error;
-            }
-            p = lf + 1;
-        }
+        error = lines.parseFields(in, statusLf + 1, end, head, start, this);
+        return error != null ? error : framing(head, headRequest);
+    }
+
+    /** One field of the head, already added to it: the framing facts it carries. */
+    @Override
+    public Http1Error field(ByteBuf in, int lineStart, int index) {
+        nameEnd = lines.nameEnd();
+        valueStart = lines.valueStart();
+        valueEnd = lines.valueEnd();
+        return fieldFacts(in, lineStart);
     }
 
     // ---- status line

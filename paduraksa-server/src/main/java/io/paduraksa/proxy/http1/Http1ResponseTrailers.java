@@ -60,11 +60,6 @@ public final class Http1ResponseTrailers extends Http1FieldSection implements Re
         clearFields();
     }
 
-    /** Adds a field's positions; false when the count limit is reached. */
-    boolean add(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return addField(nameStart, nameEnd, valueStart, valueEnd);
-    }
-
     void buffer(ByteBuf buffer) {
         hold(buffer);
     }

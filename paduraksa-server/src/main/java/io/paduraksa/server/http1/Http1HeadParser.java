@@ -18,7 +18,7 @@ import io.paduraksa.http1.Http1LineParser;
  * CR, so lines are walked without bounds checks beyond the head's end. One instance per decoder;
  * its fields are scratch for the head being parsed. Allocates nothing; errors are enum values.
  */
-final class Http1HeadParser {
+final class Http1HeadParser implements Http1LineParser.FieldSink {
     private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
     private static final AsciiString OPTIONS = AsciiString.cached("OPTIONS");
     private static final AsciiString HOST = AsciiString.cached("host");
@@ -73,29 +73,17 @@ final class Http1HeadParser {
             return error;
         }
         clearFacts();
-        int p = requestLineLf + 1;
-        while (true) {
-            int lf = in.indexOf(p, end, LF);
-            int cr = lf - 1;
-            if (cr == p) {
-                return framing(head);
-            }
-            error = lines.parseField(in, p, cr);
-            if (error != null) {
-                return error;
-            }
-            nameEnd = lines.nameEnd();
-            valueStart = lines.valueStart();
-            valueEnd = lines.valueEnd();
-            if (!head.addHeader(p - start, nameEnd - start, valueStart - start, valueEnd - start)) {
-                return Http1Error.TOO_MANY_HEADERS;
-            }
-            error = fieldFacts(in, p, head.headerCount() - 1);
-            if (error != null) {
-                return error;
-            }
-            p = lf + 1;
-        }
+        error = lines.parseFields(in, requestLineLf + 1, end, head, start, this);
+        return error != null ? error : framing(head);
+    }
+
+    /** One field of the head, already added to it: the facts it carries. */
+    @Override
+    public Http1Error field(ByteBuf in, int lineStart, int index) {
+        nameEnd = lines.nameEnd();
+        valueStart = lines.valueStart();
+        valueEnd = lines.valueEnd();
+        return fieldFacts(in, lineStart, index);
     }
 
     // ---- request line: method SP request-target SP HTTP-version (RFC 9112 section 3)

@@ -9,6 +9,7 @@ import io.paduraksa.http1.Http1Bytes;
 import io.paduraksa.http1.Http1ChunkedBody;
 import io.paduraksa.http1.Http1Error;
 import io.paduraksa.http1.Http1LineParser;
+import io.paduraksa.http1.Http1SectionScanner;
 import io.paduraksa.http1.ResumableDecoder;
 import java.util.List;
 
@@ -70,12 +71,11 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private final Http1HeadParser parser;
     private final Http1ChunkedBody chunked;
     private final Http1RequestHead head;
+    private final Http1SectionScanner headScanner;
 
     private int state = HEAD;
-    /** Bytes after the reader index already searched for LF in the current line or head. */
+    /** Bytes after the reader index already searched for LF in the current trailer line. */
     private int scanned;
-    /** Offset of the request line's LF from the reader index, or -1 while not found. */
-    private int requestLineLf = -1;
     private int emptyLines;
     private boolean keepAlive;
     /** Bytes left in the Content-Length body. */
@@ -108,6 +108,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         this.parser = new Http1HeadParser(maxBodySize, lines);
         this.chunked = new Http1ChunkedBody(lines, maxBodySize);
         this.head = new Http1RequestHead(maxHeaderCount);
+        this.headScanner = new Http1SectionScanner(maxHeadSize, maxRequestLineLength);
     }
 
     /** Whether bytes after the current request are buffered: the start of a pipelined next request. */
@@ -141,56 +142,26 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         if (head.isHeld()) {
             return;
         }
-        if (requestLineLf < 0 && scanned == 0 && (!skipEmptyLines(in, out) || !startsWithToken(in, out))) {
+        if (headScanner.scanned() == 0 && (!skipEmptyLines(in, out) || !startsWithToken(in, out))) {
             return;
         }
         int start = in.readerIndex();
-        int end = findHeadEnd(in, start);
+        int end = headScanner.scan(in, start);
         if (end > 0) {
             emitHead(in, out, start, end);
-        } else if (end == BARE_LF_FOUND) {
+        } else if (end == Http1SectionScanner.BARE_LF) {
             fail(in, out, Http1Error.BARE_LF);
-        } else if (end == TOO_LONG || requestLineLf < 0 && requestLineTooLong(in, start)) {
+        } else if (end == Http1SectionScanner.FIRST_LINE_TOO_LONG
+                || headScanner.firstLineEnd() < 0 && requestLineTooLong(in, start)) {
             fail(in, out, Http1Error.REQUEST_LINE_TOO_LONG);
-        } else if (scanned >= maxHeadSize) {
+        } else if (headScanner.scanned() >= maxHeadSize) {
             fail(in, out, Http1Error.HEAD_TOO_LARGE);
         }
     }
 
-    /**
-     * Scans for the empty line ending the head, from where the last call stopped and at most
-     * {@code maxHeadSize} bytes from {@code start}. Returns the index just after it, or
-     * {@link #NEED_MORE}, {@link #BARE_LF_FOUND}, {@link #TOO_LONG} (request line over its limit).
-     * Every LF is checked to follow a CR here, so the parser can walk lines by LF alone.
-     */
-    private int findHeadEnd(ByteBuf in, int start) {
-        int limit = (int) Math.min(in.writerIndex(), (long) start + maxHeadSize);
-        int from = start + scanned;
-        while (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf < 0) {
-                break;
-            }
-            if (lf == start || in.getByte(lf - 1) != CR) {
-                return BARE_LF_FOUND;
-            }
-            if (requestLineLf < 0) {
-                if (lf - 1 - start > maxRequestLineLength) {
-                    return TOO_LONG;
-                }
-                requestLineLf = lf - start;
-            } else if (in.getByte(lf - 2) == LF) {
-                return lf + 1;
-            }
-            from = lf + 1;
-        }
-        scanned = limit - start;
-        return NEED_MORE;
-    }
-
     /** The request line, still without its LF, already has more bytes than allowed (a final CR may still be its terminator). */
     private boolean requestLineTooLong(ByteBuf in, int start) {
-        int length = scanned;
+        int length = headScanner.scanned();
         if (length > 0 && in.getByte(start + length - 1) == CR) {
             length--;
         }
@@ -238,15 +209,13 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     }
 
     private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
-        Http1Error error = parser.parse(in, start, start + requestLineLf, end, head);
+        Http1Error error = parser.parse(in, start, start + headScanner.firstLineEnd(), end, head);
         if (error != null) {
             fail(in, out, error);
             return;
         }
         head.buffer(in.retainedSlice(start, end - start));
         in.readerIndex(end);
-        scanned = 0;
-        requestLineLf = -1;
         emptyLines = 0;
         keepAlive = head.isKeepAlive();
         out.add(head);

@@ -198,11 +198,6 @@ public final class Http1RequestHead extends Http1FieldSection {
         this.version = version;
     }
 
-    /** Adds a header's positions; false when the header count limit is reached. */
-    boolean addHeader(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return addField(nameStart, nameEnd, valueStart, valueEnd);
-    }
-
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean expectContinue,
             boolean upgradeWebSocket, int hostIndex) {
         this.contentLength = contentLength;
