@@ -1,8 +1,5 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.http1.Http1Bytes.CR;
-import static io.paduraksa.http1.Http1Bytes.LF;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.paduraksa.http1.Http1ChunkedBody;

@@ -1,7 +1,8 @@
 package io.paduraksa.proxy.http1;
 
+import static io.paduraksa.http1.Http1Names.CONNECTION;
+
 import io.netty.buffer.ByteBuf;
-import io.netty.util.AsciiString;
 import io.paduraksa.http1.AsciiView;
 import io.paduraksa.http1.Http1Bytes;
 import io.paduraksa.http1.Http1FieldSection;
@@ -39,7 +40,6 @@ public final class Http1ResponseHead extends Http1FieldSection implements Respon
     public static final int STATUS_START = 9;
     public static final int STATUS_END = 12;
 
-    private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final int INITIAL_HEADER_CAPACITY = 32;
 
     private int version;

@@ -4,9 +4,14 @@ import static io.paduraksa.http1.Http1Bytes.CR;
 import static io.paduraksa.http1.Http1Bytes.LF;
 import static io.paduraksa.http1.Http1Bytes.NUL;
 import static io.paduraksa.http1.Http1Bytes.SP;
+import static io.paduraksa.http1.Http1Names.CHUNKED;
+import static io.paduraksa.http1.Http1Names.CLOSE;
+import static io.paduraksa.http1.Http1Names.CONNECTION;
+import static io.paduraksa.http1.Http1Names.CONTENT_LENGTH;
+import static io.paduraksa.http1.Http1Names.KEEP_ALIVE;
+import static io.paduraksa.http1.Http1Names.TRANSFER_ENCODING;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.AsciiString;
 import io.paduraksa.http1.Http1Bytes;
 import io.paduraksa.http1.Http1Error;
 import io.paduraksa.http1.Http1LineParser;
@@ -21,12 +26,6 @@ import io.paduraksa.http1.Http1LineParser;
  * head being parsed. Allocates nothing; errors are enum values.
  */
 final class Http1ResponseParser implements Http1LineParser.FieldSink {
-    private static final AsciiString CONNECTION = AsciiString.cached("connection");
-    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
-    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
-    private static final AsciiString CHUNKED = AsciiString.cached("chunked");
-    private static final AsciiString CLOSE = AsciiString.cached("close");
-    private static final AsciiString KEEP_ALIVE = AsciiString.cached("keep-alive");
     /** "HTTP/1.x 200" without CRLF. */
     private static final int MIN_STATUS_LINE = Http1ResponseHead.STATUS_END;
 

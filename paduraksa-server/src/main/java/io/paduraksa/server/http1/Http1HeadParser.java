@@ -1,8 +1,12 @@
 package io.paduraksa.server.http1;
 
-import static io.paduraksa.http1.Http1Bytes.CR;
-import static io.paduraksa.http1.Http1Bytes.LF;
 import static io.paduraksa.http1.Http1Bytes.SP;
+import static io.paduraksa.http1.Http1Names.CHUNKED;
+import static io.paduraksa.http1.Http1Names.CLOSE;
+import static io.paduraksa.http1.Http1Names.CONNECTION;
+import static io.paduraksa.http1.Http1Names.CONTENT_LENGTH;
+import static io.paduraksa.http1.Http1Names.KEEP_ALIVE;
+import static io.paduraksa.http1.Http1Names.TRANSFER_ENCODING;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
@@ -24,12 +28,6 @@ final class Http1HeadParser implements Http1LineParser.FieldSink {
     private static final AsciiString HOST = AsciiString.cached("host");
     private static final AsciiString EXPECT = AsciiString.cached("expect");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
-    private static final AsciiString CONNECTION = AsciiString.cached("connection");
-    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
-    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
-    private static final AsciiString CHUNKED = AsciiString.cached("chunked");
-    private static final AsciiString CLOSE = AsciiString.cached("close");
-    private static final AsciiString KEEP_ALIVE = AsciiString.cached("keep-alive");
     private static final AsciiString WEBSOCKET = AsciiString.cached("websocket");
     private static final AsciiString CONTINUE = AsciiString.cached("100-continue");
 
