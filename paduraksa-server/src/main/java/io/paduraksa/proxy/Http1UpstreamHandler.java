@@ -9,9 +9,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.proxy.http1.Http1ResponseDecoder;
 import io.paduraksa.proxy.http1.Http1ResponseEnd;
-import io.paduraksa.proxy.http1.Http1ResponseError;
 import io.paduraksa.proxy.http1.Http1ResponseHead;
 import io.paduraksa.proxy.http1.Http1ResponseTrailers;
 import io.paduraksa.respond.AsciiNumbers;
@@ -185,7 +185,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         ForwardCall c = call;
         if (c == null) {
             ReferenceCountUtil.release(msg);
-            if (msg instanceof Http1ResponseError || msg instanceof Http1ResponseHead) {
+            if (msg instanceof Http1Error || msg instanceof Http1ResponseHead) {
                 close(); // bytes nobody asked for: never reuse this connection
             }
             return;
@@ -204,10 +204,10 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
             c.onResponseEnd();
         } else if (msg instanceof Http1ResponseTrailers trailers) {
             c.onTrailers(trailers);
-        } else if (msg instanceof Http1ResponseError error) {
+        } else if (msg instanceof Http1Error error) {
             call = null;
             close();
-            if (error == Http1ResponseError.CLOSED_BEFORE_RESPONSE) {
+            if (error == Http1Error.CLOSED_BEFORE_RESPONSE) {
                 c.onUpstreamClosed(); // not a byte came back: a stale keep-alive connection may be retried
             } else {
                 c.onUpstreamError();

@@ -1,13 +1,13 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.paduraksa.http1.Http1ChunkedBody;
+import io.paduraksa.http1.Http1Error;
+import io.paduraksa.http1.Http1LineParser;
+import io.paduraksa.http1.Http1SectionScanner;
+import io.paduraksa.http1.ResumableDecoder;
 import java.util.List;
-import io.paduraksa.server.http1.Http1Bytes;
-import io.paduraksa.server.http1.ResumableDecoder;
 
 /**
  * Strict HTTP/1.x response decoder (RFC 9112) for upstream connections, recording positions
@@ -19,7 +19,7 @@ import io.paduraksa.server.http1.ResumableDecoder;
  * its response can arrive; responses are matched to those calls in order (pipelining works, up to
  * {@link #MAX_PENDING} outstanding). A byte that arrives while no response is expected, or that
  * follows a complete response that was the last one expected (or that closed the connection), is
- * {@link Http1ResponseError#UNSOLICITED_BYTES} / {@link Http1ResponseError#BYTES_AFTER_RESPONSE}:
+ * {@link Http1Error#UNSOLICITED_BYTES} / {@link Http1Error#BYTES_AFTER_RESPONSE}:
  * it could only become the "response" to a later request, which is response smuggling. The check
  * for bytes after a response runs when that response ends, before the consumer sees its end, so an
  * {@code expectResponse} call made while handling the end cannot adopt bytes that were already
@@ -41,11 +41,11 @@ import io.paduraksa.server.http1.ResumableDecoder;
  *       raw retained {@link ByteBuf}s, unparsed, and no end marker (tunnel mode).</li>
  * </ol>
  *
- * <p><b>Errors</b>: on the first violation one {@link Http1ResponseError} is emitted and from then
+ * <p><b>Errors</b>: on the first violation one {@link Http1Error} is emitted and from then
  * on every inbound byte is discarded; the consumer closes the connection. Messages already emitted
  * for the response (head, body) stay valid; an error may follow an end marker when the bytes after a
  * response are the problem. When the connection closes early the error is of kind
- * {@link Http1ResponseError.Kind#PREMATURE_CLOSE}.
+ * {@link Http1Error.Kind#PREMATURE_CLOSE}.
  *
  * <p><b>Cost</b>: runs on the upstream connection's event loop for every read. With a pooled
  * inbound buffer it allocates nothing per response: positions go into the recycled head and
@@ -56,7 +56,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     public static final int DEFAULT_MAX_HEAD_SIZE = 64 * 1024;
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
     /** Longest chunk-size line, extensions included, CRLF excluded. */
-    public static final int MAX_CHUNK_LINE_LENGTH = 1024;
+    public static final int MAX_CHUNK_LINE_LENGTH = Http1ChunkedBody.MAX_CHUNK_LINE_LENGTH;
     /** Interim heads accepted before one final head; more is an upstream looping on 1xx. */
     public static final int MAX_INTERIM_RESPONSES = 16;
     /** Most responses expected at once (bits of a long). */
@@ -64,27 +64,25 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
 
     private static final int HEAD = 0;
     private static final int CONTENT = 1;
-    private static final int CHUNK_SIZE = 2;
-    private static final int CHUNK_DATA = 3;
-    private static final int CHUNK_DATA_END = 4;
-    private static final int TRAILERS = 5;
-    private static final int CLOSE_DELIMITED = 6;
+    private static final int CHUNKED = 2;
+    private static final int TRAILERS = 3;
+    private static final int CLOSE_DELIMITED = 4;
     /** A response without keep-alive ended: nothing may follow it. */
-    private static final int CLOSING = 7;
-    private static final int TUNNEL = 8;
+    private static final int CLOSING = 5;
+    private static final int TUNNEL = 6;
     /** After an error or the end of input: everything is dropped. */
-    private static final int DISCARD = 9;
-
-    /** findSectionEnd results other than an index. */
-    private static final int NEED_MORE = -1;
-    private static final int BARE_LF_FOUND = -2;
+    private static final int DISCARD = 7;
 
     /** The shortest status line a head can have, CRLF included: HTTP/1.1 200 CRLF. */
     private static final int STATUS_PREFIX_LENGTH = 8;
 
     private final int maxHeadSize;
     private final int maxHeaderCount;
-    private final Http1ResponseParser parser = new Http1ResponseParser();
+    private final Http1LineParser lines = Http1LineParser.forResponses();
+    private final Http1ResponseParser parser = new Http1ResponseParser(lines);
+    private final Http1ChunkedBody chunked = new Http1ChunkedBody(lines, -1);
+    /** Finds the end of heads and trailer sections. */
+    private final Http1SectionScanner scanner;
     private final Http1ResponseHead head;
     private final Http1ResponseTrailers trailers;
 
@@ -95,14 +93,10 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private long headRequests;
     /** Bit i: expected response i answers a request that asked for an upgrade. */
     private long upgradeRequests;
-    /** Bytes after the reader index already searched for LF in the current head, trailer section or chunk line. */
-    private int scanned;
     private int interimCount;
     private boolean keepAlive;
-    /** Bytes left in the Content-Length body or the current chunk. */
+    /** Bytes left in the Content-Length body. */
     private long remaining;
-    /** Where {@link #parseChunkSize} stopped. */
-    private int chunkSizeEnd;
 
 
     /** Default limits: 64 KiB head, 100 header fields. */
@@ -122,6 +116,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         this.maxHeadSize = maxHeadSize;
         this.maxHeaderCount = maxHeaderCount;
         this.head = new Http1ResponseHead(maxHeaderCount);
+        this.scanner = new Http1SectionScanner(maxHeadSize, Integer.MAX_VALUE);
         this.trailers = new Http1ResponseTrailers(maxHeaderCount);
     }
 
@@ -179,25 +174,23 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         switch (state) {
             case HEAD -> decodeHead(in, out);
             case CONTENT -> decodeContent(in, out);
-            case CHUNK_SIZE -> decodeChunkSize(in, out);
-            case CHUNK_DATA -> decodeChunkData(in, out);
-            case CHUNK_DATA_END -> decodeChunkDataEnd(in, out);
+            case CHUNKED -> decodeChunked(in, out);
             case TRAILERS -> decodeTrailers(in, out);
             case CLOSE_DELIMITED, TUNNEL -> out.add(in.readRetainedSlice(in.readableBytes()));
-            case CLOSING -> fail(in, out, Http1ResponseError.BYTES_AFTER_RESPONSE);
+            case CLOSING -> fail(in, out, Http1Error.BYTES_AFTER_RESPONSE);
             default -> in.skipBytes(in.readableBytes());
         }
     }
 
     /** See {@link #decodeLast}; channel-free for tests. */
     void endOfInput(ByteBuf in, List<Object> out) {
-        Http1ResponseError error = switch (state) {
+        Http1Error error = switch (state) {
             case HEAD -> expected == 0 ? null
-                    : in.isReadable() || interimCount > 0 ? Http1ResponseError.CLOSED_IN_HEAD
-                    : Http1ResponseError.CLOSED_BEFORE_RESPONSE;
-            case CONTENT, CHUNK_SIZE, CHUNK_DATA, CHUNK_DATA_END, TRAILERS -> Http1ResponseError.CLOSED_IN_BODY;
+                    : in.isReadable() || interimCount > 0 ? Http1Error.CLOSED_IN_HEAD
+                    : Http1Error.CLOSED_BEFORE_RESPONSE;
+            case CONTENT, CHUNKED, TRAILERS -> Http1Error.CLOSED_IN_BODY;
             case CLOSE_DELIMITED -> closeDelimitedEnd(out);
-            case CLOSING -> expected == 0 ? null : Http1ResponseError.CLOSED_BEFORE_RESPONSE;
+            case CLOSING -> expected == 0 ? null : Http1Error.CLOSED_BEFORE_RESPONSE;
             default -> null;
         };
         if (error != null) {
@@ -207,73 +200,45 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         state = DISCARD;
     }
 
-    private Http1ResponseError closeDelimitedEnd(List<Object> out) {
+    private Http1Error closeDelimitedEnd(List<Object> out) {
         out.add(Http1ResponseEnd.INSTANCE);
         dequeue();
-        return expected == 0 ? null : Http1ResponseError.CLOSED_BEFORE_RESPONSE;
+        return expected == 0 ? null : Http1Error.CLOSED_BEFORE_RESPONSE;
     }
 
     // ---- head
 
     private void decodeHead(ByteBuf in, List<Object> out) {
         if (expected == 0) {
-            fail(in, out, Http1ResponseError.UNSOLICITED_BYTES);
+            fail(in, out, Http1Error.UNSOLICITED_BYTES);
             return;
         }
         if (head.isHeld()) {
             return;
         }
         int start = in.readerIndex();
-        if (scanned < STATUS_PREFIX_LENGTH && !Http1ResponseBytes.isVersionPrefix(in, start, in.readableBytes())) {
+        if (scanner.scanned() < STATUS_PREFIX_LENGTH && !Http1ResponseParser.isVersionPrefix(in, start, in.readableBytes())) {
             // also an empty line before the status line: upstreams have no reason to send one
-            fail(in, out, Http1ResponseError.NOT_HTTP_1);
+            fail(in, out, Http1Error.NOT_HTTP_1);
             return;
         }
-        int end = findSectionEnd(in, start);
+        int end = scanner.scan(in, start);
         if (end > 0) {
             emitHead(in, out, start, end);
-        } else if (end == BARE_LF_FOUND) {
-            fail(in, out, Http1ResponseError.BARE_LF);
-        } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1ResponseError.HEAD_TOO_LARGE);
+        } else if (end == Http1SectionScanner.BARE_LF) {
+            fail(in, out, Http1Error.BARE_LF);
+        } else if (scanner.scanned() >= maxHeadSize) {
+            fail(in, out, Http1Error.HEAD_TOO_LARGE);
         }
-    }
-
-    /**
-     * Scans for the empty line ending a head or trailer section, from where the last call stopped
-     * and at most {@code maxHeadSize} bytes from {@code start}. Returns the index just after it (an
-     * empty first line counts: a trailer section without fields), or {@link #NEED_MORE},
-     * {@link #BARE_LF_FOUND}. Every LF is checked to follow a CR here, so the parser can walk lines
-     * by LF alone.
-     */
-    private int findSectionEnd(ByteBuf in, int start) {
-        int limit = (int) Math.min(in.writerIndex(), (long) start + maxHeadSize);
-        int from = start + scanned;
-        while (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf < 0) {
-                break;
-            }
-            if (lf == start || in.getByte(lf - 1) != CR) {
-                return BARE_LF_FOUND;
-            }
-            if (lf == start + 1 || in.getByte(lf - 2) == LF) {
-                scanned = 0;
-                return lf + 1;
-            }
-            from = lf + 1;
-        }
-        scanned = limit - start;
-        return NEED_MORE;
     }
 
     private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
-        Http1ResponseError error = parser.parse(in, start, end, (headRequests & 1) != 0, head);
+        Http1Error error = parser.parse(in, start, end, (headRequests & 1) != 0, head);
         if (error == null && head.status() == 101 && (upgradeRequests & 1) == 0) {
-            error = Http1ResponseError.UNREQUESTED_SWITCHING_PROTOCOLS;
+            error = Http1Error.UNREQUESTED_SWITCHING_PROTOCOLS;
         }
         if (error == null && head.isInformational() && ++interimCount > MAX_INTERIM_RESPONSES) {
-            error = Http1ResponseError.TOO_MANY_INTERIM_RESPONSES;
+            error = Http1Error.TOO_MANY_INTERIM_RESPONSES;
         }
         if (error != null) {
             fail(in, out, error);
@@ -293,7 +258,8 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         } else if (!head.hasBody()) {
             endResponse(in, out);
         } else if (head.isChunked()) {
-            state = CHUNK_SIZE;
+            chunked.reset();
+            state = CHUNKED;
         } else if (head.isCloseDelimited()) {
             state = CLOSE_DELIMITED;
         } else {
@@ -311,7 +277,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         dequeue();
         state = keepAlive ? HEAD : CLOSING;
         if (in.isReadable() && (!keepAlive || expected == 0)) {
-            fail(in, out, Http1ResponseError.BYTES_AFTER_RESPONSE);
+            fail(in, out, Http1Error.BYTES_AFTER_RESPONSE);
         }
     }
 
@@ -334,105 +300,12 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
 
     // ---- chunked body (RFC 9112 section 7.1)
 
-    /** chunk-size [ chunk-ext ] CRLF, or last-chunk when the size is 0. */
-    private void decodeChunkSize(ByteBuf in, List<Object> out) {
-        int lf = findLineEnd(in);
-        if (lf < 0) {
-            if (lf == BARE_LF_FOUND) {
-                fail(in, out, Http1ResponseError.BARE_LF);
-            } else if (scanned >= MAX_CHUNK_LINE_LENGTH + 2) {
-                fail(in, out, Http1ResponseError.CHUNK_LINE_TOO_LONG);
-            }
-            return;
-        }
-        int cr = lf - 1;
-        long size = parseChunkSize(in, in.readerIndex(), cr);
-        Http1ResponseError error = size < 0 ? Http1ResponseError.INVALID_CHUNK_SIZE
-                : chunkSizeEnd < cr ? chunkExtension(in, chunkSizeEnd, cr) : null;
+    private void decodeChunked(ByteBuf in, List<Object> out) {
+        Http1Error error = chunked.decode(in, out);
         if (error != null) {
             fail(in, out, error);
-            return;
-        }
-        in.readerIndex(lf + 1);
-        if (size == 0) {
+        } else if (chunked.isLastChunkRead()) {
             state = TRAILERS;
-        } else {
-            remaining = size;
-            state = CHUNK_DATA;
-        }
-    }
-
-    /**
-     * Index of the LF ending the chunk line at the reader index, searching at most
-     * {@link #MAX_CHUNK_LINE_LENGTH} + 2 bytes and resuming where the last call stopped; or
-     * {@link #NEED_MORE} (check {@link #scanned} for the limit), {@link #BARE_LF_FOUND}.
-     */
-    private int findLineEnd(ByteBuf in) {
-        int r = in.readerIndex();
-        int limit = (int) Math.min(in.writerIndex(), (long) r + MAX_CHUNK_LINE_LENGTH + 2);
-        int from = r + scanned;
-        if (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf >= 0) {
-                scanned = 0;
-                return lf == r || in.getByte(lf - 1) != CR ? BARE_LF_FOUND : lf;
-            }
-            scanned = limit - r;
-        }
-        return NEED_MORE;
-    }
-
-    /** 1*HEXDIG from {@code from}; sets {@link #chunkSizeEnd}. Returns -1 when there is no digit or the size exceeds a long. */
-    private long parseChunkSize(ByteBuf in, int from, int cr) {
-        int p = from;
-        long size = 0;
-        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
-            if (size > Long.MAX_VALUE >>> 4) {
-                return -1;
-            }
-            size = size << 4 | digit;
-        }
-        chunkSizeEnd = p;
-        return p == from ? -1 : size;
-    }
-
-    /**
-     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): field bytes only (no CTL but HTAB) in
-     * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
-     */
-    private static Http1ResponseError chunkExtension(ByteBuf in, int p, int cr) {
-        p = Http1ResponseBytes.skipOws(in, p, cr);
-        if (p == cr || in.getByte(p) != ';') {
-            int b = p == cr ? ';' : in.getByte(p);
-            return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
-                    : Http1ResponseError.INVALID_CHUNK_EXTENSION;
-        }
-        for (int i = p; i < cr; i++) {
-            int b = in.getByte(i);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return b == CR ? Http1ResponseError.BARE_CR : b == 0 ? Http1ResponseError.NUL
-                        : Http1ResponseError.INVALID_CHUNK_EXTENSION;
-            }
-        }
-        return Http1Bytes.isChunkExtension(in, p, cr) ? null : Http1ResponseError.INVALID_CHUNK_EXTENSION;
-    }
-
-    private void decodeChunkData(ByteBuf in, List<Object> out) {
-        int n = (int) Math.min(remaining, in.readableBytes());
-        out.add(in.readRetainedSlice(n));
-        remaining -= n;
-        if (remaining == 0) {
-            state = CHUNK_DATA_END;
-        }
-    }
-
-    private void decodeChunkDataEnd(ByteBuf in, List<Object> out) {
-        int r = in.readerIndex();
-        if (in.getByte(r) != CR || in.readableBytes() > 1 && in.getByte(r + 1) != LF) {
-            fail(in, out, Http1ResponseError.MISSING_CHUNK_CRLF);
-        } else if (in.readableBytes() > 1) {
-            in.skipBytes(2);
-            state = CHUNK_SIZE;
         }
     }
 
@@ -444,35 +317,22 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
             return;
         }
         int start = in.readerIndex();
-        int end = findSectionEnd(in, start);
-        if (end == BARE_LF_FOUND) {
-            fail(in, out, Http1ResponseError.BARE_LF);
+        int end = scanner.scan(in, start);
+        if (end == Http1SectionScanner.BARE_LF) {
+            fail(in, out, Http1Error.BARE_LF);
         } else if (end > 0) {
             emitTrailers(in, out, start, end);
-        } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1ResponseError.TRAILERS_TOO_LARGE);
+        } else if (scanner.scanned() >= maxHeadSize) {
+            fail(in, out, Http1Error.TRAILERS_TOO_LARGE);
         }
     }
 
     private void emitTrailers(ByteBuf in, List<Object> out, int start, int end) {
         trailers.reset();
-        int p = start;
-        while (true) {
-            int lf = in.indexOf(p, end, LF);
-            int cr = lf - 1;
-            if (cr == p) {
-                break;
-            }
-            Http1ResponseError error = parser.parseField(in, p, cr);
-            if (error == null && !trailers.add(p - start, parser.nameEnd - start, parser.valueStart - start,
-                    parser.valueEnd - start)) {
-                error = Http1ResponseError.TOO_MANY_TRAILERS;
-            }
-            if (error != null) {
-                fail(in, out, error);
-                return;
-            }
-            p = lf + 1;
+        Http1Error error = lines.parseFields(in, start, end, trailers, start, Http1LineParser.NO_FACTS);
+        if (error != null) {
+            fail(in, out, error == Http1Error.TOO_MANY_HEADERS ? Http1Error.TOO_MANY_TRAILERS : error);
+            return;
         }
         if (trailers.count() > 0) {
             trailers.buffer(in.retainedSlice(start, end - start));
@@ -482,7 +342,7 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         endResponse(in, out);
     }
 
-    private void fail(ByteBuf in, List<Object> out, Http1ResponseError error) {
+    private void fail(ByteBuf in, List<Object> out, Http1Error error) {
         in.skipBytes(in.readableBytes());
         state = DISCARD;
         out.add(error);

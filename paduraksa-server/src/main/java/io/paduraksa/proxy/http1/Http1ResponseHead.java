@@ -1,10 +1,12 @@
 package io.paduraksa.proxy.http1;
 
+import static io.paduraksa.http1.Http1Names.CONNECTION;
+
 import io.netty.buffer.ByteBuf;
-import io.netty.util.AsciiString;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1FieldSection;
 import io.paduraksa.proxy.ResponseHead;
-import io.paduraksa.server.http1.AsciiView;
-import io.paduraksa.server.http1.FieldPositions;
 
 /**
  * One decoded HTTP/1.x response head from an upstream: positions into the head's bytes plus the
@@ -28,7 +30,7 @@ import io.paduraksa.server.http1.FieldPositions;
  * declared (a HEAD or 304 response may declare a length it does not send); {@link #hasBody()} and
  * {@link #isCloseDelimited()} say what the decoder does (RFC 9112 section 6.3).
  */
-public final class Http1ResponseHead implements ResponseHead {
+public final class Http1ResponseHead extends Http1FieldSection implements ResponseHead {
     /** {@link #version()} of an HTTP/1.0 response. */
     public static final int HTTP_1_0 = 10;
     /** {@link #version()} of an HTTP/1.1 response. */
@@ -38,12 +40,8 @@ public final class Http1ResponseHead implements ResponseHead {
     public static final int STATUS_START = 9;
     public static final int STATUS_END = 12;
 
-    private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final int INITIAL_HEADER_CAPACITY = 32;
 
-    private final FieldPositions fields;
-
-    private ByteBuf buffer;
     private int version;
     private int status;
     private int reasonStart;
@@ -57,29 +55,8 @@ public final class Http1ResponseHead implements ResponseHead {
     private final AsciiView reasonView = new AsciiView();
 
     Http1ResponseHead(int maxHeaderCount) {
-        this.fields = new FieldPositions(maxHeaderCount, INITIAL_HEADER_CAPACITY);
+        super(maxHeaderCount, INITIAL_HEADER_CAPACITY);
         reset();
-    }
-
-    // ---- bytes and lifetime
-
-    /** The head's bytes (a retained slice); positions index into it. {@code null} once released. */
-    public ByteBuf buffer() {
-        return buffer;
-    }
-
-    /** Releases the head's bytes; idempotent. After this no position or view of this head may be read. */
-    public void release() {
-        ByteBuf b = buffer;
-        if (b != null) {
-            buffer = null;
-            b.release();
-        }
-    }
-
-    /** Whether {@link #release()} has not been called yet for the current head. */
-    public boolean isHeld() {
-        return buffer != null;
     }
 
     // ---- status line: HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112 section 4)
@@ -111,55 +88,10 @@ public final class Http1ResponseHead implements ResponseHead {
 
     /** The reason phrase as sent (may be empty), through the head's reason view. */
     public AsciiView reason() {
-        return reasonView.point(buffer, reasonStart, reasonEnd);
+        return reasonView.point(buffer(), reasonStart, reasonEnd);
     }
 
     // ---- header fields
-
-    public int headerCount() {
-        return fields.count();
-    }
-
-    public int headerNameStart(int index) {
-        return fields.nameStart(index);
-    }
-
-    public int headerNameEnd(int index) {
-        return fields.nameEnd(index);
-    }
-
-    public int headerValueStart(int index) {
-        return fields.valueStart(index);
-    }
-
-    public int headerValueEnd(int index) {
-        return fields.valueEnd(index);
-    }
-
-    /** The name of header {@code index} as sent, through the head's name view. */
-    public CharSequence headerName(int index) {
-        return fields.name(buffer, index);
-    }
-
-    /** The OWS-trimmed value of header {@code index}, through the head's value view. */
-    public CharSequence headerValue(int index) {
-        return fields.value(buffer, index);
-    }
-
-    /** Whether header {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
-    public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return fields.nameEquals(buffer, index, lowerCaseName);
-    }
-
-    /** Index of the first header named {@code lowerCaseName} (ASCII case ignored), or -1. */
-    public int findHeader(AsciiString lowerCaseName) {
-        return fields.find(buffer, lowerCaseName, 0);
-    }
-
-    /** Index of the first header at or after {@code fromIndex} named {@code lowerCaseName}, or -1. */
-    public int findHeader(AsciiString lowerCaseName, int fromIndex) {
-        return fields.find(buffer, lowerCaseName, fromIndex);
-    }
 
     /**
      * Whether {@code headerName} is listed as an option in any {@code Connection} field (ASCII case
@@ -167,9 +99,9 @@ public final class Http1ResponseHead implements ResponseHead {
      * the fields on each call; allocates nothing.
      */
     public boolean isConnectionOption(CharSequence headerName) {
-        for (int i = 0, n = fields.count(); i < n; i++) {
+        for (int i = 0, n = headerCount(); i < n; i++) {
             if (nameEquals(i, CONNECTION)
-                    && Http1ResponseBytes.listContains(buffer, headerValueStart(i), headerValueEnd(i), headerName)) {
+                    && Http1Bytes.listContains(buffer(), headerValueStart(i), headerValueEnd(i), headerName)) {
                 return true;
             }
         }
@@ -213,21 +145,18 @@ public final class Http1ResponseHead implements ResponseHead {
     /** For logs and tests only: allocates. */
     @Override
     public String toString() {
-        if (buffer == null) {
+        if (!isHeld()) {
             return "Http1ResponseHead(released)";
         }
         StringBuilder sb = new StringBuilder("Http1ResponseHead(").append(version == HTTP_1_1 ? "HTTP/1.1 " : "HTTP/1.0 ")
                 .append(status).append(' ').append(reason());
-        for (int i = 0, n = fields.count(); i < n; i++) {
-            sb.append(", ").append(headerName(i)).append(": ").append(headerValue(i));
-        }
-        return sb.append(')').toString();
+        return appendFields(sb, ", ").append(')').toString();
     }
 
     // ---- written by the parser
 
     void reset() {
-        fields.reset();
+        clearFields();
         version = 0;
         status = 0;
         reasonStart = 0;
@@ -246,11 +175,6 @@ public final class Http1ResponseHead implements ResponseHead {
         this.reasonEnd = reasonEnd;
     }
 
-    /** Adds a header's positions; false when the header count limit is reached. */
-    boolean addHeader(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
-    }
-
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean hasBody, boolean closeDelimited) {
         this.contentLength = contentLength;
         this.chunked = chunked;
@@ -260,6 +184,6 @@ public final class Http1ResponseHead implements ResponseHead {
     }
 
     void buffer(ByteBuf buffer) {
-        this.buffer = buffer;
+        hold(buffer);
     }
 }

@@ -1,9 +1,8 @@
 package io.paduraksa.proxy.http1;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.AsciiString;
+import io.paduraksa.http1.Http1FieldSection;
 import io.paduraksa.proxy.ResponseTrailers;
-import io.paduraksa.server.http1.FieldPositions;
 
 /**
  * The trailer fields of one chunked response (RFC 9112 section 7.1.2), kept so that the forwarder
@@ -18,94 +17,50 @@ import io.paduraksa.server.http1.FieldPositions;
  * trailers (RFC 9110 section 6.5.1) is the consumer's decision. {@link #name} and {@link #value}
  * re-point one view each, valid until called again or released.
  */
-public final class Http1ResponseTrailers implements ResponseTrailers {
+public final class Http1ResponseTrailers extends Http1FieldSection implements ResponseTrailers {
     private static final int INITIAL_CAPACITY = 4;
 
-    private final FieldPositions fields;
-    private ByteBuf buffer;
-
     Http1ResponseTrailers(int maxCount) {
-        this.fields = new FieldPositions(maxCount, INITIAL_CAPACITY);
+        super(maxCount, INITIAL_CAPACITY);
     }
 
+    @Override
     public int count() {
-        return fields.count();
-    }
-
-    public int nameStart(int index) {
-        return fields.nameStart(index);
-    }
-
-    public int nameEnd(int index) {
-        return fields.nameEnd(index);
-    }
-
-    public int valueStart(int index) {
-        return fields.valueStart(index);
-    }
-
-    public int valueEnd(int index) {
-        return fields.valueEnd(index);
+        return headerCount();
     }
 
     /** The name of field {@code index} as sent, through this object's name view. */
+    @Override
     public CharSequence name(int index) {
-        return fields.name(buffer, index);
+        return headerName(index);
     }
 
     /** The OWS-trimmed value of field {@code index}, through this object's value view. */
+    @Override
     public CharSequence value(int index) {
-        return fields.value(buffer, index);
+        return headerValue(index);
     }
 
-    /** Whether field {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
-    public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return fields.nameEquals(buffer, index, lowerCaseName);
-    }
-
-    /** The trailer section's bytes (a retained slice); {@code null} once released. */
-    public ByteBuf buffer() {
-        return buffer;
-    }
-
-    /** Releases the bytes; idempotent. */
-    public void release() {
-        ByteBuf b = buffer;
-        if (b != null) {
-            buffer = null;
-            b.release();
-        }
-    }
-
-    public boolean isHeld() {
-        return buffer != null;
+    public int valueStart(int index) {
+        return headerValueStart(index);
     }
 
     /** For logs and tests only: allocates. */
     @Override
     public String toString() {
-        if (buffer == null) {
+        if (!isHeld()) {
             return "Http1ResponseTrailers(released)";
         }
-        StringBuilder sb = new StringBuilder("Http1ResponseTrailers(");
-        for (int i = 0, n = fields.count(); i < n; i++) {
-            sb.append(i == 0 ? "" : ", ").append(name(i)).append(": ").append(value(i));
-        }
-        return sb.append(')').toString();
+        return appendFields(new StringBuilder("Http1ResponseTrailers("), "").append(')').toString();
     }
 
     // ---- written by the decoder
 
     void reset() {
-        fields.reset();
-    }
-
-    /** Adds a field's positions; false when the count limit is reached. */
-    boolean add(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
+        clearFields();
     }
 
     void buffer(ByteBuf buffer) {
-        this.buffer = buffer;
+        hold(buffer);
     }
 }

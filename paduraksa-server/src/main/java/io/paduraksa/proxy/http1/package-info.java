@@ -8,7 +8,7 @@
  * the inbound bytes, never Strings), body content as retained {@link io.netty.buffer.ByteBuf}
  * slices, {@link io.paduraksa.proxy.http1.Http1ResponseTrailers} when a chunked body carried trailer
  * fields, {@link io.paduraksa.proxy.http1.Http1ResponseEnd} per response, raw bytes after a 101, or
- * one {@link io.paduraksa.proxy.http1.Http1ResponseError} after which the connection must be closed.
+ * one {@link io.paduraksa.http1.Http1Error} after which the connection must be closed.
  * In steady state it allocates nothing per response ({@code Http1ResponseDecoderAllocationTest}).
  *
  * <p>Choices where RFC 9112 leaves room, all on the strict side (an upstream that frames a response

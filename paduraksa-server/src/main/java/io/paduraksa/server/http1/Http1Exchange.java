@@ -204,7 +204,7 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     /** The Connection field's value as a second view (the head's value view is re-pointed per field). */
-    private final io.paduraksa.server.http1.AsciiView connectionValue = new io.paduraksa.server.http1.AsciiView();
+    private final io.paduraksa.http1.AsciiView connectionValue = new io.paduraksa.http1.AsciiView();
 
     private CharSequence copyOf(Http1RequestHead h, int index) {
         return connectionValue.point(h.buffer(), h.headerValueStart(index), h.headerValueEnd(index));

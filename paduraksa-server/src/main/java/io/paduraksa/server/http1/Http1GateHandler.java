@@ -13,14 +13,16 @@ import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.policy.ForwardAuthPolicy;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.server.DrainEvent;
 import io.paduraksa.server.GateContext;
 import io.paduraksa.server.GateMeter;
@@ -139,7 +141,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             } else {
                 endOfRequest(ctx);
             }
-        } else if (msg instanceof Http1DecodeError error) {
+        } else if (msg instanceof Http1Error error) {
             onDecodeError(ctx, error);
         } else {
             ReferenceCountUtil.release(msg);
@@ -496,7 +498,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
     }
 
-    private void onDecodeError(ChannelHandlerContext c, Http1DecodeError error) {
+    private void onDecodeError(ChannelHandlerContext c, Http1Error error) {
         if (exchange.isActive() && exchange.onBodyRefused(error.status())) {
             return; // a forwarded body broke a limit or its framing: the forwarder answers and closes
         }

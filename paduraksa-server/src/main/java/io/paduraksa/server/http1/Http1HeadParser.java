@@ -1,11 +1,18 @@
 package io.paduraksa.server.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
-import static io.paduraksa.server.http1.Http1Bytes.SP;
+import static io.paduraksa.http1.Http1Bytes.SP;
+import static io.paduraksa.http1.Http1Names.CHUNKED;
+import static io.paduraksa.http1.Http1Names.CLOSE;
+import static io.paduraksa.http1.Http1Names.CONNECTION;
+import static io.paduraksa.http1.Http1Names.CONTENT_LENGTH;
+import static io.paduraksa.http1.Http1Names.KEEP_ALIVE;
+import static io.paduraksa.http1.Http1Names.TRANSFER_ENCODING;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1Error;
+import io.paduraksa.http1.Http1LineParser;
 
 /**
  * Parses one complete request head (RFC 9112 sections 2 to 7) in a single pass over the inbound
@@ -15,18 +22,12 @@ import io.netty.util.AsciiString;
  * CR, so lines are walked without bounds checks beyond the head's end. One instance per decoder;
  * its fields are scratch for the head being parsed. Allocates nothing; errors are enum values.
  */
-final class Http1HeadParser {
+final class Http1HeadParser implements Http1LineParser.FieldSink {
     private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
     private static final AsciiString OPTIONS = AsciiString.cached("OPTIONS");
     private static final AsciiString HOST = AsciiString.cached("host");
     private static final AsciiString EXPECT = AsciiString.cached("expect");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
-    private static final AsciiString CONNECTION = AsciiString.cached("connection");
-    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
-    private static final AsciiString TRANSFER_ENCODING = AsciiString.cached("transfer-encoding");
-    private static final AsciiString CHUNKED = AsciiString.cached("chunked");
-    private static final AsciiString CLOSE = AsciiString.cached("close");
-    private static final AsciiString KEEP_ALIVE = AsciiString.cached("keep-alive");
     private static final AsciiString WEBSOCKET = AsciiString.cached("websocket");
     private static final AsciiString CONTINUE = AsciiString.cached("100-continue");
 
@@ -35,11 +36,12 @@ final class Http1HeadParser {
     private static final long HTTP_SLASH_MASK = 0xFFFFFFFFFF000000L;
 
     private final long maxBodySize;
+    private final Http1LineParser lines;
 
-    // Result of parseField: absolute indices into the inbound buffer.
-    int nameEnd;
-    int valueStart;
-    int valueEnd;
+    // The field line being looked at: absolute indices into the inbound buffer.
+    private int nameEnd;
+    private int valueStart;
+    private int valueEnd;
 
     // Facts gathered from the fields of the head being parsed.
     private int version;
@@ -52,8 +54,9 @@ final class Http1HeadParser {
     private boolean expectContinue;
     private int hostIndex;
 
-    Http1HeadParser(long maxBodySize) {
+    Http1HeadParser(long maxBodySize, Http1LineParser lines) {
         this.maxBodySize = maxBodySize;
+        this.lines = lines;
     }
 
     /**
@@ -61,44 +64,35 @@ final class Http1HeadParser {
      * {@code requestLineLf}; {@code end} is just after the empty line. Returns null when the head
      * is valid (and {@code head} then holds it, positions relative to {@code start}).
      */
-    Http1DecodeError parse(ByteBuf in, int start, int requestLineLf, int end, Http1RequestHead head) {
+    Http1Error parse(ByteBuf in, int start, int requestLineLf, int end, Http1RequestHead head) {
         head.reset();
-        Http1DecodeError error = parseRequestLine(in, start, requestLineLf - 1, head);
+        Http1Error error = parseRequestLine(in, start, requestLineLf - 1, head);
         if (error != null) {
             return error;
         }
         clearFacts();
-        int p = requestLineLf + 1;
-        while (true) {
-            int lf = in.indexOf(p, end, LF);
-            int cr = lf - 1;
-            if (cr == p) {
-                return framing(head);
-            }
-            error = parseField(in, p, cr);
-            if (error != null) {
-                return error;
-            }
-            if (!head.addHeader(p - start, nameEnd - start, valueStart - start, valueEnd - start)) {
-                return Http1DecodeError.TOO_MANY_HEADERS;
-            }
-            error = fieldFacts(in, p, head.headerCount() - 1);
-            if (error != null) {
-                return error;
-            }
-            p = lf + 1;
-        }
+        error = lines.parseFields(in, requestLineLf + 1, end, head, start, this);
+        return error != null ? error : framing(head);
+    }
+
+    /** One field of the head, already added to it: the facts it carries. */
+    @Override
+    public Http1Error field(ByteBuf in, int lineStart, int index) {
+        nameEnd = lines.nameEnd();
+        valueStart = lines.valueStart();
+        valueEnd = lines.valueEnd();
+        return fieldFacts(in, lineStart, index);
     }
 
     // ---- request line: method SP request-target SP HTTP-version (RFC 9112 section 3)
 
-    private Http1DecodeError parseRequestLine(ByteBuf in, int start, int cr, Http1RequestHead head) {
+    private Http1Error parseRequestLine(ByteBuf in, int start, int cr, Http1RequestHead head) {
         int p = start;
         while (p < cr && Http1Bytes.isToken(in.getByte(p))) {
             p++;
         }
         if (p == start || p == cr || in.getByte(p) != SP) {
-            return Http1DecodeError.INVALID_METHOD;
+            return Http1Error.INVALID_METHOD;
         }
         int methodEnd = p;
         int targetStart = ++p;
@@ -106,21 +100,21 @@ final class Http1HeadParser {
             p++;
         }
         if (p == targetStart || p == cr || in.getByte(p) != SP) {
-            return Http1DecodeError.INVALID_TARGET;
+            return Http1Error.INVALID_TARGET;
         }
         int targetEnd = p++;
         if (cr - p != 8) {
-            return Http1DecodeError.INVALID_VERSION;
+            return Http1Error.INVALID_VERSION;
         }
         long v = in.getLong(p);
         version = v == Http1Bytes.HTTP_1_1_AS_LONG ? Http1RequestHead.HTTP_1_1
                 : v == Http1Bytes.HTTP_1_0_AS_LONG ? Http1RequestHead.HTTP_1_0 : 0;
         if (version == 0) {
-            return isWellFormedVersion(v) ? Http1DecodeError.UNSUPPORTED_VERSION : Http1DecodeError.INVALID_VERSION;
+            return isWellFormedVersion(v) ? Http1Error.UNSUPPORTED_VERSION : Http1Error.INVALID_VERSION;
         }
         int form = targetForm(in, start, methodEnd, targetStart, targetEnd);
         if (form < 0) {
-            return Http1DecodeError.INVALID_TARGET;
+            return Http1Error.INVALID_TARGET;
         }
         head.requestLine(methodEnd - start, targetStart - start, targetEnd - start, form, version);
         return null;
@@ -194,54 +188,6 @@ final class Http1HeadParser {
         return true;
     }
 
-    // ---- field lines: field-name ":" OWS field-value OWS (RFC 9112 section 5)
-
-    /**
-     * Validates the field line {@code in[p, cr)} (cr is the index of its CR) and sets
-     * {@link #nameEnd}, {@link #valueStart}, {@link #valueEnd}. Also used for trailer lines.
-     */
-    Http1DecodeError parseField(ByteBuf in, int p, int cr) {
-        int first = in.getByte(p);
-        if (Http1Bytes.isOws(first)) {
-            return Http1DecodeError.OBS_FOLD;
-        }
-        int q = p;
-        while (Http1Bytes.isToken(in.getByte(q))) {
-            q++;
-        }
-        int c = in.getByte(q);
-        if (c != ':') {
-            return nameError(c, q, cr);
-        }
-        if (q == p) {
-            return Http1DecodeError.EMPTY_HEADER_NAME;
-        }
-        nameEnd = q++;
-        while (q < cr && Http1Bytes.isOws(in.getByte(q))) {
-            q++;
-        }
-        valueStart = q;
-        int end = q;
-        for (; q < cr; q++) {
-            int b = in.getByte(q);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return b == CR ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_HEADER_VALUE;
-            }
-            if (!Http1Bytes.isOws(b)) {
-                end = q + 1;
-            }
-        }
-        valueEnd = end;
-        return null;
-    }
-
-    private static Http1DecodeError nameError(int c, int at, int cr) {
-        if (Http1Bytes.isOws(c)) {
-            return Http1DecodeError.WHITESPACE_BEFORE_COLON;
-        }
-        return c == CR && at != cr ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_HEADER_NAME;
-    }
-
     // ---- framing facts (RFC 9112 sections 6, 9.3; RFC 9110 sections 7.2, 7.6.1, 7.8, 10.1.1)
 
     private void clearFacts() {
@@ -256,7 +202,7 @@ final class Http1HeadParser {
     }
 
     /** Looks at the fields that matter for framing and routing; names are told apart by length first. */
-    private Http1DecodeError fieldFacts(ByteBuf in, int nameStart, int index) {
+    private Http1Error fieldFacts(ByteBuf in, int nameStart, int index) {
         switch (nameEnd - nameStart) {
             case 4:
                 return Http1Bytes.equalsLowerCase(in, nameStart, HOST) ? host(index) : null;
@@ -267,7 +213,7 @@ final class Http1HeadParser {
                 return null;
             case 7:
                 if (Http1Bytes.equalsLowerCase(in, nameStart, UPGRADE)) {
-                    upgradeWebSocket |= listContains(in, valueStart, valueEnd, WEBSOCKET);
+                    upgradeWebSocket |= Http1Bytes.listContains(in, valueStart, valueEnd, WEBSOCKET);
                 }
                 return null;
             case 10:
@@ -284,18 +230,18 @@ final class Http1HeadParser {
         }
     }
 
-    private Http1DecodeError host(int index) {
+    private Http1Error host(int index) {
         if (hostIndex >= 0) {
-            return Http1DecodeError.DUPLICATE_HOST;
+            return Http1Error.DUPLICATE_HOST;
         }
         hostIndex = index;
         return null;
     }
 
     private void connectionOptions(ByteBuf in) {
-        connectionClose |= listContains(in, valueStart, valueEnd, CLOSE);
-        connectionKeepAlive |= listContains(in, valueStart, valueEnd, KEEP_ALIVE);
-        connectionUpgrade |= listContains(in, valueStart, valueEnd, UPGRADE);
+        connectionClose |= Http1Bytes.listContains(in, valueStart, valueEnd, CLOSE);
+        connectionKeepAlive |= Http1Bytes.listContains(in, valueStart, valueEnd, KEEP_ALIVE);
+        connectionUpgrade |= Http1Bytes.listContains(in, valueStart, valueEnd, UPGRADE);
     }
 
     /**
@@ -303,18 +249,18 @@ final class Http1HeadParser {
      * with an equal value: a proxy that forwards what it accepted must not give two parsers room to
      * disagree.
      */
-    private Http1DecodeError contentLength(ByteBuf in) {
+    private Http1Error contentLength(ByteBuf in) {
         if (contentLength >= 0) {
-            return Http1DecodeError.DUPLICATE_CONTENT_LENGTH;
+            return Http1Error.DUPLICATE_CONTENT_LENGTH;
         }
         if (valueStart == valueEnd) {
-            return Http1DecodeError.INVALID_CONTENT_LENGTH;
+            return Http1Error.INVALID_CONTENT_LENGTH;
         }
         long value = 0;
         for (int p = valueStart; p < valueEnd; p++) {
             int d = in.getByte(p) - '0';
             if (d < 0 || d > 9 || value > (Long.MAX_VALUE - d) / 10) {
-                return Http1DecodeError.INVALID_CONTENT_LENGTH;
+                return Http1Error.INVALID_CONTENT_LENGTH;
             }
             value = value * 10 + d;
         }
@@ -327,9 +273,9 @@ final class Http1HeadParser {
      * that ends in a single chunked is a coding we do not implement (501); anything else, including
      * chunked not last, chunked twice, empty elements and non-token bytes, is a framing error (400).
      */
-    private Http1DecodeError transferEncoding(ByteBuf in) {
+    private Http1Error transferEncoding(ByteBuf in) {
         if (transferEncoding) {
-            return Http1DecodeError.DUPLICATE_TRANSFER_ENCODING;
+            return Http1Error.DUPLICATE_TRANSFER_ENCODING;
         }
         transferEncoding = true;
         if (Http1Bytes.rangeEqualsLowerCase(in, valueStart, valueEnd, CHUNKED)) {
@@ -338,17 +284,17 @@ final class Http1HeadParser {
         return classifyCodings(in, valueStart, valueEnd);
     }
 
-    private static Http1DecodeError classifyCodings(ByteBuf in, int from, int to) {
+    private static Http1Error classifyCodings(ByteBuf in, int from, int to) {
         int chunkedCount = 0;
         boolean lastIsChunked = false;
         int p = from;
         while (p <= to) {
             int comma = p < to ? in.indexOf(p, to, (byte) ',') : -1;
             int elementEnd = comma < 0 ? to : comma;
-            int s = skipOws(in, p, elementEnd);
-            int e = trimOws(in, s, elementEnd);
-            if (s == e || !isToken(in, s, e)) {
-                return Http1DecodeError.INVALID_TRANSFER_ENCODING;
+            int s = Http1Bytes.skipOws(in, p, elementEnd);
+            int e = Http1Bytes.trimOws(in, s, elementEnd);
+            if (s == e || !Http1Bytes.isToken(in, s, e)) {
+                return Http1Error.INVALID_TRANSFER_ENCODING;
             }
             lastIsChunked = Http1Bytes.rangeEqualsLowerCase(in, s, e, CHUNKED);
             if (lastIsChunked) {
@@ -357,67 +303,27 @@ final class Http1HeadParser {
             p = elementEnd + 1;
         }
         return lastIsChunked && chunkedCount == 1
-                ? Http1DecodeError.UNSUPPORTED_TRANSFER_CODING
-                : Http1DecodeError.INVALID_TRANSFER_ENCODING;
+                ? Http1Error.UNSUPPORTED_TRANSFER_CODING
+                : Http1Error.INVALID_TRANSFER_ENCODING;
     }
 
-    private Http1DecodeError framing(Http1RequestHead head) {
+    private Http1Error framing(Http1RequestHead head) {
         if (transferEncoding && contentLength >= 0) {
-            return Http1DecodeError.CONTENT_LENGTH_WITH_TRANSFER_ENCODING;
+            return Http1Error.CONTENT_LENGTH_WITH_TRANSFER_ENCODING;
         }
         if (transferEncoding && version == Http1RequestHead.HTTP_1_0) {
-            return Http1DecodeError.TRANSFER_ENCODING_IN_HTTP_1_0;
+            return Http1Error.TRANSFER_ENCODING_IN_HTTP_1_0;
         }
         if (hostIndex < 0 && version == Http1RequestHead.HTTP_1_1) {
-            return Http1DecodeError.MISSING_HOST;
+            return Http1Error.MISSING_HOST;
         }
         if (contentLength > maxBodySize) {
-            return Http1DecodeError.BODY_TOO_LARGE;
+            return Http1Error.BODY_TOO_LARGE;
         }
         boolean http11 = version == Http1RequestHead.HTTP_1_1;
         boolean keepAlive = !connectionClose && (http11 || connectionKeepAlive);
         head.framing(contentLength, transferEncoding, keepAlive, expectContinue && http11,
                 upgradeWebSocket && connectionUpgrade, hostIndex);
         return null;
-    }
-
-    // ---- comma-separated lists (RFC 9110 section 5.6.1)
-
-    /** Whether the list {@code in[from, to)} has an element equal to {@code lowerCase} (case ignored); empty elements are skipped. */
-    static boolean listContains(ByteBuf in, int from, int to, AsciiString lowerCase) {
-        int p = from;
-        while (p < to) {
-            int comma = in.indexOf(p, to, (byte) ',');
-            int elementEnd = comma < 0 ? to : comma;
-            int s = skipOws(in, p, elementEnd);
-            if (Http1Bytes.rangeEqualsLowerCase(in, s, trimOws(in, s, elementEnd), lowerCase)) {
-                return true;
-            }
-            p = elementEnd + 1;
-        }
-        return false;
-    }
-
-    private static int skipOws(ByteBuf in, int from, int to) {
-        while (from < to && Http1Bytes.isOws(in.getByte(from))) {
-            from++;
-        }
-        return from;
-    }
-
-    private static int trimOws(ByteBuf in, int from, int to) {
-        while (to > from && Http1Bytes.isOws(in.getByte(to - 1))) {
-            to--;
-        }
-        return to;
-    }
-
-    private static boolean isToken(ByteBuf in, int from, int to) {
-        for (int p = from; p < to; p++) {
-            if (!Http1Bytes.isToken(in.getByte(p))) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,10 +1,16 @@
 package io.paduraksa.server.http1;
 
-import static io.paduraksa.server.http1.Http1Bytes.CR;
-import static io.paduraksa.server.http1.Http1Bytes.LF;
+import static io.paduraksa.http1.Http1Bytes.CR;
+import static io.paduraksa.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1ChunkedBody;
+import io.paduraksa.http1.Http1Error;
+import io.paduraksa.http1.Http1LineParser;
+import io.paduraksa.http1.Http1SectionScanner;
+import io.paduraksa.http1.ResumableDecoder;
 import java.util.List;
 
 /**
@@ -26,7 +32,7 @@ import java.util.List;
  * no difference; one that holds it (forwarding) calls {@link #resume()} after releasing, and turns
  * auto-read off meanwhile if it wants back-pressure.
  *
- * <p><b>Errors</b>: on the first violation the decoder emits one {@link Http1DecodeError} (the status
+ * <p><b>Errors</b>: on the first violation the decoder emits one {@link Http1Error} (the status
  * to answer) and from then on discards every inbound byte; the consumer answers and closes. After a
  * request that is not {@link Http1RequestHead#isKeepAlive() keep-alive}, later bytes are discarded
  * too (RFC 9112 section 9.6). A body cut short by the connection closing produces no end marker.
@@ -42,17 +48,15 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
     public static final long DEFAULT_MAX_BODY_SIZE = 10L * 1024 * 1024;
     /** Longest chunk-size line, extensions included, CRLF excluded. */
-    public static final int MAX_CHUNK_LINE_LENGTH = 1024;
+    public static final int MAX_CHUNK_LINE_LENGTH = Http1ChunkedBody.MAX_CHUNK_LINE_LENGTH;
     /** Empty lines tolerated before a request line (RFC 9112 section 2.2: SHOULD ignore at least one). */
     static final int MAX_EMPTY_LINES = 4;
 
     private static final int HEAD = 0;
     private static final int CONTENT = 1;
-    private static final int CHUNK_SIZE = 2;
-    private static final int CHUNK_DATA = 3;
-    private static final int CHUNK_DATA_END = 4;
-    private static final int TRAILERS = 5;
-    private static final int DISCARD = 6;
+    private static final int CHUNKED = 2;
+    private static final int TRAILERS = 3;
+    private static final int DISCARD = 4;
 
     /** findLineEnd results other than an index. */
     private static final int NEED_MORE = -1;
@@ -63,22 +67,19 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private final int maxHeadSize;
     private final int maxHeaderCount;
     private final long maxBodySize;
+    private final Http1LineParser lines = Http1LineParser.forRequests();
     private final Http1HeadParser parser;
+    private final Http1ChunkedBody chunked;
     private final Http1RequestHead head;
+    private final Http1SectionScanner headScanner;
 
     private int state = HEAD;
-    /** Bytes after the reader index already searched for LF in the current line or head. */
+    /** Bytes after the reader index already searched for LF in the current trailer line. */
     private int scanned;
-    /** Offset of the request line's LF from the reader index, or -1 while not found. */
-    private int requestLineLf = -1;
     private int emptyLines;
     private boolean keepAlive;
-    /** Bytes left in the Content-Length body or the current chunk. */
+    /** Bytes left in the Content-Length body. */
     private long remaining;
-    /** Sum of chunk sizes so far. */
-    private long chunkedTotal;
-    /** Where {@link #parseChunkSize} stopped. */
-    private int chunkSizeEnd;
     private int trailerBytes;
     private int trailerCount;
 
@@ -104,8 +105,10 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         this.maxHeadSize = maxHeadSize;
         this.maxHeaderCount = maxHeaderCount;
         this.maxBodySize = maxBodySize;
-        this.parser = new Http1HeadParser(maxBodySize);
+        this.parser = new Http1HeadParser(maxBodySize, lines);
+        this.chunked = new Http1ChunkedBody(lines, maxBodySize);
         this.head = new Http1RequestHead(maxHeaderCount);
+        this.headScanner = new Http1SectionScanner(maxHeadSize, maxRequestLineLength);
     }
 
     /** Whether bytes after the current request are buffered: the start of a pipelined next request. */
@@ -127,9 +130,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         switch (state) {
             case HEAD -> decodeHead(in, out);
             case CONTENT -> decodeContent(in, out);
-            case CHUNK_SIZE -> decodeChunkSize(in, out);
-            case CHUNK_DATA -> decodeChunkData(in, out);
-            case CHUNK_DATA_END -> decodeChunkDataEnd(in, out);
+            case CHUNKED -> decodeChunked(in, out);
             case TRAILERS -> decodeTrailer(in, out);
             default -> in.skipBytes(in.readableBytes());
         }
@@ -141,56 +142,26 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         if (head.isHeld()) {
             return;
         }
-        if (requestLineLf < 0 && scanned == 0 && (!skipEmptyLines(in, out) || !startsWithToken(in, out))) {
+        if (headScanner.scanned() == 0 && (!skipEmptyLines(in, out) || !startsWithToken(in, out))) {
             return;
         }
         int start = in.readerIndex();
-        int end = findHeadEnd(in, start);
+        int end = headScanner.scan(in, start);
         if (end > 0) {
             emitHead(in, out, start, end);
-        } else if (end == BARE_LF_FOUND) {
-            fail(in, out, Http1DecodeError.BARE_LF);
-        } else if (end == TOO_LONG || requestLineLf < 0 && requestLineTooLong(in, start)) {
-            fail(in, out, Http1DecodeError.REQUEST_LINE_TOO_LONG);
-        } else if (scanned >= maxHeadSize) {
-            fail(in, out, Http1DecodeError.HEAD_TOO_LARGE);
+        } else if (end == Http1SectionScanner.BARE_LF) {
+            fail(in, out, Http1Error.BARE_LF);
+        } else if (end == Http1SectionScanner.FIRST_LINE_TOO_LONG
+                || headScanner.firstLineEnd() < 0 && requestLineTooLong(in, start)) {
+            fail(in, out, Http1Error.REQUEST_LINE_TOO_LONG);
+        } else if (headScanner.scanned() >= maxHeadSize) {
+            fail(in, out, Http1Error.HEAD_TOO_LARGE);
         }
-    }
-
-    /**
-     * Scans for the empty line ending the head, from where the last call stopped and at most
-     * {@code maxHeadSize} bytes from {@code start}. Returns the index just after it, or
-     * {@link #NEED_MORE}, {@link #BARE_LF_FOUND}, {@link #TOO_LONG} (request line over its limit).
-     * Every LF is checked to follow a CR here, so the parser can walk lines by LF alone.
-     */
-    private int findHeadEnd(ByteBuf in, int start) {
-        int limit = (int) Math.min(in.writerIndex(), (long) start + maxHeadSize);
-        int from = start + scanned;
-        while (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf < 0) {
-                break;
-            }
-            if (lf == start || in.getByte(lf - 1) != CR) {
-                return BARE_LF_FOUND;
-            }
-            if (requestLineLf < 0) {
-                if (lf - 1 - start > maxRequestLineLength) {
-                    return TOO_LONG;
-                }
-                requestLineLf = lf - start;
-            } else if (in.getByte(lf - 2) == LF) {
-                return lf + 1;
-            }
-            from = lf + 1;
-        }
-        scanned = limit - start;
-        return NEED_MORE;
     }
 
     /** The request line, still without its LF, already has more bytes than allowed (a final CR may still be its terminator). */
     private boolean requestLineTooLong(ByteBuf in, int start) {
-        int length = scanned;
+        int length = headScanner.scanned();
         if (length > 0 && in.getByte(start + length - 1) == CR) {
             length--;
         }
@@ -208,7 +179,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         if (first == LF || Http1Bytes.isToken(first)) {
             return true;
         }
-        fail(in, out, Http1DecodeError.INVALID_METHOD);
+        fail(in, out, Http1Error.INVALID_METHOD);
         return false;
     }
 
@@ -230,7 +201,7 @@ public final class Http1RequestDecoder extends ResumableDecoder {
                 return true;
             }
             if (++emptyLines > MAX_EMPTY_LINES) {
-                fail(in, out, Http1DecodeError.TOO_MANY_EMPTY_LINES);
+                fail(in, out, Http1Error.TOO_MANY_EMPTY_LINES);
                 return false;
             }
             in.skipBytes(2);
@@ -238,21 +209,19 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     }
 
     private void emitHead(ByteBuf in, List<Object> out, int start, int end) {
-        Http1DecodeError error = parser.parse(in, start, start + requestLineLf, end, head);
+        Http1Error error = parser.parse(in, start, start + headScanner.firstLineEnd(), end, head);
         if (error != null) {
             fail(in, out, error);
             return;
         }
         head.buffer(in.retainedSlice(start, end - start));
         in.readerIndex(end);
-        scanned = 0;
-        requestLineLf = -1;
         emptyLines = 0;
         keepAlive = head.isKeepAlive();
         out.add(head);
         if (head.isChunked()) {
-            chunkedTotal = 0;
-            state = CHUNK_SIZE;
+            chunked.reset();
+            state = CHUNKED;
         } else if (head.contentLength() > 0) {
             remaining = head.contentLength();
             state = CONTENT;
@@ -280,117 +249,32 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         state = keepAlive ? HEAD : DISCARD;
     }
 
-    // ---- chunked body (RFC 9112 section 7.1)
+    // ---- chunked body (RFC 9112 section 7.1), then trailers
 
-    /** chunk-size [ chunk-ext ] CRLF, or last-chunk when the size is 0. */
-    private void decodeChunkSize(ByteBuf in, List<Object> out) {
-        int lf = findLineEnd(in, MAX_CHUNK_LINE_LENGTH + 2);
-        if (lf < 0) {
-            lineError(in, out, lf, Http1DecodeError.CHUNK_LINE_TOO_LONG);
-            return;
-        }
-        int cr = lf - 1;
-        long size = parseChunkSize(in, in.readerIndex(), cr);
-        Http1DecodeError error = size < 0 ? Http1DecodeError.INVALID_CHUNK_SIZE
-                : chunkSizeEnd < cr ? chunkExtension(in, chunkSizeEnd, cr) : null;
+    private void decodeChunked(ByteBuf in, List<Object> out) {
+        Http1Error error = chunked.decode(in, out);
         if (error != null) {
             fail(in, out, error);
-            return;
-        }
-        in.readerIndex(lf + 1);
-        scanned = 0;
-        if (size == 0) {
+        } else if (chunked.isLastChunkRead()) {
             trailerBytes = 0;
             trailerCount = 0;
             state = TRAILERS;
-        } else if (size > maxBodySize - chunkedTotal) {
-            fail(in, out, Http1DecodeError.BODY_TOO_LARGE);
-        } else {
-            chunkedTotal += size;
-            remaining = size;
-            state = CHUNK_DATA;
         }
-    }
-
-    /**
-     * 1 to 16 HEXDIG from {@code from}; sets {@link #chunkSizeEnd}. Returns -1 when there is no digit
-     * or more than 16, and saturates at {@code Long.MAX_VALUE} (16 digits can exceed a long).
-     */
-    private long parseChunkSize(ByteBuf in, int from, int cr) {
-        int p = from;
-        long size = 0;
-        for (int digit; p < cr && (digit = Http1Bytes.hexValue(in.getByte(p))) >= 0; p++) {
-            if (p - from == 16) {
-                return -1;
-            }
-            size = size << 4 | digit;
-        }
-        chunkSizeEnd = p;
-        if (p == from) {
-            return -1;
-        }
-        return size < 0 ? Long.MAX_VALUE : size;
-    }
-
-    /**
-     * chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): field bytes only (no CTL but HTAB) in
-     * that grammar ({@link Http1Bytes#isChunkExtension}). The content is skipped.
-     */
-    private static Http1DecodeError chunkExtension(ByteBuf in, int p, int cr) {
-        while (p < cr && Http1Bytes.isOws(in.getByte(p))) {
-            p++;
-        }
-        if (p == cr || in.getByte(p) != ';') {
-            return Http1DecodeError.INVALID_CHUNK_EXTENSION;
-        }
-        for (int i = p; i < cr; i++) {
-            int b = in.getByte(i);
-            if (!Http1Bytes.isFieldValue(b)) {
-                return b == CR ? Http1DecodeError.BARE_CR : Http1DecodeError.INVALID_CHUNK_EXTENSION;
-            }
-        }
-        return Http1Bytes.isChunkExtension(in, p, cr) ? null : Http1DecodeError.INVALID_CHUNK_EXTENSION;
-    }
-
-    private void decodeChunkData(ByteBuf in, List<Object> out) {
-        int n = (int) Math.min(remaining, in.readableBytes());
-        if (n == 0) {
-            return;
-        }
-        out.add(in.readRetainedSlice(n));
-        remaining -= n;
-        if (remaining == 0) {
-            state = CHUNK_DATA_END;
-        }
-    }
-
-    private void decodeChunkDataEnd(ByteBuf in, List<Object> out) {
-        int n = in.readableBytes();
-        int r = in.readerIndex();
-        if (n == 0 || n == 1 && in.getByte(r) == CR) {
-            return;
-        }
-        if (in.getByte(r) != CR || in.getByte(r + 1) != LF) {
-            fail(in, out, Http1DecodeError.MISSING_CHUNK_CRLF);
-            return;
-        }
-        in.skipBytes(2);
-        state = CHUNK_SIZE;
     }
 
     /** One trailer field line, validated like a header and dropped, or the empty line ending the request. */
     private void decodeTrailer(ByteBuf in, List<Object> out) {
         int lf = findLineEnd(in, maxHeadSize - trailerBytes);
         if (lf < 0) {
-            lineError(in, out, lf, Http1DecodeError.TRAILERS_TOO_LARGE);
+            lineError(in, out, lf, Http1Error.TRAILERS_TOO_LARGE);
             return;
         }
         int r = in.readerIndex();
         int cr = lf - 1;
         if (cr > r) {
-            Http1DecodeError error = parser.parseField(in, r, cr);
+            Http1Error error = lines.parseField(in, r, cr);
             if (error == null && ++trailerCount > maxHeaderCount) {
-                error = Http1DecodeError.TRAILERS_TOO_LARGE;
+                error = Http1Error.TRAILERS_TOO_LARGE;
             }
             if (error != null) {
                 fail(in, out, error);
@@ -426,15 +310,15 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         return scanned >= maxLength ? TOO_LONG : NEED_MORE;
     }
 
-    private void lineError(ByteBuf in, List<Object> out, int result, Http1DecodeError tooLong) {
+    private void lineError(ByteBuf in, List<Object> out, int result, Http1Error tooLong) {
         if (result == TOO_LONG) {
             fail(in, out, tooLong);
         } else if (result == BARE_LF_FOUND) {
-            fail(in, out, Http1DecodeError.BARE_LF);
+            fail(in, out, Http1Error.BARE_LF);
         }
     }
 
-    private void fail(ByteBuf in, List<Object> out, Http1DecodeError error) {
+    private void fail(ByteBuf in, List<Object> out, Http1Error error) {
         in.skipBytes(in.readableBytes());
         state = DISCARD;
         out.add(error);

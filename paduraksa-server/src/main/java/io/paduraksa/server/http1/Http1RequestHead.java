@@ -2,6 +2,9 @@ package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.Http1Bytes;
+import io.paduraksa.http1.Http1FieldSection;
 
 /**
  * One decoded HTTP/1.1 request head: positions into the head's bytes plus the framing facts the
@@ -24,7 +27,7 @@ import io.netty.util.AsciiString;
  * <p>Field values are trimmed of leading and trailing OWS. Names keep the case the client sent;
  * compare them with {@link #findHeader} / {@link #nameEquals}, which fold ASCII case in place.
  */
-public final class Http1RequestHead {
+public final class Http1RequestHead extends Http1FieldSection {
     /** {@link #version()} of an HTTP/1.0 request. */
     public static final int HTTP_1_0 = 10;
     /** {@link #version()} of an HTTP/1.1 request. */
@@ -41,9 +44,6 @@ public final class Http1RequestHead {
 
     private static final int INITIAL_HEADER_CAPACITY = 32;
 
-    private final FieldPositions fields;
-
-    private ByteBuf buffer;
     private int methodEnd;
     private int targetStart;
     private int targetEnd;
@@ -61,29 +61,8 @@ public final class Http1RequestHead {
     private final AsciiView hostView = new AsciiView();
 
     Http1RequestHead(int maxHeaderCount) {
-        this.fields = new FieldPositions(maxHeaderCount, INITIAL_HEADER_CAPACITY);
+        super(maxHeaderCount, INITIAL_HEADER_CAPACITY);
         reset();
-    }
-
-    // ---- bytes and lifetime
-
-    /** The head's bytes (a retained slice); positions index into it. {@code null} once released. */
-    public ByteBuf buffer() {
-        return buffer;
-    }
-
-    /** Releases the head's bytes; idempotent. After this no position or view of this head may be read. */
-    public void release() {
-        ByteBuf b = buffer;
-        if (b != null) {
-            buffer = null;
-            b.release();
-        }
-    }
-
-    /** Whether {@link #release()} has not been called yet for the current request. */
-    public boolean isHeld() {
-        return buffer != null;
     }
 
     // ---- request line
@@ -117,64 +96,17 @@ public final class Http1RequestHead {
 
     /** Whether the method is exactly {@code method} (methods are case-sensitive, RFC 9110 section 9.1). */
     public boolean isMethod(AsciiString method) {
-        return methodEnd == method.length() && Http1Bytes.equalsExact(buffer, 0, method);
+        return methodEnd == method.length() && Http1Bytes.equalsExact(buffer(), 0, method);
     }
 
     /** The method, through the head's method view. */
     public AsciiView method() {
-        return methodView.point(buffer, 0, methodEnd);
+        return methodView.point(buffer(), 0, methodEnd);
     }
 
     /** The request-target as sent (path and query for origin-form), through the head's target view. */
     public AsciiView target() {
-        return targetView.point(buffer, targetStart, targetEnd);
-    }
-
-    // ---- header fields
-
-    public int headerCount() {
-        return fields.count();
-    }
-
-    public int headerNameStart(int index) {
-        return fields.nameStart(index);
-    }
-
-    public int headerNameEnd(int index) {
-        return fields.nameEnd(index);
-    }
-
-    public int headerValueStart(int index) {
-        return fields.valueStart(index);
-    }
-
-    public int headerValueEnd(int index) {
-        return fields.valueEnd(index);
-    }
-
-    /** The name of header {@code index} as sent, through the head's name view. */
-    public AsciiView headerName(int index) {
-        return fields.name(buffer, index);
-    }
-
-    /** The OWS-trimmed value of header {@code index}, through the head's value view. */
-    public AsciiView headerValue(int index) {
-        return fields.value(buffer, index);
-    }
-
-    /** Whether header {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
-    public boolean nameEquals(int index, AsciiString lowerCaseName) {
-        return fields.nameEquals(buffer, index, lowerCaseName);
-    }
-
-    /** Index of the first header named {@code lowerCaseName} (ASCII case ignored), or -1. */
-    public int findHeader(AsciiString lowerCaseName) {
-        return fields.find(buffer, lowerCaseName, 0);
-    }
-
-    /** Index of the first header at or after {@code fromIndex} named {@code lowerCaseName}, or -1. */
-    public int findHeader(AsciiString lowerCaseName, int fromIndex) {
-        return fields.find(buffer, lowerCaseName, fromIndex);
+        return targetView.point(buffer(), targetStart, targetEnd);
     }
 
     // ---- framing facts
@@ -186,7 +118,7 @@ public final class Http1RequestHead {
 
     /** The Host value through the head's host view; empty when there is no Host header. */
     public AsciiView host() {
-        return hostIndex < 0 ? hostView.clear() : hostView.point(buffer, headerValueStart(hostIndex), headerValueEnd(hostIndex));
+        return hostIndex < 0 ? hostView.clear() : hostView.point(buffer(), headerValueStart(hostIndex), headerValueEnd(hostIndex));
     }
 
     /** Declared Content-Length, or -1 when there is none. */
@@ -233,21 +165,18 @@ public final class Http1RequestHead {
     /** For logs and tests only: allocates. */
     @Override
     public String toString() {
-        if (buffer == null) {
+        if (!isHeld()) {
             return "Http1RequestHead(released)";
         }
         StringBuilder sb = new StringBuilder("Http1RequestHead(").append(method()).append(' ').append(target())
                 .append(version == HTTP_1_1 ? " HTTP/1.1" : " HTTP/1.0");
-        for (int i = 0, n = fields.count(); i < n; i++) {
-            sb.append(", ").append(headerName(i)).append(": ").append(headerValue(i));
-        }
-        return sb.append(')').toString();
+        return appendFields(sb, ", ").append(')').toString();
     }
 
     // ---- written by the parser
 
     void reset() {
-        fields.reset();
+        clearFields();
         methodEnd = 0;
         targetStart = 0;
         targetEnd = 0;
@@ -269,11 +198,6 @@ public final class Http1RequestHead {
         this.version = version;
     }
 
-    /** Adds a header's positions; false when the header count limit is reached. */
-    boolean addHeader(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
-    }
-
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean expectContinue,
             boolean upgradeWebSocket, int hostIndex) {
         this.contentLength = contentLength;
@@ -285,6 +209,6 @@ public final class Http1RequestHead {
     }
 
     void buffer(ByteBuf buffer) {
-        this.buffer = buffer;
+        hold(buffer);
     }
 }

@@ -5,10 +5,10 @@
  * turns inbound bytes into one recycled {@link io.paduraksa.server.http1.Http1RequestHead} per
  * request (positions into a retained slice of the inbound bytes, never Strings), body content as
  * retained {@link io.netty.buffer.ByteBuf} slices, {@link io.paduraksa.server.http1.Http1RequestEnd}
- * after a body, or one {@link io.paduraksa.server.http1.Http1DecodeError} after which the
+ * after a body, or one {@link io.paduraksa.http1.Http1Error} after which the
  * connection must be answered and closed. In steady state it allocates nothing per request
  * ({@code Http1RequestDecoderAllocationTest}); the gate reads the head through
- * {@link io.paduraksa.server.http1.AsciiView}, a re-pointable {@code CharSequence}.
+ * {@link io.paduraksa.http1.AsciiView} (package {@code http1}, shared with the upstream side), a re-pointable {@code CharSequence}.
  *
  * <p>Choices where RFC 9112 leaves room, all on the strict side (a proxy must never read a request
  * differently from the server behind it): bare LF, obs-fold, whitespace before a colon, a second

@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.paduraksa.http1.Http1Error;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,7 +55,7 @@ final class Http1ResponseCollector extends ChannelInboundHandlerAdapter {
             events.add("trailers:" + fields);
         } else if (msg == Http1ResponseEnd.INSTANCE) {
             events.add(END);
-        } else if (msg instanceof Http1ResponseError error) {
+        } else if (msg instanceof Http1Error error) {
             failed = true;
             events.add(error);
         } else {

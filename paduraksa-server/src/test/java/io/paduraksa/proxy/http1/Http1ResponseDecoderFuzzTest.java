@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.server.testing.FuzzCases;
 import io.paduraksa.server.testing.Http1Fuzz;
 import java.util.ArrayDeque;
@@ -113,7 +114,7 @@ class Http1ResponseDecoderFuzzTest {
                 return "response " + i + " differs (HEAD: " + heads + ")\n  ours:  " + mine.get(i) + "\n  netty: " + netty.get(i);
             }
         }
-        boolean error = !events.isEmpty() && events.get(events.size() - 1) instanceof Http1ResponseError;
+        boolean error = !events.isEmpty() && events.get(events.size() - 1) instanceof Http1Error;
         c.count(mine.size() == netty.size() ? "same" : error ? "ours stricter" : "ours stopped");
         return null;
     }

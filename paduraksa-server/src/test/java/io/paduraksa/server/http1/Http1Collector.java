@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.paduraksa.http1.Http1Error;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,14 +29,14 @@ final class Http1Collector extends ChannelInboundHandlerAdapter {
     }
 
     /** Everything one connection produced. */
-    record Outcome(List<Request> requests, Http1DecodeError error) {
+    record Outcome(List<Request> requests, Http1Error error) {
         int status() {
             return error == null ? 0 : error.status();
         }
     }
 
     final List<Request> requests = new ArrayList<>();
-    Http1DecodeError error;
+    Http1Error error;
     private Request pending;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private int messagesAfterError;
@@ -62,7 +63,7 @@ final class Http1Collector extends ChannelInboundHandlerAdapter {
         } else if (msg == Http1RequestEnd.INSTANCE) {
             requests.add(pending.withBody(body.toString(ISO_8859_1)));
             pending = null;
-        } else if (msg instanceof Http1DecodeError e) {
+        } else if (msg instanceof Http1Error e) {
             error = e;
         } else {
             throw new AssertionError("unexpected message " + msg);

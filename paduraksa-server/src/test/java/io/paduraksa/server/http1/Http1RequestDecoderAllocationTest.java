@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.AsciiView;
 import io.paduraksa.testing.AllocationAssert;
 import java.util.ArrayList;
 import java.util.List;

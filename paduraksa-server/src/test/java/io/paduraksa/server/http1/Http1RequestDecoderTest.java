@@ -10,6 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.AsciiString;
+import io.paduraksa.http1.Http1Error;
 import io.paduraksa.server.http1.Http1Collector.Outcome;
 import io.paduraksa.server.http1.Http1Collector.Request;
 import java.util.ArrayList;
@@ -243,119 +244,119 @@ class Http1RequestDecoderTest {
     void leadingEmptyLinesAreSkippedUpToTheLimit() {
         String lines = "\r\n".repeat(Http1RequestDecoder.MAX_EMPTY_LINES);
         assertThat(Http1Collector.decode(lines + GET).requests()).hasSize(1);
-        assertThat(Http1Collector.decode(lines + "\r\n" + GET).error()).isEqualTo(Http1DecodeError.TOO_MANY_EMPTY_LINES);
+        assertThat(Http1Collector.decode(lines + "\r\n" + GET).error()).isEqualTo(Http1Error.TOO_MANY_EMPTY_LINES);
         assertThat(Http1Collector.decode(POST + "\r\n" + GET).requests()).hasSize(2);
     }
 
     static Stream<Arguments> rejected() {
         return Stream.of(
                 // framing: Content-Length and Transfer-Encoding
-                rejects("CL and TE", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Http1DecodeError.CONTENT_LENGTH_WITH_TRANSFER_ENCODING),
-                rejects("TE and CL", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", Http1DecodeError.CONTENT_LENGTH_WITH_TRANSFER_ENCODING),
-                rejects("two CL, equal", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx", Http1DecodeError.DUPLICATE_CONTENT_LENGTH),
-                rejects("two CL, different", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", Http1DecodeError.DUPLICATE_CONTENT_LENGTH),
-                rejects("CL list", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 1\r\n\r\nx", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL plus", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +1\r\n\r\nx", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL minus", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL empty", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length:\r\n\r\n", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL hex", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x1\r\n\r\nx", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL inner space", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 0\r\n\r\n", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL overflow", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9223372036854775808\r\n\r\n", Http1DecodeError.INVALID_CONTENT_LENGTH),
-                rejects("CL too large", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10485761\r\n\r\n", Http1DecodeError.BODY_TOO_LARGE),
-                rejects("CL max long", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9223372036854775807\r\n\r\n", Http1DecodeError.BODY_TOO_LARGE),
+                rejects("CL and TE", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Http1Error.CONTENT_LENGTH_WITH_TRANSFER_ENCODING),
+                rejects("TE and CL", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", Http1Error.CONTENT_LENGTH_WITH_TRANSFER_ENCODING),
+                rejects("two CL, equal", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx", Http1Error.DUPLICATE_CONTENT_LENGTH),
+                rejects("two CL, different", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", Http1Error.DUPLICATE_CONTENT_LENGTH),
+                rejects("CL list", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 1\r\n\r\nx", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL plus", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +1\r\n\r\nx", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL minus", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL empty", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length:\r\n\r\n", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL hex", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x1\r\n\r\nx", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL inner space", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 0\r\n\r\n", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL overflow", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9223372036854775808\r\n\r\n", Http1Error.INVALID_CONTENT_LENGTH),
+                rejects("CL too large", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10485761\r\n\r\n", Http1Error.BODY_TOO_LARGE),
+                rejects("CL max long", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9223372036854775807\r\n\r\n", Http1Error.BODY_TOO_LARGE),
                 // Transfer-Encoding
-                rejects("TE trailing junk", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked x\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE vertical tab", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\u000b\r\n\r\n", Http1DecodeError.INVALID_HEADER_VALUE),
-                rejects("TE xchunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE chunked, identity", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE identity", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE chunked twice in a list", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE empty element", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , chunked\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE empty", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding:\r\n\r\n", Http1DecodeError.INVALID_TRANSFER_ENCODING),
-                rejects("TE gzip, chunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", Http1DecodeError.UNSUPPORTED_TRANSFER_CODING),
-                rejects("TE twice", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Http1DecodeError.DUPLICATE_TRANSFER_ENCODING),
-                rejects("TE space before colon", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n", Http1DecodeError.WHITESPACE_BEFORE_COLON),
-                rejects("TE in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Http1DecodeError.TRANSFER_ENCODING_IN_HTTP_1_0),
+                rejects("TE trailing junk", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked x\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE vertical tab", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\u000b\r\n\r\n", Http1Error.INVALID_HEADER_VALUE),
+                rejects("TE xchunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE chunked, identity", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE identity", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE chunked twice in a list", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE empty element", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , chunked\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE empty", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding:\r\n\r\n", Http1Error.INVALID_TRANSFER_ENCODING),
+                rejects("TE gzip, chunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", Http1Error.UNSUPPORTED_TRANSFER_CODING),
+                rejects("TE twice", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Http1Error.DUPLICATE_TRANSFER_ENCODING),
+                rejects("TE space before colon", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n", Http1Error.WHITESPACE_BEFORE_COLON),
+                rejects("TE in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Http1Error.TRANSFER_ENCODING_IN_HTTP_1_0),
                 // field lines
-                rejects("obs-fold SP", "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n 2\r\n\r\n", Http1DecodeError.OBS_FOLD),
-                rejects("obs-fold HTAB", "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n\t2\r\n\r\n", Http1DecodeError.OBS_FOLD),
-                rejects("whitespace before first field", "GET / HTTP/1.1\r\n Host: a\r\n\r\n", Http1DecodeError.OBS_FOLD),
-                rejects("bare LF ends a field", "GET / HTTP/1.1\r\nHost: a\nX: 1\r\n\r\n", Http1DecodeError.BARE_LF),
-                rejects("bare LF ends request line", "GET / HTTP/1.1\nHost: a\r\n\r\n", Http1DecodeError.BARE_LF),
-                rejects("bare LF ends head", "GET / HTTP/1.1\r\nHost: a\r\n\n", Http1DecodeError.BARE_LF),
-                rejects("bare LF first", "\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.BARE_LF),
-                rejects("bare CR in value", "GET / HTTP/1.1\r\nHost: a\rX: 1\r\n\r\n", Http1DecodeError.BARE_CR),
-                rejects("bare CR in name", "GET / HTTP/1.1\r\nHost: a\r\nX\rY: 1\r\n\r\n", Http1DecodeError.BARE_CR),
-                rejects("CR CR LF", "GET / HTTP/1.1\r\nHost: a\r\r\n\r\n", Http1DecodeError.BARE_CR),
-                rejects("NUL in value", "GET / HTTP/1.1\r\nHost: a\r\nX: a\0b\r\n\r\n", Http1DecodeError.INVALID_HEADER_VALUE),
-                rejects("DEL in value", "GET / HTTP/1.1\r\nHost: a\r\nX: a\u007fb\r\n\r\n", Http1DecodeError.INVALID_HEADER_VALUE),
-                rejects("ESC in value", "GET / HTTP/1.1\r\nHost: a\r\nX: a\u001bb\r\n\r\n", Http1DecodeError.INVALID_HEADER_VALUE),
-                rejects("control byte in name", "GET / HTTP/1.1\r\nHost: a\r\nX\u0001: 1\r\n\r\n", Http1DecodeError.INVALID_HEADER_NAME),
-                rejects("slash in name", "GET / HTTP/1.1\r\nHost: a\r\nX/Y: 1\r\n\r\n", Http1DecodeError.INVALID_HEADER_NAME),
-                rejects("non-ASCII in name", "GET / HTTP/1.1\r\nHost: a\r\nX\u00e9: 1\r\n\r\n", Http1DecodeError.INVALID_HEADER_NAME),
-                rejects("no colon", "GET / HTTP/1.1\r\nHost: a\r\nX-No-Colon\r\n\r\n", Http1DecodeError.INVALID_HEADER_NAME),
-                rejects("tab before colon", "GET / HTTP/1.1\r\nHost\t: a\r\n\r\n", Http1DecodeError.WHITESPACE_BEFORE_COLON),
-                rejects("empty name", "GET / HTTP/1.1\r\nHost: a\r\n: x\r\n\r\n", Http1DecodeError.EMPTY_HEADER_NAME),
-                rejects("no Host in 1.1", "GET / HTTP/1.1\r\nX: 1\r\n\r\n", Http1DecodeError.MISSING_HOST),
-                rejects("two Host", "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n", Http1DecodeError.DUPLICATE_HOST),
-                rejects("two Host in 1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", Http1DecodeError.DUPLICATE_HOST),
+                rejects("obs-fold SP", "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n 2\r\n\r\n", Http1Error.OBS_FOLD),
+                rejects("obs-fold HTAB", "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n\t2\r\n\r\n", Http1Error.OBS_FOLD),
+                rejects("whitespace before first field", "GET / HTTP/1.1\r\n Host: a\r\n\r\n", Http1Error.OBS_FOLD),
+                rejects("bare LF ends a field", "GET / HTTP/1.1\r\nHost: a\nX: 1\r\n\r\n", Http1Error.BARE_LF),
+                rejects("bare LF ends request line", "GET / HTTP/1.1\nHost: a\r\n\r\n", Http1Error.BARE_LF),
+                rejects("bare LF ends head", "GET / HTTP/1.1\r\nHost: a\r\n\n", Http1Error.BARE_LF),
+                rejects("bare LF first", "\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.BARE_LF),
+                rejects("bare CR in value", "GET / HTTP/1.1\r\nHost: a\rX: 1\r\n\r\n", Http1Error.BARE_CR),
+                rejects("bare CR in name", "GET / HTTP/1.1\r\nHost: a\r\nX\rY: 1\r\n\r\n", Http1Error.BARE_CR),
+                rejects("CR CR LF", "GET / HTTP/1.1\r\nHost: a\r\r\n\r\n", Http1Error.BARE_CR),
+                rejects("NUL in value", "GET / HTTP/1.1\r\nHost: a\r\nX: a\0b\r\n\r\n", Http1Error.INVALID_HEADER_VALUE),
+                rejects("DEL in value", "GET / HTTP/1.1\r\nHost: a\r\nX: a\u007fb\r\n\r\n", Http1Error.INVALID_HEADER_VALUE),
+                rejects("ESC in value", "GET / HTTP/1.1\r\nHost: a\r\nX: a\u001bb\r\n\r\n", Http1Error.INVALID_HEADER_VALUE),
+                rejects("control byte in name", "GET / HTTP/1.1\r\nHost: a\r\nX\u0001: 1\r\n\r\n", Http1Error.INVALID_HEADER_NAME),
+                rejects("slash in name", "GET / HTTP/1.1\r\nHost: a\r\nX/Y: 1\r\n\r\n", Http1Error.INVALID_HEADER_NAME),
+                rejects("non-ASCII in name", "GET / HTTP/1.1\r\nHost: a\r\nX\u00e9: 1\r\n\r\n", Http1Error.INVALID_HEADER_NAME),
+                rejects("no colon", "GET / HTTP/1.1\r\nHost: a\r\nX-No-Colon\r\n\r\n", Http1Error.INVALID_HEADER_NAME),
+                rejects("tab before colon", "GET / HTTP/1.1\r\nHost\t: a\r\n\r\n", Http1Error.WHITESPACE_BEFORE_COLON),
+                rejects("empty name", "GET / HTTP/1.1\r\nHost: a\r\n: x\r\n\r\n", Http1Error.EMPTY_HEADER_NAME),
+                rejects("no Host in 1.1", "GET / HTTP/1.1\r\nX: 1\r\n\r\n", Http1Error.MISSING_HOST),
+                rejects("two Host", "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n", Http1Error.DUPLICATE_HOST),
+                rejects("two Host in 1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", Http1Error.DUPLICATE_HOST),
                 // request line
-                rejects("two SP after method", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("two SP before version", "GET /  HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_VERSION),
-                rejects("SP after version", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_VERSION),
-                rejects("HTAB as separator", "GET\t/ HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_METHOD),
-                rejects("leading SP", " GET / HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_METHOD),
-                rejects("method not a token", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_METHOD),
-                rejects("no target", "GET HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("HTTP/0.9", "GET /\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("SP in target", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_VERSION),
-                rejects("CTL in target", "GET /a\u0001b HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("DEL in target", "GET /a\u007f HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("non-ASCII in target", "GET /caf\u00e9 HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("relative target", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("asterisk with GET", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("authority-form with GET", "GET a.test:80 HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("CONNECT with origin-form", "CONNECT /x HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("CONNECT without port", "CONNECT a.test HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("absolute-form without authority", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_TARGET),
-                rejects("lower-case version", "GET / http/1.1\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_VERSION),
-                rejects("version 1.10", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_VERSION),
-                rejects("version junk", "GET / HTTP/1.x\r\nHost: a\r\n\r\n", Http1DecodeError.INVALID_VERSION),
-                rejects("HTTP/2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", Http1DecodeError.UNSUPPORTED_VERSION),
-                rejects("HTTP/1.2", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", Http1DecodeError.UNSUPPORTED_VERSION),
-                rejects("HTTP/0.9 versioned", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", Http1DecodeError.UNSUPPORTED_VERSION),
+                rejects("two SP after method", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("two SP before version", "GET /  HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_VERSION),
+                rejects("SP after version", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n", Http1Error.INVALID_VERSION),
+                rejects("HTAB as separator", "GET\t/ HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_METHOD),
+                rejects("leading SP", " GET / HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_METHOD),
+                rejects("method not a token", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_METHOD),
+                rejects("no target", "GET HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("HTTP/0.9", "GET /\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("SP in target", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_VERSION),
+                rejects("CTL in target", "GET /a\u0001b HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("DEL in target", "GET /a\u007f HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("non-ASCII in target", "GET /caf\u00e9 HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("relative target", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("asterisk with GET", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("authority-form with GET", "GET a.test:80 HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("CONNECT with origin-form", "CONNECT /x HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("CONNECT without port", "CONNECT a.test HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("absolute-form without authority", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_TARGET),
+                rejects("lower-case version", "GET / http/1.1\r\nHost: a\r\n\r\n", Http1Error.INVALID_VERSION),
+                rejects("version 1.10", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", Http1Error.INVALID_VERSION),
+                rejects("version junk", "GET / HTTP/1.x\r\nHost: a\r\n\r\n", Http1Error.INVALID_VERSION),
+                rejects("HTTP/2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", Http1Error.UNSUPPORTED_VERSION),
+                rejects("HTTP/1.2", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", Http1Error.UNSUPPORTED_VERSION),
+                rejects("HTTP/0.9 versioned", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", Http1Error.UNSUPPORTED_VERSION),
                 // chunked framing
-                rejects("chunk size not hex", chunked("g\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_SIZE),
-                rejects("chunk size empty", chunked("\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_SIZE),
-                rejects("chunk size with sign", chunked("+1\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_SIZE),
-                rejects("chunk size leading SP", chunked(" 1\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_SIZE),
-                rejects("chunk size 17 digits", chunked("00000000000000001\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_SIZE),
-                rejects("chunk size 0x", chunked("0x1\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_EXTENSION),
-                rejects("chunk size trailing SP", chunked("1 \r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_EXTENSION),
-                rejects("chunk size 16 digits, too large", chunked("ffffffffffffffff\r\nx\r\n0\r\n\r\n"), Http1DecodeError.BODY_TOO_LARGE),
-                rejects("chunk data longer than size", chunked("1\r\nxy\r\n0\r\n\r\n"), Http1DecodeError.MISSING_CHUNK_CRLF),
-                rejects("chunk data with bare LF", chunked("1\r\nx\n0\r\n\r\n"), Http1DecodeError.MISSING_CHUNK_CRLF),
-                rejects("chunk line bare LF", chunked("1\nx\r\n0\r\n\r\n"), Http1DecodeError.BARE_LF),
-                rejects("chunk extension control byte", chunked("1;a\0\r\nx\r\n0\r\n\r\n"), Http1DecodeError.INVALID_CHUNK_EXTENSION),
-                rejects("chunk extension bare CR", chunked("1;a\rb\r\nx\r\n0\r\n\r\n"), Http1DecodeError.BARE_CR),
-                rejects("chunk extension too long", chunked("1;" + "a".repeat(Http1RequestDecoder.MAX_CHUNK_LINE_LENGTH) + "\r\nx\r\n0\r\n\r\n"), Http1DecodeError.CHUNK_LINE_TOO_LONG),
-                rejects("chunk extension endless", chunked("1;" + "a".repeat(Http1RequestDecoder.MAX_CHUNK_LINE_LENGTH + 10)), Http1DecodeError.CHUNK_LINE_TOO_LONG),
-                rejects("trailer obs-fold", chunked("0\r\nX: 1\r\n 2\r\n\r\n"), Http1DecodeError.OBS_FOLD),
-                rejects("trailer bare LF", chunked("0\r\nX: 1\n\r\n"), Http1DecodeError.BARE_LF),
-                rejects("trailer invalid name", chunked("0\r\nX Y: 1\r\n\r\n"), Http1DecodeError.WHITESPACE_BEFORE_COLON));
+                rejects("chunk size not hex", chunked("g\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_SIZE),
+                rejects("chunk size empty", chunked("\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_SIZE),
+                rejects("chunk size with sign", chunked("+1\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_SIZE),
+                rejects("chunk size leading SP", chunked(" 1\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_SIZE),
+                rejects("chunk size 17 digits", chunked("00000000000000001\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_SIZE),
+                rejects("chunk size 0x", chunked("0x1\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_EXTENSION),
+                rejects("chunk size trailing SP", chunked("1 \r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_EXTENSION),
+                rejects("chunk size 16 digits, too large", chunked("ffffffffffffffff\r\nx\r\n0\r\n\r\n"), Http1Error.BODY_TOO_LARGE),
+                rejects("chunk data longer than size", chunked("1\r\nxy\r\n0\r\n\r\n"), Http1Error.MISSING_CHUNK_CRLF),
+                rejects("chunk data with bare LF", chunked("1\r\nx\n0\r\n\r\n"), Http1Error.MISSING_CHUNK_CRLF),
+                rejects("chunk line bare LF", chunked("1\nx\r\n0\r\n\r\n"), Http1Error.BARE_LF),
+                rejects("chunk extension control byte", chunked("1;a\0\r\nx\r\n0\r\n\r\n"), Http1Error.INVALID_CHUNK_EXTENSION),
+                rejects("chunk extension bare CR", chunked("1;a\rb\r\nx\r\n0\r\n\r\n"), Http1Error.BARE_CR),
+                rejects("chunk extension too long", chunked("1;" + "a".repeat(Http1RequestDecoder.MAX_CHUNK_LINE_LENGTH) + "\r\nx\r\n0\r\n\r\n"), Http1Error.CHUNK_LINE_TOO_LONG),
+                rejects("chunk extension endless", chunked("1;" + "a".repeat(Http1RequestDecoder.MAX_CHUNK_LINE_LENGTH + 10)), Http1Error.CHUNK_LINE_TOO_LONG),
+                rejects("trailer obs-fold", chunked("0\r\nX: 1\r\n 2\r\n\r\n"), Http1Error.OBS_FOLD),
+                rejects("trailer bare LF", chunked("0\r\nX: 1\n\r\n"), Http1Error.BARE_LF),
+                rejects("trailer invalid name", chunked("0\r\nX Y: 1\r\n\r\n"), Http1Error.WHITESPACE_BEFORE_COLON));
     }
 
     private static String chunked(String body) {
         return "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n" + body;
     }
 
-    private static Arguments rejects(String name, String request, Http1DecodeError error) {
+    private static Arguments rejects(String name, String request, Http1Error error) {
         return Arguments.of(name, request, error);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("rejected")
-    void rejectsWithStatusAndDiscardsTheRest(String name, String request, Http1DecodeError error) {
+    void rejectsWithStatusAndDiscardsTheRest(String name, String request, Http1Error error) {
         Outcome o = Http1Collector.decode(new Http1RequestDecoder(), request.getBytes(ISO_8859_1),
                 GET.getBytes(ISO_8859_1), GET.getBytes(ISO_8859_1));
         assertThat(o.error()).isEqualTo(error);
@@ -370,12 +371,12 @@ class Http1RequestDecoderTest {
         assertThat(decodeWithLimits(limit, 1024, 10, 100, atLimit + "\r\nHost: a\r\n\r\n").error()).isNull();
         String above = "GET /a" + atLimit.substring(5);
         assertThat(decodeWithLimits(limit, 1024, 10, 100, above + "\r\nHost: a\r\n\r\n").error())
-                .isEqualTo(Http1DecodeError.REQUEST_LINE_TOO_LONG);
+                .isEqualTo(Http1Error.REQUEST_LINE_TOO_LONG);
         // without waiting for the line to end
-        assertThat(decodeWithLimits(limit, 1024, 10, 100, above).error()).isEqualTo(Http1DecodeError.REQUEST_LINE_TOO_LONG);
+        assertThat(decodeWithLimits(limit, 1024, 10, 100, above).error()).isEqualTo(Http1Error.REQUEST_LINE_TOO_LONG);
         assertThat(decodeWithLimits(limit, 1024, 10, 100, atLimit + "\r").error()).isNull();
         assertThat(Http1Collector.decode("GET /" + "a".repeat(8 * 1024) + " HTTP/1.1\r\nHost: a\r\n\r\n").error())
-                .isEqualTo(Http1DecodeError.REQUEST_LINE_TOO_LONG);
+                .isEqualTo(Http1Error.REQUEST_LINE_TOO_LONG);
     }
 
     @Test
@@ -386,10 +387,10 @@ class Http1RequestDecoderTest {
         assertThat(atLimit).hasSize(limit);
         assertThat(decodeWithLimits(64, limit, 10, 100, atLimit).error()).isNull();
         String above = atLimit.replace("X: ", "X: v");
-        assertThat(decodeWithLimits(64, limit, 10, 100, above).error()).isEqualTo(Http1DecodeError.HEAD_TOO_LARGE);
-        assertThat(decodeWithLimits(64, limit, 10, 100, above.substring(0, limit)).error()).isEqualTo(Http1DecodeError.HEAD_TOO_LARGE);
+        assertThat(decodeWithLimits(64, limit, 10, 100, above).error()).isEqualTo(Http1Error.HEAD_TOO_LARGE);
+        assertThat(decodeWithLimits(64, limit, 10, 100, above.substring(0, limit)).error()).isEqualTo(Http1Error.HEAD_TOO_LARGE);
         assertThat(Http1Collector.decode("GET / HTTP/1.1\r\nHost: a\r\nX: " + "v".repeat(32 * 1024) + "\r\n\r\n").error())
-                .isEqualTo(Http1DecodeError.HEAD_TOO_LARGE);
+                .isEqualTo(Http1Error.HEAD_TOO_LARGE);
     }
 
     @Test
@@ -399,18 +400,18 @@ class Http1RequestDecoderTest {
             sb.append("X-").append(i).append(": ").append(i).append("\r\n");
         }
         assertThat(Http1Collector.decode(sb + "\r\n").requests().get(0).headers()).hasSize(100);
-        assertThat(Http1Collector.decode(sb + "X-100: 100\r\n\r\n").error()).isEqualTo(Http1DecodeError.TOO_MANY_HEADERS);
+        assertThat(Http1Collector.decode(sb + "X-100: 100\r\n\r\n").error()).isEqualTo(Http1Error.TOO_MANY_HEADERS);
     }
 
     @Test
     void bodyLimitGives413ForDeclaredLengthAndForChunkSum() {
         String cl = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: %d\r\n\r\n";
         assertThat(decodeWithLimits(64, 1024, 10, 10, cl.formatted(10) + "0123456789").requests().get(0).body()).hasSize(10);
-        assertThat(decodeWithLimits(64, 1024, 10, 10, cl.formatted(11)).error()).isEqualTo(Http1DecodeError.BODY_TOO_LARGE);
+        assertThat(decodeWithLimits(64, 1024, 10, 10, cl.formatted(11)).error()).isEqualTo(Http1Error.BODY_TOO_LARGE);
         String ch = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n01234\r\n";
         assertThat(decodeWithLimits(64, 1024, 10, 10, ch + "5\r\n56789\r\n0\r\n\r\n").error()).isNull();
         Outcome over = decodeWithLimits(64, 1024, 10, 10, ch + "6\r\n567890\r\n0\r\n\r\n");
-        assertThat(over.error()).isEqualTo(Http1DecodeError.BODY_TOO_LARGE);
+        assertThat(over.error()).isEqualTo(Http1Error.BODY_TOO_LARGE);
         assertThat(over.requests().get(0).body()).isEqualTo("01234");
     }
 
@@ -418,8 +419,8 @@ class Http1RequestDecoderTest {
     void trailerLimitsReuseTheHeadLimits() {
         String ch = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n";
         assertThat(decodeWithLimits(64, 128, 2, 100, ch + "A: 1\r\nB: 2\r\n\r\n").error()).isNull();
-        assertThat(decodeWithLimits(64, 128, 2, 100, ch + "A: 1\r\nB: 2\r\nC: 3\r\n\r\n").error()).isEqualTo(Http1DecodeError.TRAILERS_TOO_LARGE);
-        assertThat(decodeWithLimits(64, 128, 2, 100, ch + "A: " + "v".repeat(200) + "\r\n\r\n").error()).isEqualTo(Http1DecodeError.TRAILERS_TOO_LARGE);
+        assertThat(decodeWithLimits(64, 128, 2, 100, ch + "A: 1\r\nB: 2\r\nC: 3\r\n\r\n").error()).isEqualTo(Http1Error.TRAILERS_TOO_LARGE);
+        assertThat(decodeWithLimits(64, 128, 2, 100, ch + "A: " + "v".repeat(200) + "\r\n\r\n").error()).isEqualTo(Http1Error.TRAILERS_TOO_LARGE);
     }
 
     @Test
@@ -491,25 +492,6 @@ class Http1RequestDecoderTest {
             b.release();
         });
         ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void asciiViewReadsBytesAsChars() {
-        ByteBuf buf = Unpooled.copiedBuffer("xxHeLLo\u00e9yy", ISO_8859_1);
-        try {
-            AsciiView v = new AsciiView().point(buf, 2, 8);
-            assertThat(v.length()).isEqualTo(6);
-            assertThat(v.charAt(5)).isEqualTo('\u00e9');
-            assertThat(v).hasToString("HeLLo\u00e9");
-            assertThat(v.subSequence(1, 3).toString()).isEqualTo("eL");
-            assertThat(new AsciiView().point(buf, 2, 7).contentEqualsIgnoreCase(AsciiString.of("hello"))).isTrue();
-            assertThat(new AsciiView().point(buf, 2, 7).contentEquals(AsciiString.of("hello"))).isFalse();
-            assertThatThrownBy(() -> v.charAt(6)).isInstanceOf(IndexOutOfBoundsException.class);
-            assertThat(v.clear().length()).isZero();
-            assertThat(v.toString()).isEmpty();
-        } finally {
-            buf.release();
-        }
     }
 
     private static Outcome decodeWithLimits(int line, int head, int headers, long body, String request) {

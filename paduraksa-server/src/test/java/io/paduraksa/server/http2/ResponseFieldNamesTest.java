@@ -2,9 +2,9 @@ package io.paduraksa.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.buffer.Unpooled;
-import io.paduraksa.server.http1.AsciiView;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.paduraksa.http1.AsciiView;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,4 +1,4 @@
-package io.paduraksa.server.http1;
+package io.paduraksa.http1;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

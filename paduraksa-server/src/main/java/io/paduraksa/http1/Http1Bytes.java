@@ -1,4 +1,4 @@
-package io.paduraksa.server.http1;
+package io.paduraksa.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
@@ -9,6 +9,7 @@ public final class Http1Bytes {
     public static final byte LF = '\n';
     public static final byte SP = ' ';
     public static final byte HTAB = '\t';
+    public static final byte NUL = 0;
 
     /** {@code "HTTP/1.1"} read as a big-endian long ({@link ByteBuf#getLong}). */
     public static final long HTTP_1_1_AS_LONG = 0x485454502F312E31L;
@@ -63,15 +64,15 @@ public final class Http1Bytes {
         return FIELD_VALUE[b & 0xFF];
     }
 
-    static boolean isTarget(int b) {
+    public static boolean isTarget(int b) {
         return TARGET[b & 0xFF];
     }
 
-    static boolean isScheme(int b) {
+    public static boolean isScheme(int b) {
         return SCHEME[b & 0xFF];
     }
 
-    static boolean isAlpha(int b) {
+    public static boolean isAlpha(int b) {
         int lower = b | 0x20;
         return lower >= 'a' && lower <= 'z';
     }
@@ -174,7 +175,7 @@ public final class Http1Bytes {
     }
 
     /** {@code buf[from, from + lowerCase.length())} equals {@code lowerCase}, folding ASCII letters of the buffer. */
-    static boolean equalsLowerCase(ByteBuf buf, int from, AsciiString lowerCase) {
+    public static boolean equalsLowerCase(ByteBuf buf, int from, AsciiString lowerCase) {
         int n = lowerCase.length();
         byte[] expected = lowerCase.array();
         int offset = lowerCase.arrayOffset();
@@ -192,12 +193,72 @@ public final class Http1Bytes {
     }
 
     /** {@code buf[from, from + other.length())} equals {@code other} byte for byte. */
-    static boolean equalsExact(ByteBuf buf, int from, AsciiString other) {
+    public static boolean equalsExact(ByteBuf buf, int from, AsciiString other) {
         int n = other.length();
         byte[] expected = other.array();
         int offset = other.arrayOffset();
         for (int i = 0; i < n; i++) {
             if (buf.getByte(from + i) != expected[offset + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- OWS and comma-separated lists (RFC 9110 sections 5.6.1, 5.6.3)
+
+    /** The first index in {@code [from, to)} that is not SP or HTAB, or {@code to}. */
+    public static int skipOws(ByteBuf in, int from, int to) {
+        while (from < to && isOws(in.getByte(from))) {
+            from++;
+        }
+        return from;
+    }
+
+    /** {@code to} moved back over trailing SP and HTAB, not before {@code from}. */
+    public static int trimOws(ByteBuf in, int from, int to) {
+        while (to > from && isOws(in.getByte(to - 1))) {
+            to--;
+        }
+        return to;
+    }
+
+    /** Whether every byte of {@code in[from, to)} is a tchar. */
+    public static boolean isToken(ByteBuf in, int from, int to) {
+        for (int p = from; p < to; p++) {
+            if (!isToken(in.getByte(p))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the comma-separated list {@code in[from, to)} (RFC 9110 section 5.6.1) has an element
+     * equal to {@code name}, ASCII case ignored on both sides; empty elements are skipped.
+     */
+    public static boolean listContains(ByteBuf in, int from, int to, CharSequence name) {
+        int p = from;
+        while (p < to) {
+            int comma = in.indexOf(p, to, (byte) ',');
+            int elementEnd = comma < 0 ? to : comma;
+            int s = skipOws(in, p, elementEnd);
+            if (rangeEqualsIgnoreCase(in, s, trimOws(in, s, elementEnd), name)) {
+                return true;
+            }
+            p = elementEnd + 1;
+        }
+        return false;
+    }
+
+    /** {@code buf[from, to)} equals {@code s} ignoring ASCII case on both sides. */
+    public static boolean rangeEqualsIgnoreCase(ByteBuf buf, int from, int to, CharSequence s) {
+        int n = s.length();
+        if (to - from != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (toLower(buf.getByte(from + i) & 0xFF) != toLower(s.charAt(i))) {
                 return false;
             }
         }

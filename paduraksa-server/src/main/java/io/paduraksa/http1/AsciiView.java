@@ -1,4 +1,4 @@
-package io.paduraksa.server.http1;
+package io.paduraksa.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Per request: {@link #point} and the {@code CharSequence} reads allocate nothing. Only
  * {@link #toString()} (logs, tests) and {@link #subSequence} (which must return a new object by
  * contract) allocate. A view does not own or retain its buffer: it is valid while whoever pointed
- * it keeps the buffer alive and does not re-point it (see {@link Http1RequestHead} for the views
+ * it keeps the buffer alive and does not re-point it (see the request and response heads for the views
  * it hands out). {@code equals} and {@code hashCode} are identity, as for any mutable view.
  */
 public final class AsciiView implements CharSequence {

@@ -1,0 +1,121 @@
+package io.paduraksa.http1;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
+
+/**
+ * What a request head, a response head and a trailer section have in common: a retained slice of
+ * the inbound bytes holding exactly the section, and the positions of its fields in that slice
+ * ({@link FieldPositions}, indices from 0). One instance per decoder, reset for every message, so
+ * nothing here allocates per message.
+ *
+ * <p><b>Lifetime.</b> The consumer owns the slice and calls {@link #release()} when done; the
+ * decoder parses the next section only after that (see {@link ResumableDecoder#resume()}).
+ *
+ * <p><b>Views.</b> {@link #headerName(int)} and {@link #headerValue(int)} each re-point one
+ * {@link AsciiView} owned by this section: a view stays valid until the same accessor is called
+ * again or the section is released. To copy bytes without views, use the position accessors with
+ * {@link #buffer()}.
+ */
+public abstract class Http1FieldSection {
+    private final FieldPositions fields;
+    private ByteBuf buffer;
+
+    /** Room for {@code initialCapacity} fields at first, at most {@code maxCount}. */
+    protected Http1FieldSection(int maxCount, int initialCapacity) {
+        this.fields = new FieldPositions(maxCount, initialCapacity);
+    }
+
+    // ---- bytes and lifetime
+
+    /** The section's bytes (a retained slice); positions index into it. {@code null} once released. */
+    public final ByteBuf buffer() {
+        return buffer;
+    }
+
+    /** Releases the bytes; idempotent. After this no position or view of this section may be read. */
+    public final void release() {
+        ByteBuf b = buffer;
+        if (b != null) {
+            buffer = null;
+            b.release();
+        }
+    }
+
+    /** Whether {@link #release()} has not been called yet for the current message. */
+    public final boolean isHeld() {
+        return buffer != null;
+    }
+
+    // ---- fields
+
+    public final int headerCount() {
+        return fields.count();
+    }
+
+    public final int headerNameStart(int index) {
+        return fields.nameStart(index);
+    }
+
+    public final int headerNameEnd(int index) {
+        return fields.nameEnd(index);
+    }
+
+    public final int headerValueStart(int index) {
+        return fields.valueStart(index);
+    }
+
+    public final int headerValueEnd(int index) {
+        return fields.valueEnd(index);
+    }
+
+    /** The name of field {@code index} as sent, through the section's name view. */
+    public final AsciiView headerName(int index) {
+        return fields.name(buffer, index);
+    }
+
+    /** The OWS-trimmed value of field {@code index}, through the section's value view. */
+    public final AsciiView headerValue(int index) {
+        return fields.value(buffer, index);
+    }
+
+    /** Whether field {@code index} is named {@code lowerCaseName}, ignoring ASCII case. */
+    public final boolean nameEquals(int index, AsciiString lowerCaseName) {
+        return fields.nameEquals(buffer, index, lowerCaseName);
+    }
+
+    /** Index of the first field named {@code lowerCaseName} (ASCII case ignored), or -1. */
+    public final int findHeader(AsciiString lowerCaseName) {
+        return fields.find(buffer, lowerCaseName, 0);
+    }
+
+    /** Index of the first field at or after {@code fromIndex} named {@code lowerCaseName}, or -1. */
+    public final int findHeader(AsciiString lowerCaseName, int fromIndex) {
+        return fields.find(buffer, lowerCaseName, fromIndex);
+    }
+
+    /** For {@code toString}: appends {@code ", name: value"} per field (allocates; logs and tests only). */
+    protected final StringBuilder appendFields(StringBuilder sb, String separator) {
+        for (int i = 0, n = fields.count(); i < n; i++) {
+            sb.append(i == 0 ? separator : ", ").append(headerName(i)).append(": ").append(headerValue(i));
+        }
+        return sb;
+    }
+
+    // ---- written by the decoder
+
+    /** Forgets the fields of the previous message. */
+    protected final void clearFields() {
+        fields.reset();
+    }
+
+    /** Adds a field's positions; false when the field count limit is reached. */
+    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd) {
+        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
+    }
+
+    /** Takes the retained slice holding the section. */
+    protected final void hold(ByteBuf buffer) {
+        this.buffer = buffer;
+    }
+}
