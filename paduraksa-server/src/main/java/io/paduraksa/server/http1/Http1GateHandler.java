@@ -559,16 +559,16 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
     }
 
-    /**
-     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
-     * answer, or 0 when it ended without one. Counted once. 0 B.
-     */
-    /** The connection's request state, for the exchange's response head (its {@code RateLimit-*} fields). */
+    /** The connection's request state: the gate's, and the exchange's for the response head (its {@code RateLimit-*} fields). */
     @Override
     public RequestState state() {
         return state;
     }
 
+    /**
+     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
+     * answer, or 0 when it ended without one. Counted once. 0 B.
+     */
     void forwardStatus(int status) {
         if (forwardCounted) {
             return;

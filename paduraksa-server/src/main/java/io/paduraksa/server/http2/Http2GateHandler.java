@@ -25,7 +25,6 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
