@@ -24,7 +24,7 @@ import java.util.Locale;
  * garbage collector once no entry and no write holds them (a pooled buffer released on eviction could
  * still be written by another loop).
  */
-public final class ForwardAuthPolicy implements RequestPolicy {
+public final class ForwardAuthPolicy implements AsyncPolicy {
     /** The largest auth answer body passed on to the client; a larger one makes the service unavailable. */
     public static final int MAX_BODY = 64 * 1024;
     /** Unpooled, leak detection off, freed by the GC: see the class comment. */

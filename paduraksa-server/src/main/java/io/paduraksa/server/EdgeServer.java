@@ -115,7 +115,7 @@ public final class EdgeServer {
             metrics.accessLog(accessLog);
             reloader.addSignalHook(accessLog::reopen);
         }
-        GateContext context = new GateContext(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0,
+        ListenerServices context = new ListenerServices(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0,
                 accessLog);
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);

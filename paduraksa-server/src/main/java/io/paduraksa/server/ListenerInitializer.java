@@ -41,7 +41,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     private final int index;
     private final ListenerSpec spec;
     private final LimitsSpec limits;
-    private final GateContext context;
+    private final ListenerServices context;
     private final AddressMatcher trustedProxies;
     private final AddressMatcher proxySenders;
     private final CountryLookup countries;
@@ -53,7 +53,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     private final boolean http1;
     private final boolean h2c;
 
-    ListenerInitializer(int index, ListenerSpec spec, LimitsSpec limits, GateContext context, SnapshotStore store,
+    ListenerInitializer(int index, ListenerSpec spec, LimitsSpec limits, ListenerServices context, SnapshotStore store,
                         TlsContexts tls, ChannelGroup channels) {
         this.index = index;
         this.spec = spec;

@@ -35,6 +35,7 @@ import io.paduraksa.ops.ForwardAuthMetrics;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.net.IpParser;
+import io.paduraksa.policy.AsyncPolicy;
 import io.paduraksa.policy.ForwardAuthPolicy;
 import io.paduraksa.policy.PolicyDecision;
 import java.net.InetSocketAddress;
@@ -54,7 +55,7 @@ import javax.net.ssl.SSLException;
  * One forward-auth subrequest for a request whose decision was not cached, sent over HTTP/1.1
  * (Netty's client codec) from the client connection's event loop to the auth service, bounded by
  * the policy's timeout from the start. The answer (or its absence) becomes a decision through
- * {@link ForwardAuthPolicy#decide}, which also caches it, and is handed to {@link Done} on the same
+ * {@link ForwardAuthPolicy#decide}, which also caches it, and is handed to {@link AsyncPolicy.Decided} on the same
  * event loop, exactly once per request. The rare path: allocates freely.
  *
  * <p><b>Connections</b> are kept alive and pooled per event loop and auth destination (scheme,
@@ -100,16 +101,6 @@ public final class ForwardAuthCall {
         }
     };
 
-    /** Receives the decision on the event loop of the request. */
-    public interface Done {
-        /**
-         * @param token what the caller passed to {@link #start} (its stream, for example)
-         * @param requestId the request's id at the start: the caller compares it with its state's to
-         *                  see whether the request is still the one that asked
-         */
-        void authDecided(Object token, long requestId, PolicyDecision decision);
-    }
-
     /** One event loop's idle connections (by destination) and calls in flight (by policy and key). */
     private static final class Loop {
         final Map<String, ArrayDeque<Connection>> idle = new HashMap<>();
@@ -121,13 +112,13 @@ public final class ForwardAuthCall {
     }
 
     /** A request waiting on another request's call. */
-    private record Waiter(RequestState state, long requestId, Done done, Object token) {
+    private record Waiter(RequestState state, long requestId, AsyncPolicy.Decided done, Object token) {
     }
 
     private final ForwardAuthPolicy policy;
     private final RequestState state;
     private final Object key;
-    private final Done done;
+    private final AsyncPolicy.Decided done;
     private final Object token;
     private final long requestId;
     private final Loop loop;
@@ -151,7 +142,7 @@ public final class ForwardAuthCall {
     private ScheduledFuture<?> timeout;
     private Connection connection;
 
-    private ForwardAuthCall(ForwardAuthPolicy policy, RequestState state, Done done, Object token, Loop loop,
+    private ForwardAuthCall(ForwardAuthPolicy policy, RequestState state, AsyncPolicy.Decided done, Object token, Loop loop,
                             EventLoop eventLoop, Class<? extends Channel> type) {
         this.policy = policy;
         this.state = state;
@@ -169,9 +160,10 @@ public final class ForwardAuthCall {
      * Starts the subrequest for the request in {@code state} (its head must be readable now and
      * until the decision: what the subrequest needs is copied before this returns; a coalesced
      * request's cached decision is looked up with it). {@code client} is the client's connection:
-     * the subrequest runs on its event loop (this is called there) with its transport.
+     * the subrequest runs on its event loop (this is called there) with its transport. The server
+     * registers this as the starter of {@link ForwardAuthPolicy} (the request cycle never names it).
      */
-    public static void start(Channel client, RequestState state, ForwardAuthPolicy policy, Done done, Object token) {
+    public static void start(Channel client, RequestState state, ForwardAuthPolicy policy, AsyncPolicy.Decided done, Object token) {
         @SuppressWarnings("unchecked")
         Class<? extends Channel> type = client instanceof SocketChannel ? client.getClass()
                 : (Class<? extends Channel>) io.netty.channel.socket.nio.NioSocketChannel.class;
@@ -179,7 +171,7 @@ public final class ForwardAuthCall {
     }
 
     private static void start(EventLoop eventLoop, Class<? extends Channel> type, RequestState state,
-                              ForwardAuthPolicy policy, Done done, Object token, boolean coalesce) {
+                              ForwardAuthPolicy policy, AsyncPolicy.Decided done, Object token, boolean coalesce) {
         Loop loop = LOOPS.get();
         ForwardAuthCall call = new ForwardAuthCall(policy, state, done, token, loop, eventLoop, type);
         if (call.key != null && coalesce) {
@@ -424,7 +416,7 @@ public final class ForwardAuthCall {
             }
         }
         metrics.call(outcome, answer == null ? -1 : (System.nanoTime() - startNanos) / 1_000);
-        done.authDecided(token, requestId, decision);
+        done.decided(token, requestId, decision);
         List<Waiter> ws = waiters;
         waiters = null;
         if (ws != null) {
@@ -436,16 +428,16 @@ public final class ForwardAuthCall {
 
     private void resume(Waiter w, PolicyDecision answer) {
         if (w.state.requestId() != w.requestId) {
-            w.done.authDecided(w.token, w.requestId, policy.unavailable()); // gone: dropped by its handler
+            w.done.decided(w.token, w.requestId, policy.unavailable()); // gone: dropped by its handler
             return;
         }
         if (answer == null) {
-            w.done.authDecided(w.token, w.requestId, policy.unavailable());
+            w.done.decided(w.token, w.requestId, policy.unavailable());
             return;
         }
         PolicyDecision cached = policy.evaluate(w.state);
         if (cached != PolicyDecision.NEEDS_ASYNC) {
-            w.done.authDecided(w.token, w.requestId, cached);
+            w.done.decided(w.token, w.requestId, cached);
         } else {
             start(eventLoop, type, w.state, policy, w.done, w.token, false); // not cached: not for sharing
         }

@@ -17,15 +17,12 @@ import io.paduraksa.gate.RequestView;
 import io.paduraksa.http1.AsciiView;
 import io.paduraksa.http1.Http1Error;
 import io.paduraksa.ops.AccessLog;
-import io.paduraksa.ops.Metrics;
-import io.paduraksa.policy.ForwardAuthPolicy;
-import io.paduraksa.policy.PolicyDecision;
-import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.server.DrainEvent;
-import io.paduraksa.server.GateContext;
-import io.paduraksa.server.GateMeter;
+import io.paduraksa.server.ListenerServices;
+import io.paduraksa.server.ProtocolExchange;
+import io.paduraksa.server.RequestCycle;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * answer is not lost to a reset.
  */
 public final class Http1GateHandler extends ChannelInboundHandlerAdapter
-        implements RequestView, Http1Deadlines.Expired, ForwardAuthCall.Done {
+        implements RequestView, ProtocolExchange, Http1Deadlines.Expired {
     /** How long a connection keeps reading (and dropping) an unwanted body after its answer. */
     static final long LINGER_MILLIS = 2_000;
 
@@ -77,7 +74,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private static final byte[] KEEP_ALIVE_END = "Connection: keep-alive\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int CRLF_SHORT = ('\r' << 8) | '\n';
 
-    private final GateContext context;
+    private final ListenerServices context;
+    private final RequestCycle cycle;
     private final Http1RequestDecoder decoder;
     private final Http1Deadlines deadlines;
     private final RequestState state;
@@ -106,8 +104,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     /** The forwarded request was counted (its status is known). */
     private boolean forwardCounted;
 
-    public Http1GateHandler(GateContext context, Http1RequestDecoder decoder, Http1Deadlines deadlines, int maxPathBytes) {
+    public Http1GateHandler(ListenerServices context, Http1RequestDecoder decoder, Http1Deadlines deadlines, int maxPathBytes) {
         this.context = context;
+        this.cycle = context.cycle();
         this.decoder = decoder;
         this.deadlines = deadlines;
         this.state = new RequestState(maxPathBytes);
@@ -200,7 +199,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
         head = h;
         inRequest = true;
-        started = context.accessLog() == null ? 0 : System.nanoTime();
+        started = cycle.startNanos();
         discardingBody = h.hasBody();
         deadlines.headReceived(h.hasBody());
         if (client == null) {
@@ -213,85 +212,73 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         if (refusal != 0) {
             // CONNECT may be followed by tunnel bytes at once; an unmappable target leaves nothing to trust.
             closeAfterAnswer = true;
-            decision = AccessLog.REFUSED;
-            countRefused(refusal);
-            writeAnswer(context.gate().store().current().statusAnswer(refusal));
+            cycle.refuse(this, refusal);
             return;
         }
-        GateMeter meter = context.meter();
-        long before = meter == null ? 0 : meter.before();
-        GateOutcome outcome = context.gate().run(this, state);
-        if (meter != null) {
-            meter.after(before);
-        }
-        decision = AccessLog.decision(outcome, state.response() == null ? 0 : state.response().status());
-        switch (outcome) {
-            case RESPOND, CHALLENGE -> {
-                countAnswered(outcome, state.response().status());
-                writeAnswer(state.response());
-            }
-            case FORWARD -> forward(ctx, h); // counted by the forwarder when the status is known
-            case DROP -> {
-                countAnswered(outcome, 0);
-                drop(ctx);
-            }
-            default -> awaitPolicy(ctx);
-        }
+        cycle.run(this, this);
     }
 
-    // ---- NEEDS_ASYNC: a policy's I/O (forward-auth on a cache miss), off the common path ----
+    // ---- ProtocolExchange: what the request cycle tells this connection to do ----
+
+    @Override
+    public Channel channel() {
+        return ctx.channel();
+    }
+
+    @Override
+    public void logDecision(int decision) {
+        this.decision = decision;
+    }
+
+    @Override
+    public void drop() {
+        drop(ctx);
+    }
+
+    /** Hands the request to the forwarder, then the body that arrived while a policy waited (if any). */
+    @Override
+    public void forward() {
+        forward(ctx, head);
+        replayHeld();
+    }
 
     /**
-     * Starts the I/O the deciding policy asked for. The head stays held, reading stops, and body
-     * chunks already decoded wait until the decision; the client's body-rate rule pauses meanwhile
-     * (the wait is the auth service's, bounded by its timeout).
+     * An asynchronous policy starts: the head stays held, reading stops, and body chunks already
+     * decoded wait until the decision; the client's body-rate rule pauses meanwhile (the wait is the
+     * policy's, bounded by its timeout).
      */
-    private void awaitPolicy(ChannelHandlerContext ctx) {
-        if (!(state.decidingPolicy() instanceof ForwardAuthPolicy policy)) {
-            // Only forward-auth needs I/O; anything else asking for it is our error, not the client's.
-            countAnswered(GateOutcome.NEEDS_ASYNC, 500);
-            writeAnswer(state.snapshot().statusAnswer(500));
-            return;
-        }
+    @Override
+    public void pauseReads() {
         policyPending = true;
         ctx.channel().config().setAutoRead(false);
         deadlines.bodyPaused(true);
-        ForwardAuthCall.start(ctx.channel(), state, policy, this, null);
     }
 
-    /** The policy decided (on this event loop): the gate goes on after it, then answer, forward or drop. */
     @Override
-    public void authDecided(Object token, long requestId, PolicyDecision decision) {
-        if (!policyPending || state.requestId() != requestId || head == null) {
-            return; // the client went away meanwhile (the state was cleared)
-        }
+    public void resumeReads(GateOutcome outcome) {
         policyPending = false;
-        ChannelHandlerContext c = ctx;
-        c.channel().config().setAutoRead(true);
+        ctx.channel().config().setAutoRead(true);
         deadlines.bodyPaused(false);
-        GateOutcome outcome = context.gate().resume(state, decision, null);
-        switch (outcome) {
-            case RESPOND, CHALLENGE -> {
-                countAnswered(outcome, state.response().status());
-                releaseHeld();
-                if (heldEnd) {
-                    discardingBody = false; // the whole body was read while waiting
-                }
-                writeAnswer(state.response());
-                resumeDecoding();
-            }
-            case FORWARD -> {
-                forward(c, head);
-                replayHeld();
-            }
-            case DROP -> {
-                countAnswered(outcome, 0);
-                releaseHeld();
-                drop(c);
-            }
-            default -> awaitPolicy(c);
+        if (outcome == GateOutcome.FORWARD || outcome == GateOutcome.NEEDS_ASYNC) {
+            return; // forward() replays the held body; another policy keeps holding it
         }
-        c.flush();
+        releaseHeld();
+        if (heldEnd && outcome != GateOutcome.DROP) {
+            discardingBody = false; // the whole body was read while waiting
+        }
+    }
+
+    @Override
+    public boolean awaits(long requestId) {
+        return policyPending && state.requestId() == requestId && head != null;
+    }
+
+    @Override
+    public void resumed(GateOutcome outcome) {
+        if (outcome == GateOutcome.RESPOND || outcome == GateOutcome.CHALLENGE) {
+            resumeDecoding();
+        }
+        ctx.flush();
     }
 
     private void hold(ByteBuf chunk) {
@@ -317,27 +304,6 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         while (chunks != null && !chunks.isEmpty()) {
             chunks.pollFirst().release();
         }
-    }
-
-    /** Counts a request the gate decided (status 0: dropped). 0 B. */
-    private void countAnswered(GateOutcome outcome, int status) {
-        Metrics m = context.metrics();
-        if (m != null) {
-            m.answered(context.listener(), state, outcome, status);
-        }
-    }
-
-    /** Counts a request answered before the gate (refused, malformed, timed out). 0 B. */
-    private void countRefused(int status) {
-        Metrics m = context.metrics();
-        if (m != null) {
-            m.refused(context.listener(), status);
-        }
-    }
-
-    /** The listener's context: the forwarder's side reaches {@link GateContext#metrics()} and the listener index here. */
-    GateContext context() {
-        return context;
     }
 
     /**
@@ -410,7 +376,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     }
 
     /** Writes a precomputed answer; closes after it when the request asked for that or had a body. */
-    private void writeAnswer(PrecomputedResponse response) {
+    @Override
+    public void writeAnswer(PrecomputedResponse response) {
         ChannelHandlerContext c = ctx;
         // draining: the stop began while this request was in flight (a forward); its answer is the last.
         boolean close = closeAfterAnswer || draining;
@@ -509,9 +476,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         closeAfterAnswer = true;
         headRequest = false;
         started = 0;
-        decision = AccessLog.REFUSED;
-        countRefused(error.status());
-        writeAnswer(context.gate().store().current().statusAnswer(error.status()));
+        cycle.refuse(this, error.status());
     }
 
     /** Slowloris: the head did not complete within the header timeout. */
@@ -523,9 +488,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         closeAfterAnswer = true;
         headRequest = false;
         started = 0;
-        decision = AccessLog.REFUSED;
-        countRefused(408);
-        writeAnswer(context.gate().store().current().statusAnswer(408));
+        cycle.refuse(this, 408);
     }
 
     private void releaseHead() {
@@ -598,25 +561,22 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         }
     }
 
+    /** The connection's request state: the gate's, and the exchange's for the response head (its {@code RateLimit-*} fields). */
+    @Override
+    public RequestState state() {
+        return state;
+    }
+
     /**
      * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
      * answer, or 0 when it ended without one. Counted once. 0 B.
      */
-    /** The connection's request state, for the exchange's response head (its {@code RateLimit-*} fields). */
-    RequestState state() {
-        return state;
-    }
-
     void forwardStatus(int status) {
         if (forwardCounted) {
             return;
         }
         forwardCounted = true;
-        state.status(status);
-        Metrics m = context.metrics();
-        if (m != null) {
-            m.forwardedResponse(context.listener(), state, status);
-        }
+        cycle.forwarded(state, status);
     }
 
     /** Body bytes of a forwarded response went to the client. */
@@ -626,11 +586,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     /** The one end-of-request hook of this protocol: the access-log line (0 B on the loop; nothing when off). */
     private void logEnd() {
-        AccessLog log = context.accessLog();
-        if (log != null) {
-            state.startNanos(started);
-            log.log(context.listener(), AccessLog.HTTP1, state, head == null ? null : this, client, decision);
-        }
+        cycle.log(AccessLog.HTTP1, state, head == null ? null : this, client, started, decision);
     }
 
     /** A forwarded request ended; an upgraded one (its head already released) was logged at the 101. */

@@ -3,6 +3,7 @@ package io.paduraksa.server.http2;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -13,9 +14,9 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
+import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.AccessLog;
-import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
@@ -24,6 +25,7 @@ import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.RateLimitFields;
+import io.paduraksa.server.ProtocolExchange;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +43,7 @@ import java.util.Map;
  * upstream's response becomes HEADERS, DATA and trailing HEADERS. The response head costs Netty
  * header objects (lower-cased names, copied values); the rest allocates nothing per request.
  */
-final class Http2Exchange implements ForwardExchange {
+final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     private static final Recycler<Http2Exchange> RECYCLER = new Recycler<>() {
         @Override
         protected Http2Exchange newObject(Handle<Http2Exchange> handle) {
@@ -60,6 +62,8 @@ final class Http2Exchange implements ForwardExchange {
     final RequestState state = new RequestState();
     final Http2RequestView view = new Http2RequestView();
     Http2GateHandler handler;
+    /** The handler of a stream whose asynchronous policy just decided, for the flush after the dispatch. */
+    private Http2GateHandler resumedOn;
     int streamId;
     boolean head;
     /** The request's END_STREAM came with its headers: nothing more to read, no reset after the answer. */
@@ -93,6 +97,7 @@ final class Http2Exchange implements ForwardExchange {
     static Http2Exchange take(Http2GateHandler handler, int streamId, boolean head, boolean requestEnded) {
         Http2Exchange e = RECYCLER.get();
         e.handler = handler;
+        e.resumedOn = null;
         e.streamId = streamId;
         e.head = head;
         e.requestEnded = requestEnded;
@@ -117,6 +122,64 @@ final class Http2Exchange implements ForwardExchange {
 
     boolean isForwarding() {
         return forwarding && open;
+    }
+
+    // ---- ProtocolExchange: the request cycle's orders for this stream, carried out by the handler ----
+
+    @Override
+    public RequestState state() {
+        return state;
+    }
+
+    @Override
+    public Channel channel() {
+        return handler.context().channel();
+    }
+
+    @Override
+    public void logDecision(int decision) {
+        this.decision = decision;
+    }
+
+    @Override
+    public void writeAnswer(PrecomputedResponse response) {
+        handler.answer(this, response);
+    }
+
+    @Override
+    public void drop() {
+        handler.drop(this);
+    }
+
+    @Override
+    public void forward() {
+        handler.forward(this);
+    }
+
+    @Override
+    public void pauseReads() {
+        handler.pauseReads(this);
+    }
+
+    @Override
+    public void resumeReads(GateOutcome outcome) {
+        resumedOn = handler;
+        handler.resumeReads(this, outcome);
+    }
+
+    @Override
+    public boolean awaits(long requestId) {
+        return open && state.requestId() == requestId && handler != null && handler.awaits(this);
+    }
+
+    /** The dispatch may have recycled this exchange (an answer, a reset): the handler was kept by {@link #resumeReads}. */
+    @Override
+    public void resumed(GateOutcome outcome) {
+        Http2GateHandler h = resumedOn;
+        resumedOn = null;
+        if (h != null) {
+            h.flush();
+        }
     }
 
     // ---- from the connection handler ----
@@ -547,11 +610,7 @@ final class Http2Exchange implements ForwardExchange {
             return;
         }
         counted = true;
-        state.status(status);
-        Metrics m = handler.gateContext().metrics();
-        if (m != null) {
-            m.forwardedResponse(handler.gateContext().listener(), state, status);
-        }
+        handler.cycle().forwarded(state, status);
     }
 
     /** Ends the request and returns this object to the pool: the one end-of-request hook (access log). */
@@ -559,10 +618,8 @@ final class Http2Exchange implements ForwardExchange {
         if (!open) {
             return;
         }
-        AccessLog log = handler == null ? null : handler.gateContext().accessLog();
-        if (log != null) {
-            state.startNanos(started);
-            log.log(handler.gateContext().listener(), AccessLog.HTTP2, state, view, view.client(), decision);
+        if (handler != null) {
+            handler.cycle().log(AccessLog.HTTP2, state, view, view.client(), started, decision);
         }
         open = false;
         releasePending();

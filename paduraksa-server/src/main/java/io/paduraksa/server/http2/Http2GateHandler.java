@@ -1,6 +1,8 @@
 package io.paduraksa.server.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,15 +25,11 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
-import io.paduraksa.policy.ForwardAuthPolicy;
-import io.paduraksa.policy.PolicyDecision;
-import io.paduraksa.proxy.auth.ForwardAuthCall;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.server.DrainEvent;
-import io.paduraksa.server.GateContext;
-import io.paduraksa.server.GateMeter;
+import io.paduraksa.server.ListenerServices;
+import io.paduraksa.server.RequestCycle;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.Snapshot;
@@ -46,8 +44,9 @@ import java.util.concurrent.TimeUnit;
  * {@link Http2Exchange}; answers are written from precomputed parts, drops reset the stream,
  * FORWARD goes to the forwarder. Body frames of answered streams are consumed and credited.
  */
-public final class Http2GateHandler extends Http2ConnectionHandler implements ForwardAuthCall.Done {
-    private final GateContext context;
+public final class Http2GateHandler extends Http2ConnectionHandler {
+    private final ListenerServices context;
+    private final RequestCycle cycle;
     /** The answer's header block, reused for every answer on this connection (see its class comment). */
     private final Http2AnswerHeaders answerHeaders = new Http2AnswerHeaders();
     /** Streams handed to the forwarder, by id (their DATA frames, closes and writability go to the exchange). */
@@ -60,11 +59,14 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     private SendCheck sendCheck;
     private ClientInfo client;
     private ChannelHandlerContext ctx;
+    /** The held body of a stream whose policy just decided FORWARD, for {@link #forward} to replay. */
+    private HeldBody replaying;
 
     Http2GateHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
-                     GateContext context, Http2Limits limits) {
+                     ListenerServices context, Http2Limits limits) {
         super(decoder, encoder, settings);
         this.context = context;
+        this.cycle = context.cycle();
         this.maxBodySize = limits.maxBodySize();
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.sendTimeoutMillis());
     }
@@ -295,113 +297,80 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         CharSequence method = headers.method();
         boolean head = method != null && HttpMethod.HEAD.asciiName().contentEquals(method);
         Http2Exchange exchange = Http2Exchange.take(this, streamId, head, endOfStream);
-        exchange.started = context.accessLog() == null ? 0 : System.nanoTime();
+        exchange.started = cycle.startNanos();
         exchange.view.reset(client, headers); // before a refusal too: its log line shows what was asked
         int refusal = refusal(method, headers);
         if (refusal == 0 && !endOfStream && Http2Exchange.declaredLength(headers) > maxBodySize) {
             refusal = 413; // refused before the gate, as the HTTP/1.1 decoder refuses such a head
         }
         if (refusal != 0) {
-            exchange.decision = AccessLog.REFUSED;
-            Metrics m = context.metrics();
-            if (m != null) {
-                m.refused(context.listener(), refusal);
-            }
-            answer(exchange, context.gate().store().current().statusAnswer(refusal));
+            cycle.refuse(exchange, refusal);
             return;
         }
-        GateMeter meter = context.meter();
-        long before = meter == null ? 0 : meter.before();
-        GateOutcome outcome = context.gate().run(exchange.view, exchange.state);
-        if (meter != null) {
-            meter.after(before);
-        }
-        exchange.decision = AccessLog.decision(outcome, exchange.state.response() == null ? 0 : exchange.state.response().status());
-        switch (outcome) {
-            case RESPOND, CHALLENGE -> {
-                count(exchange, outcome, exchange.state.response().status());
-                answer(exchange, exchange.state.response());
-            }
-            case FORWARD -> { // counted by the forwarder when the status is known
-                forwarded.put(streamId, exchange);
-                exchange.forwarding();
-                context.forwarder().forward(exchange.state, exchange);
-            }
-            case DROP -> {
-                count(exchange, outcome, 0);
-                exchange.recycle();
-                resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
-            }
-            default -> awaitPolicy(ctx, exchange);
+        cycle.run(exchange.view, exchange);
+    }
+
+    // ---- what the request cycle tells a stream to do (through its Http2Exchange) ----
+
+    /** Resets the stream without an answer. */
+    void drop(Http2Exchange exchange) {
+        int streamId = exchange.streamId;
+        exchange.recycle();
+        resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
+    }
+
+    /** Hands the stream to the forwarder, then the body that arrived while a policy waited (if any). */
+    void forward(Http2Exchange exchange) {
+        forwarded.put(exchange.streamId, exchange);
+        exchange.forwarding();
+        context.forwarder().forward(exchange.state, exchange);
+        HeldBody held = replaying;
+        if (held != null) {
+            replaying = null;
+            replay(exchange, held);
         }
     }
 
-    // ---- NEEDS_ASYNC: a policy's I/O (forward-auth on a cache miss), off the common path ----
-
     /**
-     * Starts the I/O the deciding policy asked for. The stream is registered like a forwarded one,
-     * so its DATA frames wait in the exchange unacknowledged and a reset by the client recycles it.
+     * An asynchronous policy starts: the stream is registered so that its DATA frames wait
+     * unacknowledged and a reset by the client recycles it.
      */
-    private void awaitPolicy(ChannelHandlerContext ctx, Http2Exchange exchange) {
-        if (!(exchange.state.decidingPolicy() instanceof ForwardAuthPolicy policy)) {
-            // Only forward-auth needs I/O; anything else asking for it is our error, not the client's.
-            count(exchange, GateOutcome.NEEDS_ASYNC, 500);
-            answer(exchange, exchange.state.snapshot().statusAnswer(500));
-            return;
-        }
+    void pauseReads(Http2Exchange exchange) {
         if (!awaiting.containsKey(exchange.streamId)) {
             awaiting.put(exchange.streamId, new HeldBody(exchange));
         }
-        ForwardAuthCall.start(ctx.channel(), exchange.state, policy, this, exchange);
     }
 
-    /** The policy decided (on this event loop): the gate goes on after it, then answer, forward or reset. */
-    @Override
-    public void authDecided(Object token, long requestId, PolicyDecision decision) {
-        Http2Exchange exchange = (Http2Exchange) token;
-        if (!exchange.open || exchange.state.requestId() != requestId || exchange.handler != this) {
-            return; // the stream was reset or closed meanwhile (the exchange was recycled)
+    /** The policy decided: the held body goes to the forward (replayed by {@link #forward}) or is dropped. */
+    void resumeReads(Http2Exchange exchange, GateOutcome outcome) {
+        HeldBody held = outcome == GateOutcome.NEEDS_ASYNC ? null : awaiting.remove(exchange.streamId);
+        if (held == null) {
+            return;
         }
-        GateOutcome outcome = context.gate().resume(exchange.state, decision, null);
-        int streamId = exchange.streamId;
-        HeldBody held = outcome == GateOutcome.NEEDS_ASYNC ? null : awaiting.remove(streamId);
-        if (held != null && outcome != GateOutcome.FORWARD) {
+        if (outcome == GateOutcome.FORWARD) {
+            replaying = held;
+        } else {
             exchange.requestEnded |= held.ended;
             held.release();
         }
-        switch (outcome) {
-            case RESPOND, CHALLENGE -> {
-                count(exchange, outcome, exchange.state.response().status());
-                answer(exchange, exchange.state.response());
-            }
-            case FORWARD -> {
-                forwarded.put(streamId, exchange);
-                exchange.forwarding();
-                context.forwarder().forward(exchange.state, exchange);
-                if (held != null) {
-                    replay(exchange, held);
-                }
-            }
-            case DROP -> {
-                count(exchange, outcome, 0);
-                exchange.recycle();
-                resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
-            }
-            default -> awaitPolicy(ctx, exchange);
-        }
-        flush();
+    }
+
+    /** Whether the exchange still waits on this connection for its policy (not reset, not recycled). */
+    boolean awaits(Http2Exchange exchange) {
+        HeldBody held = awaiting.isEmpty() ? null : awaiting.get(exchange.streamId);
+        return held != null && held.exchange == exchange;
     }
 
     /** Hands the body that arrived while the policy waited to the forwarded exchange, crediting what it takes. */
     private void replay(Http2Exchange exchange, HeldBody held) {
-        ByteBuf body = held.body != null ? held.body : io.netty.buffer.Unpooled.EMPTY_BUFFER;
+        ByteBuf body = held.body != null ? held.body : Unpooled.EMPTY_BUFFER;
         int credit = held.ended || body.isReadable() ? exchange.onData(body, 0, held.ended) : 0;
         held.release();
         Http2Stream stream = connection().stream(exchange.streamId);
         if (credit > 0 && stream != null) {
             try {
                 decoder().flowController().consumeBytes(stream, credit);
-            } catch (io.netty.handler.codec.http2.Http2Exception e) {
+            } catch (Http2Exception e) {
                 onError(ctx, false, e);
             }
         }
@@ -423,7 +392,7 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
                 if (body == null) {
                     body = data.alloc().compositeBuffer();
                 }
-                ((io.netty.buffer.CompositeByteBuf) body).addComponent(true, data.retain());
+                ((CompositeByteBuf) body).addComponent(true, data.retain());
             }
         }
 
@@ -435,17 +404,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
         }
     }
 
-    /** Counts a request the gate decided (status 0: reset without an answer). 0 B. */
-    private void count(Http2Exchange exchange, GateOutcome outcome, int status) {
-        Metrics m = context.metrics();
-        if (m != null) {
-            m.answered(context.listener(), exchange.state, outcome, status);
-        }
-    }
-
-    /** The listener's context: the forwarder's side reaches {@link GateContext#metrics()} and the listener index here. */
-    GateContext gateContext() {
-        return context;
+    /** The listener's request cycle: the forwarded stream's count and the access-log line go through it. */
+    RequestCycle cycle() {
+        return cycle;
     }
 
     /**
@@ -576,16 +537,16 @@ public final class Http2GateHandler extends Http2ConnectionHandler implements Fo
     }
 
     /** Builds the handler with our limits and protections. */
-    public static Http2GateHandler create(GateContext context, Http2Limits limits) {
+    public static Http2GateHandler create(ListenerServices context, Http2Limits limits) {
         return new Builder(context, limits).build();
     }
 
     /** Netty's builder with our settings; frame listener and handler are made together. */
     static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<Http2GateHandler, Builder> {
-        private final GateContext context;
+        private final ListenerServices context;
         private final Http2Limits limits;
 
-        Builder(GateContext context, Http2Limits limits) {
+        Builder(ListenerServices context, Http2Limits limits) {
             this.context = context;
             this.limits = limits;
             server(true);

@@ -15,7 +15,7 @@ import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.respond.DateHeader;
-import io.paduraksa.server.GateContext;
+import io.paduraksa.server.ListenerServices;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
@@ -148,7 +148,7 @@ class Http1ForwardedFieldsAllocationTest {
             channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
             channel.attr(ClientInfoHandler.CLIENT_INFO).set(new ClientInfo(ip[0], ip[1], trusted, ClientInfo.NO_COUNTRY));
             SnapshotStore store = new SnapshotStore(snapshot);
-            GateContext context = new GateContext(new Gate(store), Http1ForwardedFieldsAllocationTest::forward,
+            ListenerServices context = new ListenerServices(new Gate(store), Http1ForwardedFieldsAllocationTest::forward,
                     new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
             Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();

@@ -12,7 +12,7 @@ import io.paduraksa.gate.Gate;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.DateHeader;
-import io.paduraksa.server.GateContext;
+import io.paduraksa.server.ListenerServices;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
@@ -155,7 +155,7 @@ class Http1GateHandlerAllocationTest {
             channel.attr(ClientInfoHandler.CLIENT_INFO).set(new ClientInfo(ip[0], ip[1], false, ClientInfo.NO_COUNTRY));
             SnapshotStore store = new SnapshotStore(snapshot);
             // With the server's counters installed, so the per-request metrics hook is measured too.
-            GateContext context = new GateContext(new Gate(store), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
+            ListenerServices context = new ListenerServices(new Gate(store), (state, exchange) -> exchange.answer(state.snapshot().statusAnswer(502)),
                     new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();
             channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));

@@ -1,0 +1,99 @@
+package io.paduraksa.server;
+
+import io.paduraksa.gate.Gate;
+import io.paduraksa.ops.AccessLog;
+import io.paduraksa.ops.Metrics;
+import io.paduraksa.proxy.Forwarder;
+import io.paduraksa.respond.DateHeader;
+
+/**
+ * What every protocol handler of a listener shares: the gate (and through it the snapshot store),
+ * the forwarder for FORWARD outcomes, the once-a-second Date, an optional {@link GateMeter}
+ * (null in production), the server's {@link Metrics} (null only in handler tests), the listener's
+ * index in {@code listeners:} (the label its requests are counted under), the access log (null
+ * when off), the starters of asynchronous policies ({@link AsyncPolicies}) and the
+ * {@link RequestCycle} built over them. Made once per listener at start.
+ */
+public final class ListenerServices {
+    private final Gate gate;
+    private final Forwarder forwarder;
+    private final DateHeader date;
+    private final GateMeter meter;
+    private final Metrics metrics;
+    private final int listener;
+    private final AccessLog accessLog;
+    private final AsyncPolicies asyncPolicies;
+    private final RequestCycle cycle;
+
+    public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener,
+                            AccessLog accessLog) {
+        this(gate, forwarder, date, meter, metrics, listener, accessLog, AsyncPolicies.standard());
+    }
+
+    /** With the starters of asynchronous policies (tests register their own kinds). */
+    public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener,
+                            AccessLog accessLog, AsyncPolicies asyncPolicies) {
+        this.asyncPolicies = asyncPolicies;
+        this.gate = gate;
+        this.forwarder = forwarder;
+        this.date = date;
+        this.meter = meter;
+        this.metrics = metrics;
+        this.listener = listener;
+        this.accessLog = accessLog;
+        this.cycle = new RequestCycle(this);
+    }
+
+    /** Without metrics (handler tests). */
+    public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter) {
+        this(gate, forwarder, date, meter, null, 0, null);
+    }
+
+    /** Without an access log. */
+    public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener) {
+        this(gate, forwarder, date, meter, metrics, listener, null);
+    }
+
+    /** The same services for another listener. */
+    public ListenerServices forListener(int index) {
+        return new ListenerServices(gate, forwarder, date, meter, metrics, index, accessLog, asyncPolicies);
+    }
+
+    public Gate gate() {
+        return gate;
+    }
+
+    public Forwarder forwarder() {
+        return forwarder;
+    }
+
+    public DateHeader date() {
+        return date;
+    }
+
+    public GateMeter meter() {
+        return meter;
+    }
+
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    public int listener() {
+        return listener;
+    }
+
+    public AccessLog accessLog() {
+        return accessLog;
+    }
+
+    /** The starters of asynchronous policies, by kind. */
+    public AsyncPolicies asyncPolicies() {
+        return asyncPolicies;
+    }
+
+    /** The listener's request cycle: every protocol handler runs its requests through it. */
+    public RequestCycle cycle() {
+        return cycle;
+    }
+}
