@@ -7,9 +7,11 @@ import io.paduraksa.server.http2.H2Client;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,6 +31,7 @@ class AttacksPolicyIT {
         server = TestServer.start("""
                 listeners:
                   - {name: mixed, address: "127.0.0.1:0", protocols: [http1, h2c]}
+                  - {name: admin, address: "127.0.0.1:0", admin: true}
                 clusters:
                   app: {destinations: [{url: "%s"}]}
                 policies:
@@ -41,12 +44,16 @@ class AttacksPolicyIT {
                       - {rules: [942100], arguments: [q], paths: [/search]}
                     action: {respond: {status: 403}}
                   watch: {type: attacks, detect_only: true}
+                  waf-metrics: {type: attacks}
                 hosts:
                   - names: [shop.test]
                     policies: [waf]
                     routes: [{path: /, forward: app}]
                   - names: [watch.test]
                     policies: [watch]
+                    routes: [{path: /, forward: app}]
+                  - names: [metrics.test]
+                    policies: [waf-metrics]
                     routes: [{path: /, forward: app}]
                 """.formatted(origin.url()));
     }
@@ -116,6 +123,24 @@ class AttacksPolicyIT {
             if (status == 200) {
                 assertThat(r.body()).contains("origin: origin");
             }
+        }
+    }
+
+    @Test
+    void metricsCountMatchesPerGroupAndDenials() throws Exception {
+        try (RawHttp client = new RawHttp(server.port("mixed"));
+             RawHttp admin = new RawHttp(server.port("admin"))) {
+            Map<String, Double> before = MetricsIT.Exposition.parse(MetricsIT.scrape(admin)).samples;
+            assertThat(client.exchange(MetricsIT.get("metrics.test", "/p?q=%3Cscript%3E", "")).status()).isEqualTo(403);
+            assertThat(client.exchange(MetricsIT.get("metrics.test", "/p?q=shoes", "")).status()).isEqualTo(200);
+
+            Map<String, Double> after = MetricsIT.Exposition.parse(MetricsIT.scrape(admin)).samples;
+            String xss = "paduraksa_attack_rule_matches_total{policy=\"waf-metrics\",group=\"941\"}";
+            String denied = "paduraksa_attack_requests_total{policy=\"waf-metrics\",outcome=\"denied\"}";
+            String hits = "paduraksa_policy_hits_total{policy=\"waf-metrics\"}";
+            assertThat(after.get(xss) - before.getOrDefault(xss, 0.0)).isEqualTo(1.0);
+            assertThat(after.get(denied) - before.getOrDefault(denied, 0.0)).isEqualTo(1.0);
+            assertThat(after.get(hits) - before.getOrDefault(hits, 0.0)).isEqualTo(1.0);
         }
     }
 }

@@ -7,8 +7,6 @@ import io.paduraksa.policy.RequestPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +28,6 @@ public final class AttacksPolicy implements RequestPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
-    /** Groups with a slot in the match counters, in this order. */
-    private static final int[] GROUPS = {913, 920, 921, 930, 932, 933, 941, 942, 944};
 
     private final String name;
     private final int paranoia;
@@ -48,9 +44,7 @@ public final class AttacksPolicy implements RequestPolicy {
     private final Dfa[] unions = new Dfa[Part.KINDS];
     private final AttackRule[][] rules = new AttackRule[Part.KINDS][];
     private final Dfa[][] ruleDfas = new Dfa[Part.KINDS][];
-    private final AtomicLongArray matchesByGroup = new AtomicLongArray(GROUPS.length);
-    private final AtomicLong denials = new AtomicLong();
-    private final AtomicLong detections = new AtomicLong();
+    private final AttackCounters counters;
 
     /**
      * @param headers   header names to inspect besides the path, query and cookies; {@code User-Agent}
@@ -86,6 +80,7 @@ public final class AttacksPolicy implements RequestPolicy {
         this.headers = named.toArray(new AsciiString[0]);
         this.exclusions = exclusions.toArray(new AttackExclusion[0]);
         this.denied = denied;
+        this.counters = AttackCounters.of(name);
         for (int part = 1; part <= Part.USER_AGENT; part <<= 1) {
             int i = Part.index(part);
             unions[i] = AttackRules.union(part, paranoia);
@@ -133,7 +128,7 @@ public final class AttacksPolicy implements RequestPolicy {
     private PolicyDecision verdict(Inspection in) {
         boolean reached = in.score >= threshold;
         if (reached) {
-            (detectOnly ? detections : denials).incrementAndGet();
+            counters.reached(detectOnly);
         }
         if (reached ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
             String line = "attacks policy '" + name + "' score " + in.score + "/" + threshold
@@ -282,7 +277,7 @@ public final class AttacksPolicy implements RequestPolicy {
         if (first) {
             in.matched |= 1L << rule.index();
             in.score += rule.score();
-            matchesByGroup.incrementAndGet(groupSlot(rule.group()));
+            counters.matched(rule.group());
             in.describe(rule, part, length, end);
         }
         if (in.explain != null) {
@@ -327,33 +322,9 @@ public final class AttacksPolicy implements RequestPolicy {
         return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
     }
 
-    private static int groupSlot(int group) {
-        for (int i = 0; i < GROUPS.length; i++) {
-            if (GROUPS[i] == group) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("rule group " + group + " has no counter");
-    }
-
-    /** Rules of {@code group} (942) that matched since start, counted once per request (for metrics). */
-    public long matches(int group) {
-        return matchesByGroup.get(groupSlot(group));
-    }
-
-    /** The groups {@link #matches} counts. */
-    public static int[] groups() {
-        return GROUPS.clone();
-    }
-
-    /** Requests denied (score reached, not detect-only). */
-    public long denials() {
-        return denials.get();
-    }
-
-    /** Requests whose score reached the threshold in detect-only mode (logged, not denied). */
-    public long detections() {
-        return detections.get();
+    /** This policy's counters (per name, kept across reloads). */
+    public AttackCounters counters() {
+        return counters;
     }
 
     /** Bytes copied for inspection by the last request evaluated on this thread (tests, benchmarks). */
