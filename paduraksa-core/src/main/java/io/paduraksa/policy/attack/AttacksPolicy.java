@@ -327,6 +327,11 @@ public final class AttacksPolicy implements RequestPolicy {
         return counters;
     }
 
+    /** The match descriptions of the last request evaluated on this thread, as logged (tests). */
+    static String lastMatchesOnThisThread() {
+        return Inspection.current().log.toString();
+    }
+
     /** Bytes copied for inspection by the last request evaluated on this thread (tests, benchmarks). */
     public static long inspectedBytesOnThisThread() {
         return Inspection.current().inspectedBytes;

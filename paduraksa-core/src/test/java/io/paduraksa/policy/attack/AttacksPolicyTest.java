@@ -285,4 +285,18 @@ class AttacksPolicyTest {
         assertThat(lines).anyMatch(l -> l.startsWith("942100 query:q: no match"));
         assertThat(lines.get(lines.size() - 1)).isEqualTo("score 5/5 (paranoia 1) -> deny");
     }
+
+    @Test
+    void theLogLineNamesRulePartArgumentAndAnEscapedExcerpt() {
+        AttacksPolicy tolerant = policy(1, 100, false, List.of());
+        TestPolicyInput request = new TestPolicyInput();
+        request.target("/s?a%22b=%01%0d%0aSet-Cookie:%20x%22%5C%3Cscript%3E");
+
+        tolerant.evaluate(request);
+
+        assertThat(AttacksPolicy.lastMatchesOnThisThread())
+                .contains("921130 query:a\\\"b \"\\x01\\x0aset-cookie:")
+                .contains("941110 query:a\\\"b \"\\x01\\x0aset-cookie: x\\\"\\\\<script\"")
+                .doesNotContain("\n").doesNotContain("\r");
+    }
 }
