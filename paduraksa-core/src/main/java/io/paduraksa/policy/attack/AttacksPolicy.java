@@ -113,6 +113,7 @@ public final class AttacksPolicy implements RequestPolicy {
      * Every rule's verdict for {@code request}, one line per (part, value, rule) that was checked,
      * plus the total; for {@code paduraksa explain}. Allocates.
      */
+    @Override
     public List<String> explain(PolicyInput request) {
         Inspection in = Inspection.current();
         in.reset();
