@@ -22,6 +22,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = PolicySpec.Challenge.class, name = "challenge"),
     @JsonSubTypes.Type(value = PolicySpec.Country.class, name = "country"),
     @JsonSubTypes.Type(value = PolicySpec.ForwardAuth.class, name = "forward_auth"),
+    @JsonSubTypes.Type(value = PolicySpec.Attacks.class, name = "attacks"),
 })
 public sealed interface PolicySpec {
 
@@ -222,6 +223,51 @@ public sealed interface PolicySpec {
                 key = key == null ? null : List.copyOf(key);
                 ttl = ttl == null ? Duration.ofSeconds(30) : ttl;
                 maxEntries = maxEntries == null ? DEFAULT_MAX_ENTRIES : maxEntries;
+            }
+        }
+    }
+    /**
+     * Attack detection with CRS-style anomaly scoring: the {@code inspect} parts of a request run
+     * through the rules of {@code paranoia} level 1 to 4 and lower; each matching rule adds its score
+     * (critical 5, warning 3) and the request is denied when the sum reaches {@code threshold}. With
+     * {@code detect_only} matches are logged and counted but never deny. {@code exclusions} stop
+     * rules from counting on given arguments and paths.
+     */
+    record Attacks(Integer paranoia, Integer threshold, Inspect inspect, Boolean detectOnly, List<Exclusion> exclusions,
+            ActionSpec action) implements PolicySpec {
+        public Attacks {
+            paranoia = paranoia == null ? 1 : paranoia;
+            threshold = threshold == null ? 5 : threshold;
+            inspect = inspect == null ? new Inspect(null, null, null, null, null) : inspect;
+            detectOnly = detectOnly != null && detectOnly;
+            exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
+            action = action == null ? ActionSpec.DEFAULT_DENY : action;
+        }
+
+        /** Which parts are inspected; by default the path, the query, the cookies, User-Agent and Referer. */
+        public record Inspect(Boolean path, Boolean query, Boolean cookies, List<String> headers, BodyInspect body) {
+            public Inspect {
+                path = path == null || path;
+                query = query == null || query;
+                cookies = cookies == null || cookies;
+                headers = headers == null ? List.of("User-Agent", "Referer") : List.copyOf(headers);
+            }
+        }
+
+        /** Request body inspection (not built yet: a configured body is a compile error, so nothing is silently skipped). */
+        public record BodyInspect(DataSize max) {
+        }
+
+        /**
+         * Matches of {@code rules} (ids like 942100 or groups like 942; none: all) in the query
+         * parameters or cookies named {@code arguments} (none: every part) on paths under {@code paths}
+         * (none: every path) do not count.
+         */
+        public record Exclusion(List<Integer> rules, List<String> arguments, List<String> paths) {
+            public Exclusion {
+                rules = rules == null ? List.of() : List.copyOf(rules);
+                arguments = arguments == null ? List.of() : List.copyOf(arguments);
+                paths = paths == null ? List.of() : List.copyOf(paths);
             }
         }
     }

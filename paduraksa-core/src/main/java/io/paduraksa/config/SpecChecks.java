@@ -120,6 +120,9 @@ final class SpecChecks {
             case "ForwardAuth.whenUnavailable" -> "one of: " + String.join(", ", WHEN_FULL);
             case "ForwardAuth.method" -> "a method like GET";
             case "Cache.maxEntries" -> POSITIVE;
+            case "Attacks.paranoia" -> "an integer from 1 to 4";
+            case "Attacks.threshold" -> POSITIVE;
+            case "Inspect.headers" -> "header names like User-Agent";
             default -> null;
         };
     }
@@ -200,6 +203,10 @@ final class SpecChecks {
             case "ForwardAuth.forwardHeaders", "ForwardAuth.copyResponseHeaders", "Cache.key" ->
                     items(node, path, errors, SpecChecks::forwardedHeaderName);
             case "Cache.maxEntries" -> single(node, value, path, errors, SpecChecks::positive);
+            case "Attacks.paranoia" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 4, "an integer from 1 to 4"));
+            case "Attacks.threshold" -> single(node, value, path, errors, SpecChecks::positive);
+            case "Inspect.headers" -> items(node, path, errors, SpecChecks::headerName);
+            case "Exclusion.paths" -> items(node, path, errors, SpecChecks::absolutePath);
             default -> {
             }
         }

@@ -20,6 +20,9 @@ import io.paduraksa.policy.RequestRulesPolicy;
 import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.policy.UserAgentPolicy;
 import io.paduraksa.policy.CountryPolicy;
+import io.paduraksa.policy.attack.AttackExclusion;
+import io.paduraksa.policy.attack.AttackRules;
+import io.paduraksa.policy.attack.AttacksPolicy;
 import io.paduraksa.policy.challenge.ChallengeKey;
 import io.paduraksa.policy.challenge.ChallengePage;
 import io.paduraksa.policy.challenge.ChallengePolicy;
@@ -81,6 +84,7 @@ final class PolicyCompiler {
                 case PolicySpec.Challenge c -> challengePolicy(name, c, path, denied);
                 case PolicySpec.Country c -> countryPolicy(name, c, path, denied);
                 case PolicySpec.ForwardAuth fa -> forwardAuthPolicy(name, fa, path, denied);
+                case PolicySpec.Attacks a -> attacksPolicy(name, a, path, denied);
             };
         } catch (IllegalArgumentException e) {
             context.error(path, e.getMessage());
@@ -109,6 +113,39 @@ final class PolicyCompiler {
         return new ForwardAuthPolicy(name, fa.url(), fa.method(), fa.forwardHeaders(), fa.copyResponseHeaders(), key,
                 cache == null ? 0 : cache.ttl().toNanos(), cache == null ? 0 : cache.maxEntries(),
                 fa.timeout().toMillis(), unavailable, ca);
+    }
+
+    /** Attack detection; exclusions must name rules or groups that exist, so a typo cannot silently exclude nothing. */
+    private RequestPolicy attacksPolicy(String name, PolicySpec.Attacks a, String path, PolicyDecision denied) {
+        PolicySpec.Attacks.Inspect inspect = a.inspect();
+        boolean ok = true;
+        if (inspect.body() != null) {
+            context.error(path + ".inspect.body", "request bodies are not inspected yet (expected no body key; the path, query, "
+                    + "cookies and headers are inspected)");
+            ok = false;
+        }
+        if (!inspect.path() && !inspect.query() && !inspect.cookies() && inspect.headers().isEmpty()) {
+            context.error(path + ".inspect", "an attacks policy that inspects nothing (expected at least one of: path, query, cookies, headers)");
+            ok = false;
+        }
+        List<AttackExclusion> exclusions = new ArrayList<>();
+        for (int i = 0; i < a.exclusions().size(); i++) {
+            PolicySpec.Attacks.Exclusion e = a.exclusions().get(i);
+            for (int k = 0; k < e.rules().size(); k++) {
+                int id = e.rules().get(k);
+                if (AttackRules.byId(id) == null && !AttackRules.isGroup(id)) {
+                    context.error(path + ".exclusions[" + i + "].rules[" + k + "]", "no rule or group " + id
+                            + " (expected a rule id like 942100 or a group like 942; see docs/security.md)");
+                    ok = false;
+                }
+            }
+            exclusions.add(new AttackExclusion(e.rules(), e.arguments(), e.paths()));
+        }
+        if (!ok) {
+            return null;
+        }
+        return new AttacksPolicy(name, a.paranoia(), a.threshold(), inspect.path(), inspect.query(), inspect.cookies(),
+                inspect.headers(), a.detectOnly(), exclusions, denied);
     }
 
     private RequestPolicy ipPolicy(String name, PolicySpec.Ip ip, String path, PolicyDecision denied) {

@@ -55,8 +55,8 @@ class InvalidConfigTest {
             address-missing           | listeners[0].address                | 2 | 5  | missing (expected host:port
             protocol-unknown          | listeners[0].protocols[1]           | 3 | 24 | unknown protocol 'http3' (expected one of: http1, h2c, h2)
             protocol-h2-without-tls   | listeners[0].protocols[1]           | 3 | 24 | 'h2' needs tls on this listener
-            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth)
-            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth)
+            policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth, attacks)
+            policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth, attacks)
             rate-limit-rate           | policies.api-limit.rate             | 4 | 11 | found '10/sec' (expected a rate like 10/s, 600/m or 5000/h
             rate-limit-rate-missing   | policies.api-limit.rate             | 3 | 5  | missing (expected a rate like 10/s, 600/m or 5000/h)
             rate-limit-key            | policies.api-limit.key              | 4 | 10 | unknown key 'client-ip' (expected one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>)
@@ -73,6 +73,8 @@ class InvalidConfigTest {
             country-code              | policies.geo.allow[1]               | 2 | 36 | 'DEU' is not a country code
             country-empty             | policies.geo                        | 3 | 5  | a country policy checks nothing
             country-unknown           | policies.geo.unknown                | 2 | 45 | unknown value 'block' (expected one of: allow, deny)
+            attacks-paranoia          | policies.waf.paranoia               | 2 | 34 | found '5' (expected an integer from 1 to 4)
+            attacks-threshold         | policies.waf.threshold              | 4 | 16 | found '0' (expected a positive integer)
             rate-limit-distributed-redis       | policies.api-limit.distributed.redis            | 5 | 26 | 'http://***@127.0.0.1:6379' is not a Redis URI (expected a redis:// or rediss:// URI
             rate-limit-distributed-unreachable | policies.api-limit.distributed.when_unreachable | 5 | 70 | unknown value 'open' (expected one of: deny, allow)
             rate-limit-distributed-share       | policies.api-limit.distributed.share            | 5 | 59 | found '0%' (expected a share above 0% up to 100%
@@ -151,7 +153,7 @@ class InvalidConfigTest {
                 "invalid/multi.yaml:9:17: clusters.app.destinations[0].weight: found 'heavy' (expected an integer from 1 to 1000)",
                 "invalid/multi.yaml:10:25: clusters.app.timeouts.connect: found '5' (expected a duration like 500ms, 5s, 1m, 2h)",
                 "invalid/multi.yaml:13:11: policies.bad-bots.type: unknown type 'useragent'"
-                        + " (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth)",
+                        + " (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth, attacks)",
                 "invalid/multi.yaml:16:12: hosts[0].names: found 'www.example.test'"
                         + " (expected a list of host names like www.example.test or *.example.test)",
                 "invalid/multi.yaml:17:5: hosts[0].polices: unknown key (did you mean 'policies'?)",

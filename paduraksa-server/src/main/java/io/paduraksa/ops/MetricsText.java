@@ -2,6 +2,7 @@ package io.paduraksa.ops;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.internal.PlatformDependent;
+import io.paduraksa.policy.attack.AttackCounters;
 import io.paduraksa.snapshot.Snapshot;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.GarbageCollectorMXBean;
@@ -34,6 +35,7 @@ final class MetricsText {
         config(p, t.snapshot, reloader);
         upstream(p, metrics.upstream());
         forwardAuth(p, ForwardAuthMetrics.GLOBAL);
+        attacks(p, AttackCounters.all());
         accessLog(p, metrics.accessLog());
         jvm(p);
         return p.toString();
@@ -162,6 +164,26 @@ final class MetricsText {
             }
             p.sample(name + "_sum", s[UpstreamMetrics.SUM_MICROS] / 1e6, labels(ds.get(i)));
             p.sample(name + "_count", s[UpstreamMetrics.COUNT], labels(ds.get(i)));
+        }
+    }
+
+    /** The attacks policies' counters (families only when such a policy was ever configured). */
+    private static void attacks(PrometheusText p, List<AttackCounters> policies) {
+        if (policies.isEmpty()) {
+            return;
+        }
+        p.family("paduraksa_attack_rule_matches_total", "counter",
+                "Attack rules that matched, by policy and rule group (each rule once per request).");
+        for (AttackCounters a : policies) {
+            for (int group : AttackCounters.groups()) {
+                p.sample("paduraksa_attack_rule_matches_total", a.matches(group), "policy", a.policy(), "group", Integer.toString(group));
+            }
+        }
+        p.family("paduraksa_attack_requests_total", "counter",
+                "Requests whose anomaly score reached the threshold, by policy and outcome (denied, or detected with detect_only).");
+        for (AttackCounters a : policies) {
+            p.sample("paduraksa_attack_requests_total", a.denied(), "policy", a.policy(), "outcome", "denied");
+            p.sample("paduraksa_attack_requests_total", a.detected(), "policy", a.policy(), "outcome", "detected");
         }
     }
 

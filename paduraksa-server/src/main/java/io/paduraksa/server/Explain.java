@@ -32,6 +32,8 @@ import java.util.List;
 final class Explain implements GateTrace {
     private final PrintStream out;
     private final Snapshot snapshot;
+    /** The request being explained, for policies' own explain lines. */
+    private final RequestState state = new RequestState();
 
     private Explain(PrintStream out, Snapshot snapshot) {
         this.out = out;
@@ -80,7 +82,7 @@ final class Explain implements GateTrace {
         out.printf("peer      %s%s%n", IpParser.format(ip[0], ip[1]), trusted
                 ? " (a trusted proxy: " + snapshot.clientIpHeader() + " is honoured)"
                 : " (not a trusted proxy: " + snapshot.clientIpHeader() + " is ignored)");
-        return new Gate(new SnapshotStore(snapshot)).run(view, new RequestState(), explain);
+        return new Gate(new SnapshotStore(snapshot)).run(view, explain.state, explain);
     }
 
     private static URI parseUrl(String url) {
@@ -126,6 +128,9 @@ final class Explain implements GateTrace {
     @Override
     public void policy(RequestPolicy policy, boolean hostLevel, PolicyDecision decision) {
         out.printf("policy    %-20s %-6s %s%n", policy.name(), hostLevel ? "host" : "route", decision);
+        for (String line : policy.explain(state)) {
+            out.printf("          %s%n", line);
+        }
     }
 
     @Override

@@ -1,0 +1,241 @@
+package io.paduraksa.policy.attack;
+
+import static io.paduraksa.policy.attack.AttackRule.CRITICAL;
+import static io.paduraksa.policy.attack.AttackRule.WARNING;
+import static io.paduraksa.policy.attack.Part.ALL;
+import static io.paduraksa.policy.attack.Part.COOKIE;
+import static io.paduraksa.policy.attack.Part.HEADER;
+import static io.paduraksa.policy.attack.Part.PATH;
+import static io.paduraksa.policy.attack.Part.QUERY;
+import static io.paduraksa.policy.attack.Part.USER_AGENT;
+
+import dk.brics.automaton.Automaton;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rule table, written after the CRS rule groups (our own patterns, not CRS's regular
+ * expressions), and the automata compiled from it: per part kind and paranoia level one
+ * {@link Dfa} over the union of the rules that apply (a pre-filter walked over every value), and
+ * per rule its own {@link Dfa} (walked only over a value the union matched, to name the rules).
+ * Automata are built on first use and shared by every snapshot (they depend only on the table).
+ *
+ * <p>SQL injection is detected by keyword sequences (tautologies after a quote, {@code union
+ * select}, stacked statements, time delays, schema names, SQL functions), not by a libinjection-style
+ * tokenizer and fingerprint set.
+ */
+public final class AttackRules {
+    /** Separators SQL accepts between keywords once comments and whitespace are folded to one space. */
+    private static final String SP = "[ ()]+";
+    private static final String S = "[ ()]*";
+    private static final String Q = "['\\\"`]";
+    private static final String B = String.valueOf(Dfa.BEGIN_CHAR);
+    private static final String E = String.valueOf(Dfa.END_CHAR);
+    private static final int NOT_UA = PATH | QUERY | COOKIE | HEADER;
+    private static final int VALUES = QUERY | COOKIE | HEADER;
+    private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
+
+    /** Position of the next rule in the table (its bit in a request's match set). */
+    private static int nextIndex;
+    private static final List<AttackRule> RULES = List.of(
+            // 913: scanners that say who they are.
+            rule(913100, 1, CRITICAL, USER_AGENT, words("nikto", "sqlmap", "nmap", "nessus", "openvas", "acunetix", "netsparker",
+                    "w3af", "dirbuster", "gobuster", "feroxbuster", "masscan", "zgrab", "wpscan", "nuclei", "havij", "arachni",
+                    "skipfish", "wfuzz", "ffuf/", "whatweb", "commix", "fimap", "zmeu", "morfeus", "jaeles", "webinspect",
+                    "appscan", "sqlninja", "bsqlbf", "burpcollaborator", "jorgee", "paros/"), "security scanner user agent"),
+            // 920 / 921: protocol anomalies the HTTP decoders do not already reject.
+            rule(920270, 1, CRITICAL, ALL, "\u0000", "NUL byte in a value"),
+            rule(920271, 2, CRITICAL, VALUES | USER_AGENT, "[\u0001-\u0008\u000e-\u001f\u007f]", "control character in a value"),
+            rule(921130, 1, CRITICAL, VALUES, "\n ?(" + alternatives("set-cookie", "location", "content-type", "content-length",
+                    "refresh", "transfer-encoding") + ") ?:|\nhttp/[0-9]", "HTTP response splitting (CR/LF and a header)"),
+            // 930: path traversal and local file inclusion.
+            rule(930100, 1, CRITICAL, NOT_UA, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
+                    "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e"), "path traversal, encoded"),
+            rule(930110, 1, CRITICAL, NOT_UA, "(" + B + "|[/\\\\])\\.\\.(;?[/\\\\]|" + E + ")", "path traversal"),
+            rule(930120, 1, CRITICAL, NOT_UA, words("etc/passwd", "etc/shadow", "etc/group", "etc/hosts", "etc/issue",
+                    "proc/self/", "proc/version", "boot.ini", "win.ini", "system.ini", "windows/system32", "windows\\system32",
+                    ".bash_history", ".ssh/", "id_rsa", ".htpasswd", ".htaccess", "web.config", "wp-config.php", ".git/",
+                    ".svn/") + "|[/\\\\]\\.env(" + E + "|[^a-z0-9_])", "operating-system or restricted file"),
+            // 932: remote command execution.
+            rule(932100, 1, CRITICAL, VALUES, "(;|\\||&&|`|\n|\\$\\{ifs\\}) ?(/(usr/)?s?bin/)?(" + alternatives("cat", "wget", "curl",
+                    "nc", "ncat", "netcat", "bash", "sh", "zsh", "ksh", "csh", "dash", "id", "whoami", "uname", "ls", "ps", "python",
+                    "python3", "perl", "ruby", "php", "chmod", "chown", "rm", "echo", "ping", "nslookup", "dig", "telnet",
+                    "busybox", "base64", "sleep", "kill", "passwd", "ifconfig", "env", "printenv", "nohup", "tftp", "ssh",
+                    "socat", "awk", "find", "head", "tail", "touch", "mkfifo", "crontab", "sudo", "su") + ")([ ;|&<>`)]|" + E + ")",
+                    "Unix command after a shell separator"),
+            rule(932110, 1, CRITICAL, VALUES, "(;|\\||&|`|\n) ?(" + alternatives("cmd", "cmd.exe", "powershell", "powershell.exe",
+                    "pwsh", "net", "ipconfig", "systeminfo", "certutil", "bitsadmin", "wmic", "tasklist", "reg", "rundll32",
+                    "regsvr32", "mshta", "cscript", "wscript") + ")([ ;|&<>`/]|" + E + ")|powershell(\\.exe)? ?[-/](enc|e|c|nop|noni|w|"
+                    + "command|encodedcommand|executionpolicy|ep)( |" + E + ")", "Windows command"),
+            rule(932120, 1, CRITICAL, VALUES, "/s?bin/(ba|z|k|c|da)?sh|/usr/s?bin/|\\$\\{ifs\\}", "Unix shell path"),
+            rule(932130, 2, CRITICAL, VALUES, "\\$\\([a-z]|`[a-z]+( [^`]*)?`", "shell command substitution"),
+            rule(932170, 1, CRITICAL, ALL, "\\( ?\\) ?\\{", "Shellshock function definition"),
+            // 933: PHP injection.
+            rule(933100, 1, CRITICAL, VALUES, "<\\?(php|=)", "PHP open tag"),
+            rule(933110, 1, CRITICAL, VALUES, "(" + alternatives("php", "phar", "zlib", "glob", "expect", "ogg", "rar", "zip",
+                    "compress.zlib", "compress.bzip2") + "):/", "PHP stream wrapper"),
+            rule(933120, 1, CRITICAL, VALUES, "\\$(_(get|post|cookie|server|request|files|env|session)|globals)([^a-z0-9_]|" + E + ")",
+                    "PHP superglobal"),
+            rule(933150, 1, CRITICAL, VALUES, "(" + B + "|[^a-z0-9_])(" + alternatives("eval", "shell_exec", "passthru", "popen",
+                    "proc_open", "pcntl_exec", "base64_decode", "gzinflate", "gzuncompress", "str_rot13", "create_function",
+                    "call_user_func", "call_user_func_array", "file_get_contents", "file_put_contents", "fsockopen", "phpinfo",
+                    "unserialize", "highlight_file", "show_source", "move_uploaded_file") + ") ?\\(|(" + B + "|[^a-z0-9_])("
+                    + alternatives("system", "exec", "assert", "include", "require", "include_once", "require_once", "readfile",
+                    "fopen") + ")\\(", "PHP function call"),
+            rule(933170, 1, CRITICAL, VALUES, "[oc]:[0-9]+:\\\"[a-z0-9_\\\\]+\\\":[0-9]+:\\{", "PHP serialized object"),
+            // 941: cross-site scripting.
+            rule(941110, 1, CRITICAL, ALL, "<(/ ?)?script", "script tag"),
+            rule(941120, 1, CRITICAL, ALL, "<[a-z!/?][^>]*[ /\\\"'`]on[a-z]+ ?=", "event handler in a tag"),
+            rule(941130, 1, CRITICAL, ALL, words("xlink:href", "formaction", "srcdoc", "data:text/html", "fscommand",
+                    "seeksegmenttime"), "XSS attribute or data URL"),
+            rule(941160, 1, CRITICAL, ALL, "<(" + alternatives("iframe", "frame", "frameset", "svg", "object", "embed", "applet",
+                    "meta", "base", "math", "form", "isindex", "xml", "xss", "img", "image", "video", "audio", "body", "input",
+                    "details", "marquee", "link", "style", "layer", "bgsound", "template", "noscript") + ")([ />\n]|" + E + ")",
+                    "dangerous HTML tag"),
+            rule(941170, 1, CRITICAL, ALL, "(j ?a ?v ?a|v ?b|l ?i ?v ?e) ?s ?c ?r ?i ?p ?t ?:", "script URL scheme"),
+            rule(941180, 1, CRITICAL, ALL, words("document.cookie", "document.domain", "document.write", "window.location",
+                    ".fromcharcode"), "DOM access typical of XSS"),
+            rule(941190, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])(alert|prompt|confirm|eval|settimeout|setinterval) ?(\\(|`)"
+                    + "|expression ?\\(", "script function call"),
+            rule(941200, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])on(" + alternatives("error", "load", "click", "mouseover", "focus",
+                    "blur", "submit", "change", "input", "keydown", "keyup", "mouseenter", "animationstart", "toggle",
+                    "pointerover", "begin") + ") ?=", "event handler outside a tag"),
+            // 942: SQL injection (keyword sequences).
+            rule(942100, 1, CRITICAL, SQL, "union" + SP + "((all|distinct)" + SP + ")?select([^a-z0-9_]|" + E + ")", "UNION SELECT"),
+            rule(942110, 1, CRITICAL, SQL, Q + "(" + " ?(or|and|xor|div)(" + SP + Q + "?|" + Q + ")" + "| ?(\\|\\||&&)" + S + Q + "?)"
+                    + "([a-z0-9_.-]*" + Q + "? ?(=|<>|!=|<=|>=|<|>| like | is | rlike | regexp | in ?\\()"
+                    + "|(true|false|null|[0-9]+) ?(--|#|;|" + E + "))", "tautology after a quote"),
+            rule(942120, 1, CRITICAL, SQL, "[0-9a-z_)] (or|and|xor|\\|\\||&&) [(]*[0-9]+ ?(=|<>|!=|<=|>=|<|>) ?[(]*[0-9]+",
+                    "numeric tautology"),
+            rule(942130, 1, CRITICAL, SQL, "; ?(drop (table|database|schema|user|view)|delete from|insert into|update [a-z0-9_`\\\"]+ set"
+                    + "|shutdown|exec(ute)? |declare @|create (table|user|database)|alter (table|user)|truncate |waitfor )",
+                    "stacked SQL statement"),
+            rule(942140, 1, CRITICAL, SQL, words("information_schema", "mysql.user", "mysql.db", "sysobjects", "syscolumns",
+                    "pg_catalog", "pg_shadow", "sqlite_master", "xp_cmdshell", "sys.dm_", "msdb.", "dbms_pipe"),
+                    "database catalog name"),
+            rule(942160, 1, CRITICAL, SQL, "(pg_sleep|benchmark) ?\\(|sleep\\( ?[0-9@]|waitfor delay|dbms_lock\\.sleep|randomblob ?\\(",
+                    "time-based SQL probe"),
+            rule(942161, 2, CRITICAL, SQL, "sleep ?\\( ?[0-9@]", "sleep( with a space"),
+            rule(942170, 1, CRITICAL, SQL, "(load_file|extractvalue|updatexml|group_concat|concat_ws) ?\\(|into (out|dump)file|@@version"
+                    + "|(database|version|current_user|system_user|schema|user) ?\\( ?\\)", "SQL function or variable"),
+            rule(942171, 2, CRITICAL, SQL, "(" + B + "|[^a-z0-9_])(char|chr|ascii|substring|substr|mid|ord|hex|unhex|concat) ?\\(",
+                    "SQL string function"),
+            rule(942180, 1, CRITICAL, SQL, Q + " ?(--|\\) ?--)", "quote then SQL comment"),
+            rule(942181, 2, CRITICAL, SQL, Q + " ?(#|;)", "quote then # or ;"),
+            rule(942190, 1, CRITICAL, SQL, "select[ (]+(\\*|count ?\\(|[a-z0-9_]+ ?,|@@|concat|null).*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]",
+                    "SELECT ... FROM"),
+            rule(942191, 2, CRITICAL, SQL, "select" + SP + ".*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]", "SELECT ... FROM, loose"),
+            rule(942430, 2, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{12}", "12 SQL special characters in a row"),
+            rule(942431, 3, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{6}", "6 SQL special characters in a row"),
+            rule(942432, 4, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{2}", "2 SQL special characters in a row"),
+            // 944: Java.
+            rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
+                    "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",
+                    "org.apache.commons.collections", "#_memberaccess", "ognlcontext", "@ognl"), "Java class or OGNL"),
+            rule(944150, 1, CRITICAL, ALL, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
+                    "base64", "k8s", "docker", "spring", "bundle", "log4j", "sd", "web", "event", "marker", "map") + ")[:$]"
+                    + "|\\$\\{[^}]*\\$\\{", "Log4Shell lookup"),
+            rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)", "Spring4Shell class loader"),
+            rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
+
+    private static final Map<Long, Dfa> UNIONS = new HashMap<>();
+
+    static {
+        if (RULES.size() > Long.SIZE) {
+            throw new IllegalStateException("a request's match set is one long: at most 64 rules, found " + RULES.size());
+        }
+    }
+
+    private AttackRules() {
+    }
+
+    /** Every rule, in table order. */
+    public static List<AttackRule> all() {
+        return RULES;
+    }
+
+    /** The rule with this id, or null. */
+    public static AttackRule byId(int id) {
+        for (AttackRule r : RULES) {
+            if (r.id() == id) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** True when some rule belongs to group {@code group} (942) . */
+    public static boolean isGroup(int group) {
+        for (AttackRule r : RULES) {
+            if (r.group() == group) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The rules that look at {@code part} at {@code paranoia}, in table order. */
+    static AttackRule[] applying(int part, int paranoia) {
+        List<AttackRule> out = new ArrayList<>();
+        for (AttackRule r : RULES) {
+            if (r.paranoia() <= paranoia && (r.parts() & part) != 0) {
+                out.add(r);
+            }
+        }
+        return out.toArray(new AttackRule[0]);
+    }
+
+    /**
+     * The union pre-filter of the {@link #applying} rules that are not {@link AttackRule#isAlone alone};
+     * built once per set of rules for the process (the query, cookie and header parts share one).
+     * Compile time: seconds on a busy machine, dominated by dk.brics's subset construction.
+     */
+    static synchronized Dfa union(int part, int paranoia) {
+        long key = 0;
+        List<Automaton> automata = new ArrayList<>();
+        for (AttackRule r : applying(part, paranoia)) {
+            if (!r.isAlone()) {
+                key |= 1L << r.index();
+            }
+        }
+        Dfa dfa = UNIONS.get(key);
+        if (dfa == null) {
+            for (AttackRule r : applying(part, paranoia)) {
+                if (!r.isAlone()) {
+                    automata.add(r.automaton());
+                }
+            }
+            dfa = Dfa.search(automata);
+            UNIONS.put(key, dfa);
+        }
+        return dfa;
+    }
+
+    private static AttackRule rule(int id, int paranoia, int score, int parts, String pattern, String message) {
+        return new AttackRule(id, nextIndex++, paranoia, score, parts, pattern, message);
+    }
+
+    /** Literal alternatives, each escaped, as {@code (a|b|c)}. */
+    private static String words(String... literals) {
+        return "(" + alternatives(literals) + ")";
+    }
+
+    private static String alternatives(String... literals) {
+        StringBuilder b = new StringBuilder();
+        for (String w : literals) {
+            if (b.length() > 0) {
+                b.append('|');
+            }
+            for (int i = 0; i < w.length(); i++) {
+                char c = w.charAt(i);
+                if (!Character.isLetterOrDigit(c)) {
+                    b.append('\\');
+                }
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,346 @@
+package io.paduraksa.policy.attack;
+
+import io.netty.util.AsciiString;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.PolicyInput;
+import io.paduraksa.policy.RequestPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code attacks} policy: CRS-style anomaly scoring over the request head. Per request
+ * {@link #evaluate} copies each inspected value (the path of the target, every query parameter
+ * name and value, every cookie name and value, the User-Agent and the named headers) into a
+ * per-thread buffer, transforms it ({@link Transform}) and walks the union automaton of the rules
+ * for that part at the configured paranoia level; only when the union matches are the rules walked
+ * one by one to name them. A matched rule adds its score once per request unless an exclusion
+ * covers it; the request is denied (or, with {@code detect_only}, only logged and counted) when the
+ * sum reaches the threshold, and inspection stops there. Time is linear in the inspected bytes;
+ * a request without a match allocates nothing, a match allocates its log line.
+ *
+ * <p>Only the first line of a repeated header (and of {@code Cookie}) is inspected, as
+ * {@link PolicyInput#header} shows it; request bodies are not inspected.
+ */
+public final class AttacksPolicy implements RequestPolicy {
+    private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
+    private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
+    private static final AsciiString COOKIE = AsciiString.cached("cookie");
+
+    private final String name;
+    private final int paranoia;
+    private final int threshold;
+    private final boolean detectOnly;
+    private final boolean path;
+    private final boolean query;
+    private final boolean cookies;
+    private final boolean userAgent;
+    private final AsciiString[] headers;
+    private final AttackExclusion[] exclusions;
+    private final PolicyDecision denied;
+    /** Per part index: the union pre-filter, the rules, and each rule's own automaton. */
+    private final Dfa[] unions = new Dfa[Part.KINDS];
+    private final AttackRule[][] rules = new AttackRule[Part.KINDS][];
+    private final Dfa[][] ruleDfas = new Dfa[Part.KINDS][];
+    private final AttackCounters counters;
+
+    /**
+     * @param headers   header names to inspect besides the path, query and cookies; {@code User-Agent}
+     *                  among them is inspected with the scanner rules too
+     * @param threshold the anomaly score that denies, at least 1
+     */
+    public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
+            List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied) {
+        if (paranoia < 1 || paranoia > 4) {
+            throw new IllegalArgumentException("attacks policy '" + name + "': paranoia " + paranoia + " (expected 1 to 4)");
+        }
+        if (threshold < 1) {
+            throw new IllegalArgumentException("attacks policy '" + name + "': threshold " + threshold + " (expected a positive score)");
+        }
+        this.name = name;
+        this.paranoia = paranoia;
+        this.threshold = threshold;
+        this.detectOnly = detectOnly;
+        this.path = path;
+        this.query = query;
+        this.cookies = cookies;
+        List<AsciiString> named = new ArrayList<>();
+        boolean ua = false;
+        for (String h : headers) {
+            String lower = h.toLowerCase(Locale.ROOT);
+            if (lower.equals("user-agent")) {
+                ua = true;
+            } else if (!lower.equals("cookie") || !cookies) {
+                named.add(AsciiString.cached(lower));
+            }
+        }
+        this.userAgent = ua;
+        this.headers = named.toArray(new AsciiString[0]);
+        this.exclusions = exclusions.toArray(new AttackExclusion[0]);
+        this.denied = denied;
+        this.counters = AttackCounters.of(name);
+        for (int part = 1; part <= Part.USER_AGENT; part <<= 1) {
+            int i = Part.index(part);
+            unions[i] = AttackRules.union(part, paranoia);
+            rules[i] = AttackRules.applying(part, paranoia);
+            ruleDfas[i] = new Dfa[rules[i].length];
+            for (int k = 0; k < rules[i].length; k++) {
+                ruleDfas[i][k] = rules[i][k].dfa();
+            }
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** Runs per request on the event loop; 0 B unless a rule matches. */
+    @Override
+    public PolicyDecision evaluate(PolicyInput request) {
+        Inspection in = Inspection.current();
+        in.reset();
+        inspect(request, in, activeExclusions(request));
+        if (in.score == 0) {
+            return PolicyDecision.CONTINUE;
+        }
+        return verdict(in);
+    }
+
+    /**
+     * Every rule's verdict for {@code request}, one line per (part, value, rule) that was checked,
+     * plus the total; for {@code paduraksa explain}. Allocates.
+     */
+    @Override
+    public List<String> explain(PolicyInput request) {
+        Inspection in = Inspection.current();
+        in.reset();
+        List<String> lines = new ArrayList<>();
+        in.explain = lines;
+        inspect(request, in, activeExclusions(request));
+        in.explain = null;
+        lines.add("score " + in.score + "/" + threshold + " (paranoia " + paranoia + ") -> "
+                + (in.score < threshold ? "continue" : detectOnly ? "detect only: logged, not denied" : "deny"));
+        return lines;
+    }
+
+    private PolicyDecision verdict(Inspection in) {
+        boolean reached = in.score >= threshold;
+        if (reached) {
+            counters.reached(detectOnly);
+        }
+        if (reached ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
+            String line = "attacks policy '" + name + "' score " + in.score + "/" + threshold
+                    + (reached ? detectOnly ? " detect only" : " denied" : " below threshold") + ": " + in.log;
+            if (reached) {
+                LOG.info(line);
+            } else {
+                LOG.debug(line);
+            }
+        }
+        return reached && !detectOnly ? denied : PolicyDecision.CONTINUE;
+    }
+
+    /** Bits of the exclusions whose paths cover this request. */
+    private long activeExclusions(PolicyInput request) {
+        long active = 0;
+        for (int i = 0; i < exclusions.length && i < Long.SIZE; i++) {
+            if (exclusions[i].appliesToPath(request.path(), request.pathLength())) {
+                active |= 1L << i;
+            }
+        }
+        return active;
+    }
+
+    private void inspect(PolicyInput request, Inspection in, long active) {
+        CharSequence target = request.target();
+        int queryStart = request.queryStart();
+        if (path && !done(in)) {
+            inspectPath(request, target, queryStart, in, active);
+        }
+        if (query && target != null && queryStart >= 0 && !done(in)) {
+            inspectQuery(target, queryStart, request.queryEnd(), in, active);
+        }
+        if (cookies && !done(in)) {
+            CharSequence cookie = request.header(COOKIE);
+            if (cookie != null) {
+                inspectCookies(cookie, in, active);
+            }
+        }
+        if (userAgent && !done(in)) {
+            inspectHeader(request.header(USER_AGENT), Part.USER_AGENT, in, active);
+        }
+        for (int i = 0; i < headers.length && !done(in); i++) {
+            inspectHeader(request.header(headers[i]), Part.HEADER, in, active);
+        }
+    }
+
+    private boolean done(Inspection in) {
+        return in.score >= threshold && in.explain == null;
+    }
+
+    private void inspectPath(PolicyInput request, CharSequence target, int queryStart, Inspection in, long active) {
+        in.nameLength = -1;
+        int n;
+        if (target != null && target.length() > 0 && target.charAt(0) == '/') {
+            int end = queryStart >= 0 ? queryStart - 1 : pathEnd(target);
+            n = in.copy(target, 0, end);
+        } else {
+            n = in.copy(request.path(), request.pathLength());
+        }
+        match(Part.PATH, n, in, active);
+    }
+
+    private static int pathEnd(CharSequence target) {
+        for (int i = 0, n = target.length(); i < n; i++) {
+            if (target.charAt(i) == '?' || target.charAt(i) == '#') {
+                return i;
+            }
+        }
+        return target.length();
+    }
+
+    /** Parameters split on {@code &} and {@code ;}; the name and the value are each inspected. */
+    private void inspectQuery(CharSequence target, int from, int to, Inspection in, long active) {
+        int start = from;
+        for (int i = from; i <= to && !done(in); i++) {
+            if (i == to || target.charAt(i) == '&' || target.charAt(i) == ';') {
+                if (i > start) {
+                    argument(target, start, i, Part.QUERY, true, in, active);
+                }
+                start = i + 1;
+            }
+        }
+    }
+
+    /** Cookies split on {@code ;}; leading spaces skipped; name and value each inspected. */
+    private void inspectCookies(CharSequence cookie, Inspection in, long active) {
+        int start = 0;
+        int to = cookie.length();
+        for (int i = 0; i <= to && !done(in); i++) {
+            if (i == to || cookie.charAt(i) == ';') {
+                while (start < i && cookie.charAt(start) == ' ') {
+                    start++;
+                }
+                if (i > start) {
+                    argument(cookie, start, i, Part.COOKIE, false, in, active);
+                }
+                start = i + 1;
+            }
+        }
+    }
+
+    private void argument(CharSequence s, int from, int to, int part, boolean decodeName, Inspection in, long active) {
+        int eq = from;
+        while (eq < to && s.charAt(eq) != '=') {
+            eq++;
+        }
+        in.name(s, from, eq, decodeName);
+        match(part, in.copy(s, from, eq), in, active);
+        if (eq < to && !done(in)) {
+            match(part, in.copy(s, eq + 1, to), in, active);
+        }
+    }
+
+    private void inspectHeader(CharSequence value, int part, Inspection in, long active) {
+        if (value != null && value.length() > 0) {
+            in.nameLength = -1;
+            match(part, in.copy(value, 0, value.length()), in, active);
+        }
+    }
+
+    /** Transforms the value buffer's first {@code n} bytes and runs the part's automata over them. */
+    private void match(int part, int n, Inspection in, long active) {
+        byte[] b = in.value;
+        int length = transform(b, n, part);
+        int p = Part.index(part);
+        boolean unionHit = in.explain != null || unions[p].find(b, 0, length) >= 0;
+        AttackRule[] candidates = rules[p];
+        Dfa[] dfas = ruleDfas[p];
+        for (int k = 0; k < candidates.length; k++) {
+            AttackRule rule = candidates[k];
+            if (!unionHit && !rule.isAlone() || (in.matched & 1L << rule.index()) != 0 && in.explain == null) {
+                continue;
+            }
+            int end = dfas[k].find(b, 0, length);
+            if (end >= 0 && !isExcluded(rule, in, active)) {
+                hit(rule, part, length, end, in);
+            } else if (in.explain != null) {
+                in.explain.add(rule.id() + " " + where(part, in) + ": " + (end >= 0 ? "excluded" : "no match"));
+            }
+        }
+    }
+
+    private void hit(AttackRule rule, int part, int length, int end, Inspection in) {
+        boolean first = (in.matched & 1L << rule.index()) == 0;
+        if (first) {
+            in.matched |= 1L << rule.index();
+            in.score += rule.score();
+            counters.matched(rule.group());
+            in.describe(rule, part, length, end);
+        }
+        if (in.explain != null) {
+            StringBuilder excerpt = new StringBuilder();
+            Inspection.appendEscaped(excerpt, in.value, Math.max(0, Math.min(end, length) - 48), Math.min(end, length));
+            in.explain.add(rule.id() + " " + where(part, in) + ": MATCH +" + (first ? rule.score() : 0) + " (" + rule.message()
+                    + ") \"" + excerpt + '"');
+        }
+    }
+
+    private static String where(int part, Inspection in) {
+        if (in.nameLength < 0) {
+            return Part.name(part);
+        }
+        StringBuilder b = new StringBuilder(Part.name(part)).append(':');
+        Inspection.appendEscaped(b, in.name, 0, in.nameLength);
+        return b.toString();
+    }
+
+    private boolean isExcluded(AttackRule rule, Inspection in, long active) {
+        for (int i = 0; active != 0 && i < exclusions.length && i < Long.SIZE; i++) {
+            if ((active & 1L << i) != 0 && exclusions[i].covers(rule, in.name, in.nameLength)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The CRS transformation chain for a part; returns the new length. 0 B. */
+    static int transform(byte[] b, int n, int part) {
+        int length = n;
+        if (part == Part.QUERY) {
+            length = Transform.percentDecode(b, 0, length, true);
+        } else if (part == Part.PATH) {
+            length = Transform.percentDecode(b, 0, length, false);
+        }
+        length = Transform.urlDecodeUni(b, 0, length);
+        length = Transform.htmlEntityDecode(b, 0, length);
+        Transform.lowerCase(b, 0, length);
+        length = Transform.removeComments(b, 0, length);
+        length = Transform.compressWhitespace(b, 0, length);
+        return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
+    }
+
+    /** This policy's counters (per name, kept across reloads). */
+    public AttackCounters counters() {
+        return counters;
+    }
+
+    /** The match descriptions of the last request evaluated on this thread, as logged (tests). */
+    static String lastMatchesOnThisThread() {
+        return Inspection.current().log.toString();
+    }
+
+    /** Bytes copied for inspection by the last request evaluated on this thread (tests, benchmarks). */
+    public static long inspectedBytesOnThisThread() {
+        return Inspection.current().inspectedBytes;
+    }
+
+    @Override
+    public String toString() {
+        return "AttacksPolicy[" + name + ", paranoia " + paranoia + ", threshold " + threshold + (detectOnly ? ", detect only" : "")
+                + ", " + exclusions.length + " exclusions -> " + denied + ']';
+    }
+}

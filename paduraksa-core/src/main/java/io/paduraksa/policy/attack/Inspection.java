@@ -1,0 +1,123 @@
+package io.paduraksa.policy.attack;
+
+import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.util.List;
+
+/**
+ * Per-thread scratch of the {@code attacks} policy: the buffer a value is copied into and
+ * transformed in, the decoded argument name, and what one request has matched so far. One per
+ * event loop (a {@link FastThreadLocal}); reset per request. Grows only when a longer value than
+ * ever before arrives (bounded by the protocol's head limits), so after warm-up it allocates
+ * nothing.
+ */
+final class Inspection {
+    private static final FastThreadLocal<Inspection> CURRENT = new FastThreadLocal<>() {
+        @Override
+        protected Inspection initialValue() {
+            return new Inspection();
+        }
+    };
+    /** Longer argument names are inspected but never match an exclusion's name. */
+    static final int MAX_NAME = 256;
+    private static final int EXCERPT = 48;
+
+    byte[] value = new byte[2048];
+    final byte[] name = new byte[MAX_NAME];
+    /** Length of the decoded name in {@link #name}; -1 when the value is not an argument, -2 when too long. */
+    int nameLength;
+    /** Bits of the matched rules ({@link AttackRule#index()}). */
+    long matched;
+    int score;
+    /** Bytes copied into the scratch buffer by the last request on this thread (for tests and explain). */
+    long inspectedBytes;
+    /** What matched, for the log line; built only on a match. */
+    final StringBuilder log = new StringBuilder(256);
+    /** Set by explain: every rule's verdict per value is added here, and inspection does not stop early. */
+    List<String> explain;
+
+    static Inspection current() {
+        return CURRENT.get();
+    }
+
+    void reset() {
+        matched = 0;
+        score = 0;
+        inspectedBytes = 0;
+        nameLength = -1;
+        log.setLength(0);
+        explain = null;
+    }
+
+    /** Copies {@code s[from, to)} (one char per byte) into the value buffer; returns the length. */
+    int copy(CharSequence s, int from, int to) {
+        int n = to - from;
+        byte[] b = ensure(n);
+        if (s instanceof AsciiString a) {
+            System.arraycopy(a.array(), a.arrayOffset() + from, b, 0, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                b[i] = (byte) s.charAt(from + i);
+            }
+        }
+        inspectedBytes += n;
+        return n;
+    }
+
+    /** Copies {@code src[0, n)} into the value buffer. */
+    int copy(byte[] src, int n) {
+        System.arraycopy(src, 0, ensure(n), 0, n);
+        inspectedBytes += n;
+        return n;
+    }
+
+    /** Copies and percent-decodes an argument name into {@link #name} ({@code plusIsSpace} for the query). */
+    void name(CharSequence s, int from, int to, boolean decode) {
+        int n = to - from;
+        if (n > MAX_NAME) {
+            nameLength = -2;
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            name[i] = (byte) s.charAt(from + i);
+        }
+        nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
+    }
+
+    private byte[] ensure(int n) {
+        if (value.length < n) {
+            value = new byte[Math.max(n, value.length * 2)];
+        }
+        return value;
+    }
+
+    /** Adds {@code rule id part[:name] "excerpt"} to the log line; may allocate (a match). */
+    void describe(AttackRule rule, int part, int length, int end) {
+        if (log.length() > 0) {
+            log.append(", ");
+        }
+        log.append(rule.id()).append(' ').append(Part.name(part));
+        if (nameLength >= 0) {
+            log.append(':');
+            appendEscaped(log, name, 0, nameLength);
+        }
+        int stop = Math.min(end, length);
+        log.append(" \"");
+        appendEscaped(log, value, Math.max(0, stop - EXCERPT), stop);
+        log.append('"');
+    }
+
+    /** Printable ASCII as is ({@code "} and {@code \} escaped), other bytes as {@code \xHH}: log-injection safe. */
+    static void appendEscaped(StringBuilder out, byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int c = b[i] & 0xFF;
+            if (c == '"' || c == '\\') {
+                out.append('\\').append((char) c);
+            } else if (c >= 0x20 && c < 0x7F) {
+                out.append((char) c);
+            } else {
+                out.append("\\x").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+            }
+        }
+    }
+}

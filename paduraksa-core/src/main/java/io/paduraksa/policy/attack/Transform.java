@@ -1,0 +1,234 @@
+package io.paduraksa.policy.attack;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The transformations CRS applies before matching, done in place on a scratch buffer: each one
+ * writes at or before the position it reads, so the value only shrinks. All static, 0 B.
+ */
+final class Transform {
+    private Transform() {
+    }
+
+    /** Percent-decoding ({@code %XX}); with {@code plusIsSpace} (query) {@code +} becomes a space. Returns the new end. */
+    static int percentDecode(byte[] b, int from, int to, boolean plusIsSpace) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            int c = b[r];
+            if (c == '%' && r + 2 < to && hex(b[r + 1]) >= 0 && hex(b[r + 2]) >= 0) {
+                b[w++] = (byte) (hex(b[r + 1]) << 4 | hex(b[r + 2]));
+                r += 2;
+            } else {
+                b[w++] = plusIsSpace && c == '+' ? (byte) ' ' : (byte) c;
+            }
+        }
+        return w;
+    }
+
+    /**
+     * CRS's {@code urlDecodeUni}: {@code %XX}, and {@code %uHHHH} where full-width ASCII
+     * (U+FF01..U+FF5E) maps to ASCII and other code points keep their low byte.
+     */
+    static int urlDecodeUni(byte[] b, int from, int to) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            int c = b[r];
+            if (c == '%' && r + 5 < to && (b[r + 1] | 0x20) == 'u' && hex4(b, r + 2) >= 0) {
+                int u = hex4(b, r + 2);
+                b[w++] = (byte) (u >= 0xFF01 && u <= 0xFF5E ? u - 0xFF01 + 0x21 : u);
+                r += 5;
+            } else if (c == '%' && r + 2 < to && hex(b[r + 1]) >= 0 && hex(b[r + 2]) >= 0) {
+                b[w++] = (byte) (hex(b[r + 1]) << 4 | hex(b[r + 2]));
+                r += 2;
+            } else {
+                b[w++] = (byte) c;
+            }
+        }
+        return w;
+    }
+
+    /**
+     * HTML character references: {@code &#NN;}, {@code &#xHH;} (the {@code ;} optional, as browsers
+     * accept) and the named ones attacks use ({@code lt gt amp quot apos colon lpar rpar sol bsol
+     * tab newline}). A code point above 255 keeps its low byte.
+     */
+    static int htmlEntityDecode(byte[] b, int from, int to) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            int c = b[r];
+            if (c != '&' || r + 2 >= to) {
+                b[w++] = (byte) c;
+                continue;
+            }
+            int end = b[r + 1] == '#' ? numericEntityEnd(b, r + 2, to) : namedEntityEnd(b, r + 1, to);
+            if (end < 0) {
+                b[w++] = (byte) c;
+                continue;
+            }
+            b[w++] = (byte) entityValue(b, r + 1, end);
+            r = end < to && b[end] == ';' ? end : end - 1;
+        }
+        return w;
+    }
+
+    /** ASCII letters to lower case. */
+    static void lowerCase(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int c = b[i];
+            if (c >= 'A' && c <= 'Z') {
+                b[i] = (byte) (c | 0x20);
+            }
+        }
+    }
+
+    /**
+     * C-style comments become one space ({@code un/&#42;*&#47;ion} cannot split a keyword); an
+     * unterminated one runs to the end. MySQL's executable comments ({@code /*!50000 union*&#47;})
+     * keep their content, as MySQL runs it.
+     */
+    static int removeComments(byte[] b, int from, int to) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            if (b[r] == '/' && r + 1 < to && b[r + 1] == '*') {
+                r += 2;
+                if (r < to && b[r] == '!') {
+                    r++;
+                    while (r < to && b[r] >= '0' && b[r] <= '9') {
+                        r++;
+                    }
+                    r--;
+                    continue;
+                }
+                while (r + 1 < to && !(b[r] == '*' && b[r + 1] == '/')) {
+                    r++;
+                }
+                r = r + 1 < to ? r + 1 : to;
+                b[w++] = ' ';
+            } else if (b[r] == '*' && r + 1 < to && b[r + 1] == '/') {
+                r++;
+                b[w++] = ' ';
+            } else {
+                b[w++] = b[r];
+            }
+        }
+        return w;
+    }
+
+    /** Runs of whitespace become one space, or one {@code \n} when the run holds CR or LF (kept for 921). */
+    static int compressWhitespace(byte[] b, int from, int to) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            int c = b[r] & 0xFF;
+            if (!isSpace(c)) {
+                b[w++] = (byte) c;
+                continue;
+            }
+            boolean newline = false;
+            while (r < to && isSpace(b[r] & 0xFF)) {
+                newline |= b[r] == '\n' || b[r] == '\r';
+                r++;
+            }
+            r--;
+            b[w++] = newline ? (byte) '\n' : (byte) ' ';
+        }
+        return w;
+    }
+
+    /** Path normalisation: {@code \} to {@code /}, {@code //} and {@code /./} to {@code /} ({@code ..} is kept: rules look for it). */
+    static int normalizePath(byte[] b, int from, int to) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            byte c = b[r] == '\\' ? (byte) '/' : b[r];
+            if (c == '/' && w > from && b[w - 1] == '/') {
+                continue;
+            }
+            if (c == '.' && w > from && b[w - 1] == '/' && (r + 1 == to || b[r + 1] == '/' || b[r + 1] == '\\')) {
+                r++;
+                continue;
+            }
+            b[w++] = c;
+        }
+        return w;
+    }
+
+    private static boolean isSpace(int c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0xA0;
+    }
+
+    private static int hex(int c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        int l = c | 0x20;
+        return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
+    }
+
+    private static int hex4(byte[] b, int at) {
+        int v = 0;
+        for (int i = at; i < at + 4; i++) {
+            int h = hex(b[i]);
+            if (h < 0) {
+                return -1;
+            }
+            v = v << 4 | h;
+        }
+        return v;
+    }
+
+    /** End (exclusive) of the digits of {@code &#...}, or -1. */
+    private static int numericEntityEnd(byte[] b, int at, int to) {
+        boolean isHex = at < to && (b[at] | 0x20) == 'x';
+        int i = isHex ? at + 1 : at;
+        int start = i;
+        while (i < to && i - start < 8 && (isHex ? hex(b[i]) >= 0 : b[i] >= '0' && b[i] <= '9')) {
+            i++;
+        }
+        return i == start ? -1 : i;
+    }
+
+    private static final byte[][] NAMES = {
+        bytes("lt"), bytes("gt"), bytes("amp"), bytes("quot"), bytes("apos"), bytes("colon"), bytes("lpar"), bytes("rpar"),
+        bytes("sol"), bytes("bsol"), bytes("tab"), bytes("newline"), bytes("nbsp")};
+    private static final byte[] VALUES = {'<', '>', '&', '"', '\'', ':', '(', ')', '/', '\\', '\t', '\n', ' '};
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** End of a known entity name at {@code at} (case-insensitive), or -1. */
+    private static int namedEntityEnd(byte[] b, int at, int to) {
+        for (byte[] name : NAMES) {
+            if (at + name.length <= to && equalsFolded(b, at, name)) {
+                return at + name.length;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean equalsFolded(byte[] b, int at, byte[] name) {
+        for (int i = 0; i < name.length; i++) {
+            if ((b[at + i] | 0x20) != name[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value of the entity whose body is {@code [at, end)} ({@code #...} or a name). */
+    private static int entityValue(byte[] b, int at, int end) {
+        if (b[at] != '#') {
+            for (int k = 0; k < NAMES.length; k++) {
+                if (at + NAMES[k].length == end && equalsFolded(b, at, NAMES[k])) {
+                    return VALUES[k];
+                }
+            }
+            return '&';
+        }
+        boolean isHex = (b[at + 1] | 0x20) == 'x';
+        int v = 0;
+        for (int i = isHex ? at + 2 : at + 1; i < end; i++) {
+            v = isHex ? v << 4 | hex(b[i]) : v * 10 + b[i] - '0';
+        }
+        return v & 0xFF;
+    }
+}

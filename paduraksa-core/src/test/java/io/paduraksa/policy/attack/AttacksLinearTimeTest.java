@@ -1,0 +1,96 @@
+package io.paduraksa.policy.attack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.testing.TestPolicyInput;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.Random;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No input makes a request slow: ReDoS classics and adversarial bytes at 256 KiB, 512 KiB and 1 MiB
+ * take time linear in their length (a ratio bound after warm-up, not absolute times: the machine is
+ * shared). Paranoia 4 and an unreachable threshold, so every rule runs and nothing stops early.
+ */
+class AttacksLinearTimeTest {
+    private static final int KIB = 1024;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final AttacksPolicy EVERY_RULE = new AttacksPolicy("waf", 4, 1_000_000, true, true, true,
+            List.of("User-Agent", "Referer"), false, List.of(), PolicyDecision.DROP);
+
+    /** {@code (a+)+$}, {@code (a|aa)+$}, {@code (.*a){x}} inputs: a long run of one letter and a mismatch at the end. */
+    @Test
+    void redosClassicsTakeLinearTime() {
+        assertLinear("a...a!", n -> "a".repeat(n - 1) + "!");
+        assertLinear("<<<...", n -> "<".repeat(n));
+        assertLinear("${${${...", n -> "${".repeat(n / 2));
+        assertLinear("' or ' or ...", n -> "' or ".repeat(n / 5));
+        assertLinear("union union ...", n -> "union ".repeat(n / 6));
+        assertLinear("/*/*/*...", n -> "/*".repeat(n / 2));
+        assertLinear("%25%25%25...", n -> "%25".repeat(n / 3));
+        assertLinear("&#&#&#... (encoded: & splits parameters)", n -> "%26%23".repeat(n / 6));
+    }
+
+    /** Seeded random bytes over the characters and keywords the rules look for: near misses everywhere. */
+    @Test
+    void adversarialBytesTakeLinearTime() {
+        String[] tokens = {"<", ">", "'", "\"", "(", ")", "/*", "*/", "--", "#", ";", "=", "%", "%u", "&#", "$", "{", "}", "\\",
+            "|", "`", "..", "/", "on", "script", "union", "select", "from", "or", "and", "sleep", "${jndi", "<?", "php:", "etc",
+            "passwd", " ", "+", "a", "1", "%0a", "&lt;", "java.lang", "eval"};
+        assertLinear("random tokens", n -> {
+            Random random = new Random(17);
+            StringBuilder b = new StringBuilder(n + 16);
+            while (b.length() < n) {
+                b.append(tokens[random.nextInt(tokens.length)]);
+            }
+            return b.substring(0, n);
+        });
+        assertLinear("random bytes", n -> {
+            Random random = new Random(42);
+            char[] c = new char[n];
+            for (int i = 0; i < n; i++) {
+                c[i] = (char) (0x20 + random.nextInt(0x5F));
+            }
+            return new String(c);
+        });
+    }
+
+    private static void assertLinear(String what, IntFunction<String> input) {
+        TestPolicyInput small = request(input.apply(256 * KIB));
+        TestPolicyInput medium = request(input.apply(512 * KIB));
+        TestPolicyInput large = request(input.apply(1024 * KIB));
+        for (int i = 0; i < 3; i++) {
+            EVERY_RULE.evaluate(small);
+            EVERY_RULE.evaluate(medium);
+            EVERY_RULE.evaluate(large);
+        }
+        long t256 = best(small);
+        long t512 = best(medium);
+        long t1024 = best(large);
+        System.out.printf("%s: 256 KiB %.1f ms, 512 KiB %.1f ms, 1 MiB %.1f ms (%.1f ns/B)%n", what, t256 / 1e6, t512 / 1e6,
+                t1024 / 1e6, t1024 / (1024.0 * KIB));
+        assertThat(t1024).as("%s: 1 MiB took %d ns, 256 KiB %d ns", what, t1024, t256).isLessThan(6 * t256);
+        assertThat(AttacksPolicy.inspectedBytesOnThisThread()).as("bytes inspected").isGreaterThan(900 * KIB);
+    }
+
+    private static TestPolicyInput request(String value) {
+        TestPolicyInput r = new TestPolicyInput().path("/s");
+        r.target("/s?q=" + value);
+        return r;
+    }
+
+    /** The least thread CPU time of 7 runs: other processes on the shared machine do not count. */
+    private static long best(TestPolicyInput request) {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 7; i++) {
+            long t = THREADS.getCurrentThreadCpuTime();
+            EVERY_RULE.evaluate(request);
+            best = Math.min(best, THREADS.getCurrentThreadCpuTime() - t);
+        }
+        return best;
+    }
+}

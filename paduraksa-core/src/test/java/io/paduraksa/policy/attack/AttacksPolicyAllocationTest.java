@@ -1,0 +1,53 @@
+package io.paduraksa.policy.attack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.util.AsciiString;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.testing.AllocationAssert;
+import io.paduraksa.testing.TestPolicyInput;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Tag("allocation")
+class AttacksPolicyAllocationTest {
+
+    static final class Request extends TestPolicyInput {
+        final AttacksPolicy policy;
+        long decisions;
+        long inspected;
+
+        Request(AttacksPolicy policy) {
+            this.policy = policy;
+        }
+
+        void run() {
+            decisions += policy.evaluate(this).action().ordinal();
+            inspected += AttacksPolicy.inspectedBytesOnThisThread();
+        }
+    }
+
+    /** A browser's request: every default part is inspected (path, 4 query parameters, 3 cookies, User-Agent, Referer). */
+    @ParameterizedTest(name = "paranoia {0}")
+    @CsvSource({"1", "2", "4"})
+    void aCleanBrowserRequestAllocatesNothing(int paranoia) {
+        AttacksPolicy policy = new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), false,
+                List.of(new AttackExclusion(List.of(942100), List.of("q"), List.of("/search"))), PolicyDecision.DROP);
+        Request r = new Request(policy);
+        r.path("/search/results");
+        r.target("/search/results?q=red+running+shoes&size=42&sort=price-asc&page=2");
+        r.header("User-Agent", new AsciiString("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36"));
+        r.header("Referer", new AsciiString("https://shop.example.test/search?q=red+shoes"));
+        r.header("Cookie", new AsciiString("_ga=GA1.2.1234567890.1700000000; theme=dark; session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ"));
+        assertThat(policy.evaluate(r)).isSameAs(PolicyDecision.CONTINUE);
+        long perRequest = AttacksPolicy.inspectedBytesOnThisThread();
+        assertThat(perRequest).as("bytes inspected per request").isGreaterThan(250);
+
+        AllocationAssert.assertZero("clean request at paranoia " + paranoia, r, Request::run);
+
+        assertThat(r.decisions).as("every verdict was CONTINUE").isZero();
+        assertThat(r.inspected).as("every run inspected the request").isGreaterThanOrEqualTo(perRequest * 20_000);
+    }
+}

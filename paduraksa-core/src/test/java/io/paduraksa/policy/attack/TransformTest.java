@@ -1,0 +1,49 @@
+package io.paduraksa.policy.attack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The CRS transformation chain, in place on a scratch buffer. */
+class TransformTest {
+
+    private static String run(String input, int part) {
+        byte[] b = input.getBytes(StandardCharsets.ISO_8859_1);
+        int n = AttacksPolicy.transform(b, b.length, part);
+        return new String(b, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            a+b%20c                     | a b c
+            %253Cscript%253E            | <script>
+            %u003Cscript%u003E          | <script>
+            %uFF1Cscript%uFF1E          | <script>
+            &lt;SCRIPT&gt;              | <script>
+            &#60;&#x3C;&#x3c            | <<<
+            &colon;&LPAR;&rpar;         | :()
+            UN/**/ION SEL/* x */ECT     | un ion sel ect
+            /*!50000UnIoN*/SeLeCt       | union select
+            a/* never closed            | a<SP>
+            a%09%09%20b                 | a b
+            a%0d%0ab                    | a<LF>b
+            %zz%4                       | %zz%4
+            &unknown;&#;&               | &unknown;&#;&
+            """)
+    void queryValuesAreDecodedTwiceFoldedAndCompressed(String input, String expected) {
+        assertThat(run(input, Part.QUERY)).isEqualTo(expected.replace("<LF>", "\n").replace("<SP>", " "));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            /a//b/./c                   | /a/b/c
+            /a\\b                       | /a/b
+            /a/%2e%2e/b                 | /a/../b
+            /a+b                        | /a+b
+            """)
+    void pathsAreNormalisedButKeepDotDot(String input, String expected) {
+        assertThat(run(input, Part.PATH)).isEqualTo(expected);
+    }
+}

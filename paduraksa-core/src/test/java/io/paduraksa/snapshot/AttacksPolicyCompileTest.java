@@ -1,0 +1,80 @@
+package io.paduraksa.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import io.paduraksa.config.ConfigError;
+import io.paduraksa.config.ConfigException;
+import io.paduraksa.config.ConfigLoader;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.attack.AttacksPolicy;
+import io.paduraksa.testing.TestPolicyInput;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code type: attacks} compiles with its defaults; compile-time errors name path and line. */
+class AttacksPolicyCompileTest {
+    private static final String HEAD = """
+            clusters:
+              app:
+                destinations: [{url: "http://127.0.0.1:9001"}]
+            hosts:
+              - names: [a.test]
+                policies: [waf]
+                routes: [{path: /, forward: app}]
+            policies:
+              waf:
+                type: attacks
+            """;
+
+    @Test
+    void theBenchmarkShapeCompilesWithItsDefaults() throws Exception {
+        Snapshot s = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD + """
+                    paranoia: 1
+                    threshold: 5
+                    inspect: {path: true, query: true, cookies: true, headers: [User-Agent, Referer]}
+                    detect_only: false
+                    exclusions:
+                      - {rules: [942100], arguments: [q], paths: [/search]}
+                    action: {respond: {status: 403}}
+                """), PooledByteBufAllocator.DEFAULT);
+        try {
+            AttacksPolicy waf = (AttacksPolicy) s.policies().get("waf");
+            TestPolicyInput attack = new TestPolicyInput().path("/other");
+            attack.target("/other?q=1+union+select+1");
+            TestPolicyInput excluded = new TestPolicyInput().path("/search");
+            excluded.target("/search?q=1+union+select+1");
+
+            assertThat(waf.evaluate(attack).action()).isEqualTo(PolicyDecision.Action.RESPOND);
+            assertThat(waf.evaluate(attack).response().status()).isEqualTo(403);
+            assertThat(waf.evaluate(excluded)).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(waf).hasToString("AttacksPolicy[waf, paranoia 1, threshold 5, 1 exclusions -> RESPOND 403]");
+        } finally {
+            s.release();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            unknown rule id  | exclusions: [{rules: [942999]}]                  | policies.waf.exclusions[0].rules[0] | 11 | no rule or group 942999 (expected a rule id like 942100
+            body not built   | inspect: {body: {max: 64KiB}}                    | policies.waf.inspect.body           | 11 | request bodies are not inspected yet
+            inspects nothing | inspect: {path: false, query: false, cookies: false, headers: []} | policies.waf.inspect | 11 | inspects nothing
+            """)
+    void compileErrorsNameThePathAndLine(String what, String yaml, String path, int line, String fragment) {
+        List<ConfigError> errors;
+        try {
+            SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD + "    " + yaml + "\n"), PooledByteBufAllocator.DEFAULT).release();
+            throw new AssertionError("expected configuration errors");
+        } catch (ConfigException e) {
+            errors = e.errors();
+        }
+        assertThat(errors).as(errors.toString()).anySatisfy(e -> {
+            assertThat(e.path()).isEqualTo(path);
+            assertThat(e.line()).isEqualTo(line);
+            assertThat(e.column()).isPositive();
+            assertThat(e.problem()).contains(fragment);
+        });
+    }
+}
