@@ -268,6 +268,33 @@ def load_crs():
     return origin, rows
 
 
+def check_data(a):
+    """Offline sanity check of the committed data and the generator (fast; for CI)."""
+    checks = []
+    origin, crs = load_crs()
+    checks.append(("CRS data names its origin commit", len(origin.get("commit", "")) == 40))
+    checks.append(("CRS data has >= 2000 stages", len(crs) >= 2000))
+    checks.append(("every CRS stage builds to a request with a complete head", all(
+        b"\r\n\r\n" in build(r, enc_crs, True) for r in crs)))
+    checks.append(("every tested group has PL1 attack payloads", all(
+        any(r["group"] == g and r["expect"] and (r["pl"] or 1) == 1 for r in crs) for g in GROUP_NAMES)))
+    b1 = list(gen_benign.generate(a.seed, a.benign))
+    b2 = list(gen_benign.generate(a.seed, a.benign))
+    checks.append(("benign corpus has %d requests" % a.benign, len(b1) == a.benign))
+    checks.append(("benign corpus is the same for the same seed", b1 == b2))
+    checks.append(("every benign request builds", all(build(b, enc_utf8).endswith(enc_utf8(b["body"] or "")) for b in b1)))
+    with open(os.path.join(HERE, "data", "benign-sample.jsonl"), encoding="utf-8") as f:
+        sample = [json.loads(x) for x in f]
+    checks.append(("data/benign-sample.jsonl is the generator's first lines at the default seed",
+                   sample == list(gen_benign.generate(20261201, len(sample)))))
+    failed = 0
+    for name, ok in checks:
+        print("%s  %s" % ("ok  " if ok else "FAIL", name))
+        failed += 0 if ok else 1
+    print("%d passed, %d failed" % (len(checks) - failed, failed))
+    return 1 if failed else 0
+
+
 def tool_version(argv):
     try:
         r = subprocess.run(argv, capture_output=True, text=True, timeout=10)
@@ -292,8 +319,12 @@ def main():
     ap.add_argument("--port-base", type=int, default=19200)
     ap.add_argument("--out", default=None)
     ap.add_argument("--command-line", default="")
+    ap.add_argument("--check-data", action="store_true",
+                    help="only parse the CRS data and generate the benign corpus, build every request, check counts; no servers")
     a = ap.parse_args()
     pls = [int(x) for x in a.pls.split(",")]
+    if a.check_data:
+        return check_data(a)
 
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     run = os.path.abspath(a.out or os.path.join(HERE, "results", stamp))
@@ -433,4 +464,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
