@@ -15,10 +15,14 @@ CRS_RULES = "/usr/share/modsecurity-crs/rules"
 UNICODE_MAP = "/usr/share/nginx/docs/modsecurity/unicode.mapping"
 
 
-def modsecurity_conf(run, pl, threshold):
+def modsecurity_conf(run, pl, threshold, audit_log=None):
     """The engine settings of Debian's modsecurity.conf with the engine On, no audit log and no response
     inspection (the gate does not read responses either), then CRS 3.3 at paranoia level pl."""
     crs = os.path.join(run, "crs-setup-pl%d.conf" % pl)
+    audit = ["SecAuditEngine Off"]
+    if audit_log:  # the replay instances log denied requests (parts A, B, H) to say which rules fired
+        audit = ["SecAuditEngine RelevantOnly", 'SecAuditLogRelevantStatus "^[45]"', "SecAuditLogParts ABHZ",
+                 "SecAuditLogType Serial", "SecAuditLog %s" % audit_log]
     with open(CRS_SETUP) as f:
         setup = f.read()
     setup += """
@@ -50,14 +54,14 @@ SecAction "id:900110,phase:1,nolog,pass,t:none,setvar:tx.inbound_anomaly_score_t
         "SecResponseBodyAccess Off",
         "SecTmpDir %s" % run,
         "SecDataDir %s" % run,
-        "SecAuditEngine Off",
+    ] + audit + [
         "SecArgumentSeparator &",
         "SecCookieFormat 0",
         "SecUnicodeMapFile %s 20127" % UNICODE_MAP,
         "SecStatusEngine Off",
         "Include %s" % crs,
     ] + ["Include %s" % os.path.join(CRS_RULES, n) for n in rules]
-    path = os.path.join(run, "modsecurity-pl%d.conf" % pl)
+    path = os.path.join(run, "modsecurity-pl%d%s.conf" % (pl, "-audit" if audit_log else ""))
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return path

@@ -179,6 +179,40 @@ def measure_cost(name, proc, port, reqfile, a):
 
 # ---------------------------------------------------------------- tables
 
+AUDIT_ID = re.compile(r'\[id "(\d+)"\]')
+AUDIT_PART = re.compile(r"^-+[0-9A-Za-z]+-+([A-Z])--$")
+
+
+def rules_fired(path, offset):
+    """Counter: rule id -> number of logged transactions it fired in, from a Serial audit log from offset on."""
+    c = collections.Counter()
+    if not os.path.exists(path):
+        return c
+    with open(path, "rb") as f:
+        f.seek(offset)
+        text = f.read().decode("utf-8", "replace")
+    ids = set()
+    for line in text.splitlines():
+        m = AUDIT_PART.match(line)
+        if m and m.group(1) == "A":
+            c.update(ids)
+            ids = set()
+        ids.update(x for x in AUDIT_ID.findall(line) if not x.startswith("949") and not x.startswith("980"))
+    c.update(ids)
+    return c
+
+
+def fired_table(fired, total):
+    out = ["### ModSecurity: CRS rules that fired on the benign requests it refused\n",
+           "Requests (of %d) in which each rule fired, from ModSecurity's audit log; the 10 most frequent per PL.\n" % total,
+           "| PL | rule | requests |", "|---|---|---|"]
+    for pl, c in sorted(fired.items()):
+        for rid, n in c.most_common(10):
+            out.append("| PL%d | %s | %d |" % (pl, rid, n))
+    out.append("")
+    return out
+
+
 def pct(n, d):
     return "-" if d == 0 else "%.1f%%" % (100.0 * n / d)
 
@@ -347,6 +381,7 @@ def main():
         port["ms%d" % pl] = base + 10 + pl
         port["pad%d" % pl] = base + 20 + pl
         port["pad%d_admin" % pl] = base + 30 + pl
+        port["msc%d" % pl] = base + 35 + pl
 
     pidfile = os.path.join(raw, "pids")
     pointer = os.environ.get("WAF_PIDFILE_POINTER")
@@ -383,6 +418,7 @@ def main():
         pad_cfgs = {}
 
     results = {}  # (subject, pl) -> statuses (crs + benign)
+    fired = {}  # pl -> Counter of CRS rule ids on the benign requests ModSecurity refused
     cost_rows = []
     env = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "command": a.command_line, "crs_data": origin, "seed": a.seed, "benign": a.benign, "pls": pls,
@@ -395,8 +431,10 @@ def main():
                                               capture_output=True, text=True).stdout.strip()}
     try:
         subs = []
+        audits = {}
         for pl in pls:
-            rules = conf.modsecurity_conf(raw, pl, a.threshold)
+            audits[pl] = os.path.join(raw, "modsec-audit-pl%d.log" % pl)
+            rules = conf.modsecurity_conf(raw, pl, a.threshold, audits[pl])
             subs.append(("modsecurity", pl, port["ms%d" % pl], start_nginx(procs, raw, "nginx-modsec-pl%d" % pl, port["ms%d" % pl], rules)))
         for pl, cfg in pad_cfgs.items():
             p = start_paduraksa(procs, raw, launcher, "paduraksa-pl%d" % pl, cfg, port["pad%d" % pl])
@@ -404,7 +442,11 @@ def main():
                 subs.append(("paduraksa", pl, port["pad%d" % pl], p))
         for name, pl, prt, _ in subs:
             t = time.time()
-            st = replay(prt, crs_payloads + benign_payloads)
+            st = replay(prt, crs_payloads)
+            mark = os.path.getsize(audits[pl]) if name == "modsecurity" and os.path.exists(audits[pl]) else 0
+            st += replay(prt, benign_payloads)
+            if name == "modsecurity":
+                fired[pl] = rules_fired(audits[pl], mark)
             results[(name, pl)] = st
             c = collections.Counter(st)
             log("replayed %d requests to %s PL%d in %.0f s: %s" % (len(st), name, pl, time.time() - t,
@@ -429,9 +471,10 @@ def main():
                 if name == "paduraksa":
                     cost_subjects.append(("paduraksa + attacks PL%d" % pl, p, prt, True))
             cost_subjects.append(("nginx (echo)", ng, port["ng"], False))
-            for name, pl, prt, p in subs:
-                if name == "modsecurity":
-                    cost_subjects.append(("nginx + ModSecurity + CRS PL%d" % pl, p, prt, False))
+            for pl in pls:  # fresh instances without the audit log
+                rules = conf.modsecurity_conf(raw, pl, a.threshold)
+                p = start_nginx(procs, raw, "nginx-modsec-cost-pl%d" % pl, port["msc%d" % pl], rules)
+                cost_subjects.append(("nginx + ModSecurity + CRS PL%d" % pl, p, port["msc%d" % pl], False))
             for name, p, prt, jvm in cost_subjects:
                 if jvm and a.jvm_warmup:
                     wrk(prt, reqfile, a.jvm_warmup, a.conns)
@@ -458,6 +501,8 @@ def main():
           "Packages: %s" % "; ".join(x for x in env["packages"] if x), ""]
     md += detection_tables(crs, crs_res, pls, subjects)
     md += fp_tables(benign, ben_res, pls, subjects)
+    if fired:
+        md += fired_table(fired, len(benign))
     if cost_rows:
         md += cost_table(cost_rows)
     text = "\n".join(md) + "\n"
