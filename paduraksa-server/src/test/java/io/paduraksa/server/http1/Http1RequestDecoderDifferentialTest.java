@@ -188,6 +188,11 @@ class Http1RequestDecoderDifferentialTest {
     }
 
     static Result netty(byte[] bytes) {
+        return netty(new byte[][] {bytes});
+    }
+
+    /** Netty's decoder fed the chunks one by one (the fuzzers split at random points). */
+    static Result netty(byte[][] chunks) {
         HttpDecoderConfig config = new HttpDecoderConfig()
                 .setMaxInitialLineLength(Http1RequestDecoder.DEFAULT_MAX_REQUEST_LINE_LENGTH)
                 .setMaxHeaderSize(Http1RequestDecoder.DEFAULT_MAX_HEAD_SIZE);
@@ -195,7 +200,9 @@ class Http1RequestDecoderDifferentialTest {
         List<Seen> seen = new ArrayList<>();
         boolean rejected = false;
         try {
-            ch.writeInbound(Unpooled.wrappedBuffer(bytes));
+            for (byte[] chunk : chunks) {
+                ch.writeInbound(Unpooled.wrappedBuffer(chunk));
+            }
             ch.finish();
             HttpRequest current = null;
             StringBuilder body = new StringBuilder();

@@ -8,21 +8,13 @@ import static io.paduraksa.server.testing.Http1Fuzz.token;
 import static io.paduraksa.server.testing.Http1Fuzz.value;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
-import io.netty.buffer.Unpooled;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.server.http1.Http1RequestDecoderDifferentialTest.Seen;
 import io.paduraksa.server.testing.FuzzCases;
 import io.paduraksa.server.testing.Http1Fuzz;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -216,51 +208,6 @@ class Http1RequestDecoderFuzzTest {
 
     /** The requests Netty completes (a LastHttpContent) before its first failure, fed the same chunks. */
     static List<Seen> netty(byte[][] chunks) {
-        HttpDecoderConfig config = new HttpDecoderConfig()
-                .setMaxInitialLineLength(Http1RequestDecoder.DEFAULT_MAX_REQUEST_LINE_LENGTH)
-                .setMaxHeaderSize(Http1RequestDecoder.DEFAULT_MAX_HEAD_SIZE);
-        EmbeddedChannel ch = new EmbeddedChannel(new HttpRequestDecoder(config));
-        List<Seen> seen = new ArrayList<>();
-        boolean rejected = false;
-        try {
-            for (byte[] chunk : chunks) {
-                ch.writeInbound(Unpooled.wrappedBuffer(chunk));
-            }
-            ch.finish();
-            HttpRequest current = null;
-            StringBuilder body = new StringBuilder();
-            for (Object m; (m = ch.readInbound()) != null; ) {
-                try {
-                    if (((HttpObject) m).decoderResult().isFailure()) {
-                        rejected = true;
-                    }
-                    if (m instanceof HttpRequest req) {
-                        current = req;
-                        body.setLength(0);
-                    }
-                    if (m instanceof HttpContent content) {
-                        body.append(content.content().toString(ISO_8859_1));
-                    }
-                    if (m instanceof LastHttpContent && current != null && !rejected) {
-                        seen.add(seen(current, body.toString()));
-                        current = null;
-                    }
-                } finally {
-                    ReferenceCountUtil.release(m);
-                }
-            }
-        } finally {
-            ch.finishAndReleaseAll();
-        }
-        return seen;
-    }
-
-    private static Seen seen(HttpRequest req, String body) {
-        List<String> headers = new ArrayList<>();
-        for (Map.Entry<String, String> h : req.headers()) {
-            headers.add(h.getKey() + ": " + h.getValue());
-        }
-        return new Seen(req.method().name(), req.uri(),
-                req.protocolVersion().majorVersion() * 10 + req.protocolVersion().minorVersion(), List.copyOf(headers), body);
+        return Http1RequestDecoderDifferentialTest.netty(chunks).requests();
     }
 }
