@@ -224,22 +224,22 @@ final class MetricsText {
     }
 
     private static void gauges(PrometheusText p, UpstreamMetrics u) {
-        List<DestinationState> states = new ArrayList<>();
-        for (DestinationState d : DestinationState.collect(u)) {
+        List<DestinationGauges> states = new ArrayList<>();
+        for (DestinationGauges d : DestinationGauges.collect(u)) {
             if (d.destination() != null) {
                 states.add(d);
             }
         }
         p.family("paduraksa_upstream_healthy", "gauge", "1 when the destination takes requests, 0 when it is marked down.");
-        for (DestinationState d : states) {
+        for (DestinationGauges d : states) {
             p.sample("paduraksa_upstream_healthy", d.healthy() ? 1 : 0, "cluster", d.cluster(), "destination", d.destination());
         }
         p.family("paduraksa_upstream_in_flight", "gauge", "Requests waiting for or reading a response from the destination.");
-        for (DestinationState d : states) {
+        for (DestinationGauges d : states) {
             p.sample("paduraksa_upstream_in_flight", d.inFlight(), "cluster", d.cluster(), "destination", d.destination());
         }
         p.family("paduraksa_upstream_connections", "gauge", "Pooled upstream connections, by state (open includes idle).");
-        for (DestinationState d : states) {
+        for (DestinationGauges d : states) {
             p.sample("paduraksa_upstream_connections", d.open(), "cluster", d.cluster(), "destination", d.destination(), "state", "open");
             p.sample("paduraksa_upstream_connections", d.idle(), "cluster", d.cluster(), "destination", d.destination(), "state", "idle");
         }

@@ -50,7 +50,7 @@ final class StatusPage {
             sb.append(d == 0 ? "" : ",").append('"').append(Metrics.DECISIONS[d]).append("\":").append(t.decisions(d));
         }
         sb.append("},\"clusters\":");
-        clusters(sb, s, DestinationState.collect(metrics.upstream()));
+        clusters(sb, s, DestinationGauges.collect(metrics.upstream()));
         return sb.append("}\n").toString();
     }
 
@@ -59,27 +59,27 @@ final class StatusPage {
      * forwarder's report when it has one ({@code "health":"unknown"} otherwise), matched by the
      * destination's URL.
      */
-    private static void clusters(StringBuilder sb, Snapshot s, List<DestinationState> reported) {
-        Map<String, List<DestinationState>> byCluster = new LinkedHashMap<>();
+    private static void clusters(StringBuilder sb, Snapshot s, List<DestinationGauges> reported) {
+        Map<String, List<DestinationGauges>> byCluster = new LinkedHashMap<>();
         for (UpstreamCluster c : s.clusters().values()) {
-            List<DestinationState> list = new ArrayList<>();
+            List<DestinationGauges> list = new ArrayList<>();
             for (UpstreamCluster.Destination d : c.destinations()) {
                 list.add(find(reported, c.name(), d.url().toString()));
             }
             byCluster.put(c.name(), list);
         }
-        for (DestinationState d : reported) {
+        for (DestinationGauges d : reported) {
             if (d.destination() != null && !byCluster.containsKey(d.cluster())) {
                 byCluster.computeIfAbsent(d.cluster(), k -> new ArrayList<>()).add(d);
             }
         }
         sb.append('[');
         boolean first = true;
-        for (Map.Entry<String, List<DestinationState>> e : byCluster.entrySet()) {
+        for (Map.Entry<String, List<DestinationGauges>> e : byCluster.entrySet()) {
             sb.append(first ? "" : ",").append("{\"name\":").append(Json.string(e.getKey())).append(",\"destinations\":[");
             first = false;
             for (int i = 0; i < e.getValue().size(); i++) {
-                DestinationState d = e.getValue().get(i);
+                DestinationGauges d = e.getValue().get(i);
                 sb.append(i == 0 ? "" : ",").append("{\"url\":").append(Json.string(d.destination()))
                         .append(",\"health\":").append(d.inFlight() < 0 ? "\"unknown\"" : d.healthy() ? "\"healthy\"" : "\"down\"")
                         .append(",\"in_flight\":").append(Math.max(0, d.inFlight()))
@@ -90,13 +90,13 @@ final class StatusPage {
         sb.append(']');
     }
 
-    private static DestinationState find(List<DestinationState> reported, String cluster, String url) {
-        for (DestinationState d : reported) {
+    private static DestinationGauges find(List<DestinationGauges> reported, String cluster, String url) {
+        for (DestinationGauges d : reported) {
             if (cluster.equals(d.cluster()) && url.equals(d.destination())) {
                 return d;
             }
         }
-        return new DestinationState(cluster, url, false, -1, 0, 0); // in-flight -1: not reported
+        return new DestinationGauges(cluster, url, false, -1, 0, 0); // in-flight -1: not reported
     }
 
     static final String HTML = """

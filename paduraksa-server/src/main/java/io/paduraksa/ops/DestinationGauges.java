@@ -9,11 +9,11 @@ import java.util.Set;
  * One destination's gauges as the forwarder reported them through {@link UpstreamMetrics.Source}
  * at a scrape; a cluster reported without destinations has a null {@code destination}.
  */
-record DestinationState(String cluster, String destination, boolean healthy, int inFlight, int open, int idle) {
+record DestinationGauges(String cluster, String destination, boolean healthy, int inFlight, int open, int idle) {
 
     /** Asks the forwarder's source (if one is installed) for every destination. Scrape time: allocates. */
-    static List<DestinationState> collect(UpstreamMetrics u) {
-        List<DestinationState> out = new ArrayList<>();
+    static List<DestinationGauges> collect(UpstreamMetrics u) {
+        List<DestinationGauges> out = new ArrayList<>();
         UpstreamMetrics.Source source = u.source();
         if (source == null) {
             return out;
@@ -28,15 +28,15 @@ record DestinationState(String cluster, String destination, boolean healthy, int
             @Override
             public void destination(String cluster, String destination, boolean healthy, int inFlight, int openConnections,
                                     int idleConnections) {
-                out.add(new DestinationState(cluster, destination, healthy, inFlight, openConnections, idleConnections));
+                out.add(new DestinationGauges(cluster, destination, healthy, inFlight, openConnections, idleConnections));
             }
         });
-        for (DestinationState d : out) {
+        for (DestinationGauges d : out) {
             empty.remove(d.cluster());
         }
-        List<DestinationState> all = new ArrayList<>(out);
+        List<DestinationGauges> all = new ArrayList<>(out);
         for (String c : empty) {
-            all.add(new DestinationState(c, null, false, 0, 0, 0));
+            all.add(new DestinationGauges(c, null, false, 0, 0, 0));
         }
         return all;
     }
