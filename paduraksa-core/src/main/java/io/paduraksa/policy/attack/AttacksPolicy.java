@@ -7,6 +7,8 @@ import io.paduraksa.policy.RequestPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,10 @@ public final class AttacksPolicy implements RequestPolicy {
     private final AttackRule[][] rules = new AttackRule[Part.KINDS][];
     private final Dfa[][] ruleDfas = new Dfa[Part.KINDS][];
     private final AttackCounters counters;
+    /** At most one INFO summary per policy this often. */
+    static final long SUMMARY_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private final AtomicLong nextSummary = new AtomicLong(System.nanoTime());
+    private final AtomicLong sinceSummary = new AtomicLong();
 
     /**
      * @param headers   header names to inspect besides the path, query and cookies; {@code User-Agent}
@@ -131,16 +137,32 @@ public final class AttacksPolicy implements RequestPolicy {
         if (reached) {
             counters.reached(detectOnly);
         }
-        if (reached ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
-            String line = "attacks policy '" + name + "' score " + in.score + "/" + threshold
-                    + (reached ? detectOnly ? " detect only" : " denied" : " below threshold") + ": " + in.log;
-            if (reached) {
-                LOG.info(line);
-            } else {
-                LOG.debug(line);
-            }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("attacks policy '" + name + "' score " + in.score + "/" + threshold
+                    + (reached ? detectOnly ? " detect only" : " denied" : " below threshold") + ": " + in.log);
+        }
+        if (reached) {
+            summarize(in);
         }
         return reached && !detectOnly ? denied : PolicyDecision.CONTINUE;
+    }
+
+    /**
+     * Every request that reaches the threshold is counted (/metrics) and logged at DEBUG; INFO gets at
+     * most one line per policy every {@link #SUMMARY_NANOS}, with the count since the last one and the
+     * latest match, so a client sending attacks on every request cannot flood the journal (as TLS
+     * handshake failures are summarised).
+     */
+    private void summarize(Inspection in) {
+        long count = sinceSummary.incrementAndGet();
+        long now = System.nanoTime();
+        long due = nextSummary.get();
+        if (now - due >= 0 && nextSummary.compareAndSet(due, now + SUMMARY_NANOS) && LOG.isInfoEnabled()) {
+            sinceSummary.addAndGet(-count);
+            LOG.info("attacks policy '" + name + "': " + count + " request(s) reached the threshold " + threshold
+                    + (detectOnly ? " (detect only)" : " (denied)") + " since the last summary (each at DEBUG); latest, score "
+                    + in.score + ": " + in.log);
+        }
     }
 
     /** Bits of the exclusions whose paths cover this request. */
