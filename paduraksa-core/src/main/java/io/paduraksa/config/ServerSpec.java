@@ -5,10 +5,12 @@ import java.time.Duration;
 /**
  * Process-wide server settings: the transport ({@code auto} picks io_uring, then epoll, then NIO),
  * event-loop threads (0 = one per core), how long a stop waits for requests in flight, and how long
- * a replaced snapshot is kept before its buffers are freed.
+ * a replaced snapshot is kept before its buffers are freed, and the Unix socket over which a running
+ * server hands its listening sockets to a new process ({@code run --takeover}; null: none unless
+ * {@code --takeover-socket} names one).
  */
-public record ServerSpec(String transport, Integer threads, Duration drainTimeout, Duration reloadGrace) {
-    public static final ServerSpec DEFAULT = new ServerSpec(null, null, null, null);
+public record ServerSpec(String transport, Integer threads, Duration drainTimeout, Duration reloadGrace, String takeoverSocket) {
+    public static final ServerSpec DEFAULT = new ServerSpec(null, null, null, null, null);
 
     public ServerSpec {
         transport = transport == null ? "auto" : transport;

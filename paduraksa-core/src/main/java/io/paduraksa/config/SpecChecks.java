@@ -31,6 +31,7 @@ final class SpecChecks {
     private static final List<String> UNDERSCORES = List.of("drop", "pass");
     private static final List<String> ACCESS_LOG_FORMATS = List.of("json", "combined");
     private static final String QUEUE = "an integer from 1024 to 16777216";
+    private static final String TAKEOVER_SOCKET = "an absolute path, like /run/paduraksa/takeover.sock";
     /**
      * Headers the proxy manages itself (RFC 9110 section 7.6.1 hop-by-hop fields, message framing,
      * Host): configuring them away or setting them would break the connection or the framing.
@@ -86,6 +87,7 @@ final class SpecChecks {
             case "AccessLogSpec.format" -> "one of: " + String.join(", ", ACCESS_LOG_FORMATS);
             case "AccessLogSpec.queue" -> QUEUE;
             case "AccessLogSpec.path" -> "a file path, or - for standard output";
+            case "ServerSpec.takeoverSocket" -> TAKEOVER_SOCKET;
             case "AffinitySpec.cookie" -> "a cookie name (letters, digits and !#$%&'*+-.^_`|~)";
             case "UpstreamTlsSpec.sni" -> "a host name like api.internal.test";
             case "RespondSpec.status" -> "a status from 200 to 599";
@@ -146,6 +148,8 @@ final class SpecChecks {
             case "ForwardingSpec.headersWithUnderscores" -> single(node, value, path, errors, v -> oneOf(v, UNDERSCORES));
             case "AccessLogSpec.format" -> single(node, value, path, errors, v -> oneOf(v, ACCESS_LOG_FORMATS));
             case "AccessLogSpec.queue" -> single(node, value, path, errors, v -> intRange((Integer) v, 1024, 1 << 24, QUEUE));
+            case "ServerSpec.takeoverSocket" -> single(node, value, path, errors,
+                    v -> ((String) v).startsWith("/") ? null : "found '" + v + "' (expected " + TAKEOVER_SOCKET + ")");
             case "AccessLogSpec.path" -> single(node, value, path, errors,
                     v -> ((String) v).isBlank() ? "found an empty path (expected a file path, or - for standard output)" : null);
             case "AffinitySpec.cookie" -> single(node, value, path, errors, SpecChecks::cookieName);

@@ -37,6 +37,7 @@ class InvalidConfigTest {
             duration-empty            | limits.idle_timeout                 | 2 | 17 | found '' (expected a duration like
             duration-zero             | limits.header_timeout               | 2 | 19 | found '0s', a duration must be positive
             send-timeout-zero         | limits.send_timeout                 | 3 | 17 | found '0s', a duration must be positive
+            takeover-socket-relative  | server.takeover_socket              | 3 | 20 | found 'run/takeover.sock' (expected an absolute path, like /run/paduraksa/takeover.sock)
             size-negative             | limits.max_body_size                | 2 | 18 | found '-1' (expected a size like 512, 64KiB, 1MiB, 2GiB or 1kB, 1MB, 1GB)
             size-unit                 | limits.max_body_size                | 2 | 18 | found '10KB' (expected a size like
             size-overflow             | limits.max_body_size                | 2 | 18 | found '99999999TiB' (expected a size like

@@ -72,6 +72,8 @@ public final class EdgeServer {
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** The listeners' shared services (their stopping flag); null until the constructor set them. */
+    private ListenerServices services;
     /** The Unix socket a new process takes the listening sockets from ({@code --takeover-socket}), or null. */
     private volatile Channel takeover;
     /** Every listener bound: the start succeeded (a failed start stops without the drain lines). */
@@ -115,7 +117,7 @@ public final class EdgeServer {
             metrics.accessLog(accessLog);
             reloader.addSignalHook(accessLog::reopen);
         }
-        ListenerServices context = new ListenerServices(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0,
+        ListenerServices context = services = new ListenerServices(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0,
                 accessLog);
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
@@ -495,6 +497,9 @@ public final class EdgeServer {
         notifier.stopping();
         if (started) {
             LOG.info("stopping: no new connections; draining {} open connections for up to {}", connections.size(), drain);
+        }
+        if (services != null) {
+            services.stop(); // before the listeners close: a connection accepted meanwhile drains when its handler starts
         }
         if (takeover != null) {
             takeover.close().syncUninterruptibly();

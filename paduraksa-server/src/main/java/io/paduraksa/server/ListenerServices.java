@@ -5,6 +5,7 @@ import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.Forwarder;
 import io.paduraksa.respond.DateHeader;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What every protocol handler of a listener shares: the gate (and through it the snapshot store),
@@ -12,7 +13,8 @@ import io.paduraksa.respond.DateHeader;
  * (null in production), the server's {@link Metrics} (null only in handler tests), the listener's
  * index in {@code listeners:} (the label its requests are counted under), the access log (null
  * when off), the starters of asynchronous policies ({@link AsyncPolicies}) and the
- * {@link RequestCycle} built over them. Made once per listener at start.
+ * {@link RequestCycle} built over them, and whether the server is stopping (shared by every
+ * listener). Made once per listener at start.
  */
 public final class ListenerServices {
     private final Gate gate;
@@ -24,6 +26,7 @@ public final class ListenerServices {
     private final AccessLog accessLog;
     private final AsyncPolicies asyncPolicies;
     private final RequestCycle cycle;
+    private final AtomicBoolean stopping;
 
     public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener,
                             AccessLog accessLog) {
@@ -33,6 +36,12 @@ public final class ListenerServices {
     /** With the starters of asynchronous policies (tests register their own kinds). */
     public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener,
                             AccessLog accessLog, AsyncPolicies asyncPolicies) {
+        this(gate, forwarder, date, meter, metrics, listener, accessLog, asyncPolicies, new AtomicBoolean());
+    }
+
+    private ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener,
+                             AccessLog accessLog, AsyncPolicies asyncPolicies, AtomicBoolean stopping) {
+        this.stopping = stopping;
         this.asyncPolicies = asyncPolicies;
         this.gate = gate;
         this.forwarder = forwarder;
@@ -56,7 +65,20 @@ public final class ListenerServices {
 
     /** The same services for another listener. */
     public ListenerServices forListener(int index) {
-        return new ListenerServices(gate, forwarder, date, meter, metrics, index, accessLog, asyncPolicies);
+        return new ListenerServices(gate, forwarder, date, meter, metrics, index, accessLog, asyncPolicies, stopping);
+    }
+
+    /**
+     * Whether the server's stop began. A protocol handler added after that (a connection accepted
+     * while the listeners closed, which the stop's {@link DrainEvent} may have missed) drains at once.
+     */
+    public boolean stopping() {
+        return stopping.get();
+    }
+
+    /** The stop began ({@link EdgeServer#stop}): set before the listeners close and the {@link DrainEvent}s go out. */
+    public void stop() {
+        stopping.set(true);
     }
 
     public Gate gate() {

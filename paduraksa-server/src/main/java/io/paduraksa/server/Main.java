@@ -32,6 +32,7 @@ public final class Main {
             Usage:
               paduraksa run --config FILE          start the server
                   [--takeover-socket PATH]         hand the listening sockets to a new process over PATH
+                                                   (default: server.takeover_socket in the file, if set)
                   [--takeover]                     take them from the server listening on PATH, then stop it
               paduraksa check --config FILE        validate a configuration (exit 0 when valid)
               paduraksa explain --config FILE [--peer IP] [-H 'Name: value' ...] METHOD URL
@@ -163,24 +164,32 @@ public final class Main {
         if (s == null) {
             return 1;
         }
+        // --takeover-socket wins over server.takeover_socket, so a hand-over can move to another path.
+        String configured = s.spec().server().takeoverSocket();
+        Path handOver = o.takeoverSocket != null ? o.takeoverSocket : configured == null ? null : Path.of(configured);
+        if (o.takeover && handOver == null) {
+            s.release();
+            err.println("paduraksa: --takeover needs --takeover-socket PATH or server.takeover_socket in " + o.config);
+            return 2;
+        }
         try {
             InheritedSockets inherited = InheritedSockets.fromEnvironment(System.getenv(), ProcessHandle.current().pid());
             Takeover.Received from = null;
             if (o.takeover) {
-                from = Takeover.receive(o.takeoverSocket);
+                from = Takeover.receive(handOver);
                 inherited = from.sockets();
             }
             EdgeServer server = EdgeServer.start(o.config, s, null, null, inherited);
             server.installSignalHandlers();
-            if (o.takeoverSocket != null && from == null) {
-                server.acceptTakeovers(o.takeoverSocket);
+            if (handOver != null && from == null) {
+                server.acceptTakeovers(handOver);
             }
             server.ready(SystemdNotifier.fromEnvironment(System.getenv(), ProcessHandle.current().pid()));
             if (from != null) {
                 Takeover.retire(from.fromPid());
                 // The old process's hand-over socket file goes when its stop begins (Netty unlinks it on close).
-                Takeover.awaitRelease(o.takeoverSocket, from.fromPid());
-                server.acceptTakeovers(o.takeoverSocket);
+                Takeover.awaitRelease(handOver, from.fromPid());
+                server.acceptTakeovers(handOver);
             }
             return 0;
         } catch (Exception e) {
@@ -228,9 +237,6 @@ public final class Main {
             }
             if (o.config == null) {
                 throw new IllegalArgumentException(o.command + " needs --config FILE");
-            }
-            if (o.takeover && o.takeoverSocket == null) {
-                throw new IllegalArgumentException("--takeover needs --takeover-socket PATH");
             }
             if (!Files.isRegularFile(o.config)) {
                 throw new IllegalArgumentException("no such file: " + o.config);

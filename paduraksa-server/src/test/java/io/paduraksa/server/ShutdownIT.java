@@ -8,6 +8,7 @@ import io.netty.util.internal.ThreadExecutorMap;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.Forwarder;
+import io.paduraksa.server.testing.Await;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Graceful stop: an idle HTTP/1.1 connection is closed at once, an HTTP/2 connection gets GOAWAY
+ * Graceful stop: an idle HTTP/1.1 connection gets a grace of about a second for its next request
+ * (answered with Connection: close) and is then closed, an HTTP/2 connection gets GOAWAY
  * naming its last stream and is kept until that stream's answer is out, and the listener refuses
  * new connections as soon as the stop begins.
  */
@@ -52,6 +55,32 @@ class ShutdownIT {
             stop.get(5, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(DRAIN.dividedBy(2));
             assertRefused(port);
+        }
+    }
+
+    /**
+     * A client reusing a keep-alive connection may send its next request just as the stop begins:
+     * it is answered (with Connection: close), not lost to a close under it.
+     */
+    @Test
+    void requestOnAnIdleConnectionJustAfterTheStopBeganIsAnsweredWithConnectionClose() throws Exception {
+        try (TestServer server = TestServer.start(YAML); RawHttp c = new RawHttp(server.port("public"))) {
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n").status()).isEqualTo(200);
+            CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> server.server().stop(DRAIN));
+            Await.until("listener closed", () -> {
+                try (Socket probe = new Socket()) {
+                    probe.connect(new InetSocketAddress("127.0.0.1", server.port("public")), 500);
+                    return false;
+                } catch (IOException refused) {
+                    return true;
+                }
+            }, Duration.ofSeconds(5));
+            Thread.sleep(200); // the drain events go out right after the listeners close
+            RawHttp.Response r = c.exchange("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("connection")).isEqualTo("close");
+            assertThat(c.isClosedByServer()).isTrue();
+            stop.get(5, TimeUnit.SECONDS);
         }
     }
 

@@ -81,7 +81,7 @@ class SocketActivationTest {
         int code = Main.run(new String[] {"run", "--config", config.toString(), "--takeover"},
                 new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("paduraksa: --takeover needs --takeover-socket PATH");
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("paduraksa: --takeover needs --takeover-socket PATH or server.takeover_socket in ");
     }
 
     @Test

@@ -82,6 +82,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private final Http1Exchange exchange = new Http1Exchange(this);
     private final AsciiView absoluteAuthority = new AsciiView();
     private final AsciiView absoluteTarget = new AsciiView();
+    /** How long a draining server waits for an idle HTTP/1.1 connection's next request before closing it. */
+    static final long DRAIN_IDLE_GRACE_MILLIS = 1_000;
+
     private ChannelHandlerContext ctx;
     private ClientInfo client;
     private Http1RequestHead head;
@@ -116,6 +119,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        if (context.stopping()) {
+            drain(ctx); // accepted while the listeners closed: the stop's DrainEvent may have missed it
+        }
     }
 
     @Override
@@ -172,18 +178,36 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         super.channelWritabilityChanged(ctx);
     }
 
-    /** Server stop: close now when idle, else answer the current request with Connection: close. */
+    /**
+     * Server stop: the current request, or the next one, is answered with Connection: close, and the
+     * connection ends after it. An idle connection gets {@link #DRAIN_IDLE_GRACE_MILLIS} for its next
+     * request first: a client that reuses a keep-alive connection may have sent a request already, and
+     * closing under it would lose that request (a POST is not retried). Then it is closed.
+     */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof DrainEvent) {
-            draining = true;
-            if (!inRequest) {
-                closing = true;
-                ctx.close();
-            }
+            drain(ctx);
             return;
         }
         super.userEventTriggered(ctx, evt);
+    }
+
+    private void drain(ChannelHandlerContext ctx) {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        if (!inRequest) {
+            ctx.executor().schedule(() -> closeIfIdle(ctx), DRAIN_IDLE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void closeIfIdle(ChannelHandlerContext ctx) {
+        if (!inRequest && !closing) {
+            closing = true;
+            ctx.close();
+        }
     }
 
     @Override

@@ -171,6 +171,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
                 e.onWritable();
             }
         });
+        if (context.stopping()) {
+            // Accepted while the listeners closed (the stop's DrainEvent may have missed it): GOAWAY
+            // after our SETTINGS, once this task is done.
+            ctx.executor().execute(() -> ctx.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE));
+        }
     }
 
     @Override
