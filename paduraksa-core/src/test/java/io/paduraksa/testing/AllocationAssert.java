@@ -24,12 +24,21 @@ public final class AllocationAssert {
     /** The counted loop is this many times {@code iterations} calls, and must allocate 0 B in total. */
     public static final int COUNTED_FACTOR = 5;
     /**
-     * Counted loops run before failing: the second is taken only when the first allocated, and the
-     * test fails when both did. A JIT one-off (a deoptimisation, a late compilation on a loaded
+     * Counted loops run before failing: the next is taken only when the one before allocated, and the
+     * test fails when all did. A JIT one-off (a deoptimisation, a late compilation on a loaded
      * machine) happens once per method; anything that recurs within {@code COUNTED_FACTOR * iterations}
-     * calls shows in both. Every allocating loop is printed, also when the next one passes.
+     * calls shows in every loop. Every allocating loop is printed, also when the next one passes.
+     *
+     * <p>Three, not two: Netty's pooled allocator now and then builds pool metadata on the heap on
+     * the measuring thread, when a thread-cache miss finds no chunk with room (a new PoolChunk, about
+     * 3 KB, then sometimes a new PoolSubpage, 160 B, a few thousand calls later). Seen on CI in
+     * Http1GateHandlerAllocationTest ("403 from the path policy": 3,128 B at call 97,792 of the first
+     * counted loop, 160 B at call 5,983 of the second) and traced with JFR (-XX:-UseTLAB,
+     * ObjectAllocationOutsideTLAB: PoolArena.allocateNormal -> newChunk under
+     * Http1GateHandler.writeAnswer). That is the allocator's housekeeping, not the request's work; a
+     * third loop lets it pass while an allocation that recurs at least once per counted loop still fails.
      */
-    public static final int COUNTED_ATTEMPTS = 2;
+    public static final int COUNTED_ATTEMPTS = 3;
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
