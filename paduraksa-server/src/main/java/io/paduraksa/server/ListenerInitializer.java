@@ -9,6 +9,7 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.paduraksa.server.cycle.ListenerServices;
 import io.paduraksa.config.LimitsSpec;
 import io.paduraksa.config.ListenerSpec;
 import io.paduraksa.server.connection.AcceptFilterHandler;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.paduraksa.server.cycle.GateMeter;
 import io.paduraksa.server.http2.H2Client;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;

@@ -25,7 +25,7 @@ import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.RateLimitFields;
-import io.paduraksa.server.ProtocolExchange;
+import io.paduraksa.server.cycle.ProtocolExchange;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
 import java.nio.charset.StandardCharsets;

@@ -15,7 +15,7 @@ import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.respond.DateHeader;
-import io.paduraksa.server.ListenerServices;
+import io.paduraksa.server.cycle.ListenerServices;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;

@@ -12,7 +12,7 @@ import io.paduraksa.gate.Gate;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.DateHeader;
-import io.paduraksa.server.ListenerServices;
+import io.paduraksa.server.cycle.ListenerServices;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;

@@ -3,7 +3,7 @@ package io.paduraksa.server.testing;
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.proxy.Forwarder;
 import io.paduraksa.server.EdgeServer;
-import io.paduraksa.server.GateMeter;
+import io.paduraksa.server.cycle.GateMeter;
 import io.paduraksa.snapshot.Snapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;

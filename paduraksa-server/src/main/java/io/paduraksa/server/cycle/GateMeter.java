@@ -1,4 +1,4 @@
-package io.paduraksa.server;
+package io.paduraksa.server.cycle;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.LongAccumulator;

@@ -1,4 +1,4 @@
-package io.paduraksa.server;
+package io.paduraksa.server.cycle;
 
 /**
  * Fired into every open connection when the server stops: HTTP/2 answers with GOAWAY and closes

@@ -1,4 +1,4 @@
-package io.paduraksa.server;
+package io.paduraksa.server.cycle;
 
 import io.netty.channel.Channel;
 import io.paduraksa.gate.GateOutcome;

@@ -1,4 +1,4 @@
-package io.paduraksa.server;
+package io.paduraksa.server.cycle;
 
 import io.paduraksa.policy.AsyncPolicy;
 import io.paduraksa.policy.ForwardAuthPolicy;

@@ -1,4 +1,4 @@
-package io.paduraksa.server;
+package io.paduraksa.server.cycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.paduraksa.server;
+package io.paduraksa.server.cycle;
 
 import io.paduraksa.gate.Gate;
 import io.paduraksa.ops.AccessLog;
@@ -76,7 +76,7 @@ public final class ListenerServices {
         return stopping.get();
     }
 
-    /** The stop began ({@link EdgeServer#stop}): set before the listeners close and the {@link DrainEvent}s go out. */
+    /** The stop began ({@link io.paduraksa.server.EdgeServer#stop}): set before the listeners close and the {@link DrainEvent}s go out. */
     public void stop() {
         stopping.set(true);
     }
