@@ -1,7 +1,6 @@
 package io.paduraksa.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,8 +61,7 @@ class SocketUnitTest {
     /** systemd-analyze verify on the socket unit next to the service (stub ExecStart binary), no messages. */
     @Test
     void systemdAnalyzeVerifiesTheSocketUnit(@TempDir Path dir) throws Exception {
-        Path analyze = Path.of("/usr/bin/systemd-analyze");
-        assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed");
+        Path analyze = io.paduraksa.testing.Tools.require("systemd-analyze", "systemd", "/usr/bin/systemd-analyze");
         Path stub = dir.resolve("paduraksa");
         Files.writeString(stub, "#!/bin/sh\nexit 0\n");
         Files.setPosixFilePermissions(stub, PosixFilePermissions.fromString("rwxr-xr-x"));
