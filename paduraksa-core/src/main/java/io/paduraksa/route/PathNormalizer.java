@@ -1,6 +1,5 @@
 package io.paduraksa.route;
 
-import io.paduraksa.config.NormalizeSpec;
 
 /**
  * Normalises the path of an origin-form request-target into bytes, once per request: the path
@@ -16,7 +15,7 @@ import io.paduraksa.config.NormalizeSpec;
  *   <li>the path must start with a raw {@code /} (origin-form, RFC 9112 section 3.2.1);</li>
  *   <li>escapes of unreserved characters (ALPHA DIGIT {@code - . _ ~}) are decoded, other escapes
  *       are kept with upper-case hex digits (the equivalences of RFC 3986 section 6.2.2);</li>
- *   <li>{@code %2F} and backslashes (raw or {@code %5C}) follow the {@link NormalizeSpec} options;
+ *   <li>{@code %2F} and backslashes (raw or {@code %5C}) follow the options (the file's {@code normalize} section);
  *       so do segment parameters: a {@code ;} (raw or {@code %3B}) and what follows it up to the
  *       segment's end are removed by default ({@code strip}, as servlet containers do before routing),
  *       rejected ({@code reject}) or kept as bytes of the segment ({@code keep}); removed
@@ -68,7 +67,7 @@ public final class PathNormalizer {
     /** Option bit: a {@code ;} stays in its segment ({@code %3B} stays {@code %3B}); unsafe before servlet backends. */
     public static final int PATH_PARAMETERS_KEEP = 32;
     /**
-     * {@link NormalizeSpec#DEFAULT}: encoded slash and backslash rejected, segment parameters
+     * The file's default ({@code normalize} left out): encoded slash and backslash rejected, segment parameters
      * stripped (neither {@link #PATH_PARAMETERS_REJECT} nor {@link #PATH_PARAMETERS_KEEP}).
      */
     public static final int DEFAULT_OPTIONS = 0;
@@ -121,7 +120,7 @@ public final class PathNormalizer {
      * Normalises the path {@code target[from, to)} (no query) into {@code out} from index 0.
      * Runs per request, 0 B.
      *
-     * @param options bits from {@link #options(NormalizeSpec)}, computed at compile time
+     * @param options bits from {@link #options(String, String, String)}, computed at compile time
      * @return the normalised length, or a negative {@code REJECT_*} code (see {@link #describe})
      */
     public static int normalize(CharSequence target, int from, int to, byte[] out, int options) {
@@ -174,15 +173,17 @@ public final class PathNormalizer {
     }
 
     /**
-     * The option bits for {@code spec}; compile time only.
+     * The option bits for the {@code normalize} section's values ({@code encoded_slash},
+     * {@code backslash}, {@code path_parameters}); compile time only. Plain strings, so that routing
+     * knows nothing of the config model (the snapshot compiler passes them).
      *
      * @throws IllegalArgumentException for a value other than {@code reject}, {@code decode} or {@code keep}
      *     ({@code strip}, {@code reject} or {@code keep} for {@code path_parameters})
      */
-    public static int options(NormalizeSpec spec) {
-        return mode("encoded_slash", spec.encodedSlash(), ENCODED_SLASH_DECODE, ENCODED_SLASH_KEEP)
-                | mode("backslash", spec.backslash(), BACKSLASH_DECODE, BACKSLASH_KEEP)
-                | parametersMode(spec.pathParameters());
+    public static int options(String encodedSlash, String backslash, String pathParameters) {
+        return mode("encoded_slash", encodedSlash, ENCODED_SLASH_DECODE, ENCODED_SLASH_KEEP)
+                | mode("backslash", backslash, BACKSLASH_DECODE, BACKSLASH_KEEP)
+                | parametersMode(pathParameters);
     }
 
     /** A short reason for a {@code REJECT_*} code, for logs and explain output. */

@@ -6,6 +6,7 @@ import io.paduraksa.config.ClusterSpec;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.config.HostSpec;
 import io.paduraksa.config.LoadedConfig;
+import io.paduraksa.config.NormalizeSpec;
 import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.PolicySpec;
 import io.paduraksa.config.ResponseHeadersSpec;
@@ -151,7 +152,8 @@ public final class SnapshotCompiler {
 
     private int normalizeOptions(PaduraksaSpec spec) {
         try {
-            return PathNormalizer.options(spec.normalize());
+            NormalizeSpec n = spec.normalize();
+            return PathNormalizer.options(n.encodedSlash(), n.backslash(), n.pathParameters());
         } catch (IllegalArgumentException e) {
             context.error("normalize", e.getMessage());
             return 0;

@@ -11,7 +11,7 @@ import io.paduraksa.proxy.balance.LoadBalancer;
 import io.paduraksa.proxy.balance.RetryBudget;
 import io.paduraksa.proxy.balance.Strategy;
 import io.paduraksa.proxy.health.ActiveHealthChecker;
-import io.paduraksa.proxy.health.PassiveHealth;
+import io.paduraksa.proxy.balance.PassiveHealth;
 import io.paduraksa.snapshot.UpstreamCluster;
 import java.util.Arrays;
 import java.util.List;

@@ -1,10 +1,20 @@
 package io.paduraksa.proxy;
 
 /**
- * The connections of one destination on one event loop: {@link UpstreamPool} for HTTP/1.1,
- * {@link io.paduraksa.proxy.http2.Http2UpstreamPool} for h2 and h2c. Touched only by its loop.
+ * The connections of one destination on one event loop: {@code proxy.http1.Http1UpstreamPool} for
+ * HTTP/1.1, {@code proxy.http2.Http2UpstreamPool} for h2 and h2c. Touched only by its loop.
  */
 public interface ConnectionPool {
+
+    /**
+     * Opens the pool of one destination on one loop (the first request there). The server passes
+     * the protocol packages' pools to the forwarder, so that this package stands above them and
+     * imports none of them.
+     */
+    @FunctionalInterface
+    interface Factory {
+        ConnectionPool open(Endpoint endpoint, io.netty.channel.EventLoop loop);
+    }
 
     /**
      * Hands {@code call} an {@link UpstreamStream} now or later ({@link ForwardCall#connected}), or

@@ -13,7 +13,6 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.paduraksa.proxy.health.ResolvedAddress;
-import io.paduraksa.proxy.http2.Http2UpstreamPool;
 import io.paduraksa.snapshot.UpstreamCluster;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,15 +20,16 @@ import javax.net.ssl.SSLException;
 
 /**
  * One destination of a cluster as the forwarder connects to it: its current address (host names
- * re-resolved off the event loops), its TLS client context, and one {@link UpstreamPool} per event
- * loop ({@link UpstreamPool} for HTTP/1.1, {@link Http2UpstreamPool} for h2 and h2c). Survives a
+ * re-resolved off the event loops), its TLS client context, and one {@link ConnectionPool} per event
+ * loop, opened by the {@link ConnectionPool.Factory} the forwarder was given (the protocol packages'
+ * pools: {@code proxy.http1.Http1UpstreamPool}, {@code proxy.http2.Http2UpstreamPool}). Survives a
  * reload that leaves the cluster's connection settings unchanged, so its pools do.
  * {@link #pool} runs per request: a scan of a tiny array, no lock, no allocation.
  */
 public final class Endpoint implements AutoCloseable {
     /** Largest upstream response head, and most header fields in it. */
-    static final int MAX_RESPONSE_HEAD = 64 * 1024;
-    static final int MAX_RESPONSE_HEADERS = 100;
+    public static final int MAX_RESPONSE_HEAD = 64 * 1024;
+    public static final int MAX_RESPONSE_HEADERS = 100;
 
     private final UpstreamCluster cluster;
     private final UpstreamCluster.Destination destination;
@@ -39,14 +39,16 @@ public final class Endpoint implements AutoCloseable {
     /** The context pools use: {@link #sslContext} for HTTP/1.1; for h2 one that offers h2 and http/1.1 by ALPN. */
     private final SslContext poolContext;
     private final String sni;
-    private volatile LoopPool[] pools = new LoopPool[0];
+    private final ConnectionPool.Factory pools;
+    private volatile LoopPool[] loopPools = new LoopPool[0];
 
     private record LoopPool(EventLoop loop, ConnectionPool pool) {
     }
 
     Endpoint(UpstreamCluster cluster, UpstreamCluster.Destination destination, Class<? extends SocketChannel> channelClass,
-             ScheduledExecutorService resolver) throws SSLException {
+             ScheduledExecutorService resolver, ConnectionPool.Factory pools) throws SSLException {
         this.cluster = cluster;
+        this.pools = pools;
         this.destination = destination;
         this.channelClass = channelClass;
         this.address = new ResolvedAddress(destination.host(), destination.port(), cluster.resolveEvery(), resolver);
@@ -104,7 +106,7 @@ public final class Endpoint implements AutoCloseable {
         return address;
     }
 
-    SslContext sslContext() {
+    public SslContext sslContext() {
         return sslContext;
     }
 
@@ -113,7 +115,7 @@ public final class Endpoint implements AutoCloseable {
         return poolContext;
     }
 
-    SslHandler newSslHandler(ByteBufAllocator alloc) {
+    public SslHandler newSslHandler(ByteBufAllocator alloc) {
         return sni == null ? sslContext.newHandler(alloc) : sslContext.newHandler(alloc, sni, destination.port());
     }
 
@@ -146,7 +148,7 @@ public final class Endpoint implements AutoCloseable {
 
     /** This loop's pool, created on first use. */
     ConnectionPool pool(EventLoop loop) {
-        LoopPool[] p = pools;
+        LoopPool[] p = loopPools;
         for (int i = 0; i < p.length; i++) {
             if (p[i].loop == loop) {
                 return p[i].pool;
@@ -156,17 +158,16 @@ public final class Endpoint implements AutoCloseable {
     }
 
     private synchronized ConnectionPool addPool(EventLoop loop) {
-        LoopPool[] p = pools;
+        LoopPool[] p = loopPools;
         for (LoopPool lp : p) {
             if (lp.loop == loop) {
                 return lp.pool;
             }
         }
         LoopPool[] grown = java.util.Arrays.copyOf(p, p.length + 1);
-        ConnectionPool pool = cluster.protocol() == UpstreamCluster.Protocol.HTTP1
-                ? new UpstreamPool(this, loop) : new Http2UpstreamPool(this, loop);
+        ConnectionPool pool = pools.open(this, loop);
         grown[p.length] = new LoopPool(loop, pool);
-        pools = grown;
+        loopPools = grown;
         return grown[p.length].pool;
     }
 
@@ -174,7 +175,7 @@ public final class Endpoint implements AutoCloseable {
     int[] connectionCounts() {
         int open = 0;
         int idle = 0;
-        for (LoopPool lp : pools) {
+        for (LoopPool lp : loopPools) {
             open += lp.pool.openConnections();
             idle += lp.pool.idleConnections();
         }
@@ -183,7 +184,7 @@ public final class Endpoint implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (LoopPool lp : pools) {
+        for (LoopPool lp : loopPools) {
             lp.pool.close();
         }
         address.close();

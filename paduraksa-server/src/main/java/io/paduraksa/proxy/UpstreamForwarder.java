@@ -44,6 +44,7 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
     private final Class<? extends SocketChannel> channelClass;
     private final ScheduledExecutorService resolver;
     private final UpstreamMetrics metrics;
+    private final ConnectionPool.Factory pools;
     private volatile Map<UpstreamCluster, ClusterRuntime> runtimes = Collections.emptyMap();
     /** Runtimes by snapshot generation, oldest first; at most two generations are kept. */
     private final List<Generation> generations = new ArrayList<>();
@@ -53,13 +54,14 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
     private record Generation(long number, List<ClusterRuntime> runtimes) {
     }
 
-    public UpstreamForwarder(EventLoopGroup group, Class<? extends SocketChannel> channelClass) {
-        this(group, channelClass, new UpstreamMetrics());
-    }
-
-    /** Records into {@code metrics} (per destination) and reports its gauges when installed as its source. */
-    public UpstreamForwarder(EventLoopGroup group, Class<? extends SocketChannel> channelClass, UpstreamMetrics metrics) {
+    /**
+     * Records into {@code metrics} (per destination) and reports its gauges when installed as its
+     * source; {@code pools} opens each destination's per-loop pool in the cluster's protocol.
+     */
+    public UpstreamForwarder(EventLoopGroup group, Class<? extends SocketChannel> channelClass, UpstreamMetrics metrics,
+                             ConnectionPool.Factory pools) {
         this.group = group;
+        this.pools = pools;
         this.metrics = metrics;
         this.channelClass = channelClass;
         this.resolver = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -166,7 +168,7 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
         List<UpstreamCluster.Destination> ds = c.destinations();
         Endpoint[] endpoints = new Endpoint[ds.size()];
         for (int i = 0; i < endpoints.length; i++) {
-            endpoints[i] = new Endpoint(c, ds.get(i), channelClass, resolver);
+            endpoints[i] = new Endpoint(c, ds.get(i), channelClass, resolver, pools);
         }
         return endpoints;
     }

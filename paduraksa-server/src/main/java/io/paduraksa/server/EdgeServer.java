@@ -15,6 +15,12 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.paduraksa.server.cycle.DrainEvent;
 import io.paduraksa.server.cycle.GateMeter;
 import io.paduraksa.server.cycle.ListenerServices;
+import io.netty.channel.EventLoop;
+import io.paduraksa.proxy.ConnectionPool;
+import io.paduraksa.proxy.Endpoint;
+import io.paduraksa.proxy.http1.Http1UpstreamPool;
+import io.paduraksa.proxy.http2.Http2UpstreamPool;
+import io.paduraksa.snapshot.UpstreamCluster;
 import io.paduraksa.config.ListenerSpec;
 import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.TlsSpec;
@@ -110,7 +116,7 @@ public final class EdgeServer {
         clock.scheduleAtFixedRate(() -> date.refresh(System.currentTimeMillis()), 0, 200, TimeUnit.MILLISECONDS);
         this.metrics = newMetrics(spec, store);
         this.upstreams = forwarder == null
-                ? new UpstreamForwarder(group, transport.socketChannelClass(), metrics.upstream()) : null;
+                ? new UpstreamForwarder(group, transport.socketChannelClass(), metrics.upstream(), EdgeServer::openPool) : null;
         if (upstreams != null) {
             metrics.upstream().source(upstreams);
             upstreams.prepare(initial);
@@ -535,5 +541,11 @@ public final class EdgeServer {
         if (started) {
             LOG.info("stopped");
         }
+    }
+
+    /** A destination's pool on one loop, in its cluster's protocol (the forwarder knows no protocol package). */
+    private static ConnectionPool openPool(Endpoint endpoint, EventLoop loop) {
+        return endpoint.cluster().protocol() == UpstreamCluster.Protocol.HTTP1
+                ? new Http1UpstreamPool(endpoint, loop) : new Http2UpstreamPool(endpoint, loop);
     }
 }

@@ -1,6 +1,5 @@
 package io.paduraksa.proxy.balance;
 
-import io.paduraksa.proxy.health.PassiveHealth;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -1,7 +1,7 @@
 /**
  * Step: forward, health of upstream destinations (between choosing a destination and connecting to it).
  *
- * <p>{@link io.paduraksa.proxy.health.PassiveHealth} holds the outlier-ejection settings that
+ * <p>{@link io.paduraksa.proxy.balance.PassiveHealth} holds the outlier-ejection settings that
  * {@link io.paduraksa.proxy.balance.DestinationState} applies per request result, on the event loop
  * that saw the result (lock-free, 0 B). {@link io.paduraksa.proxy.health.ActiveHealthChecker} probes
  * destinations off the request path in the cluster's protocol (HTTP/1.1, h2c, h2 over TLS), at the

@@ -1,6 +1,10 @@
 /**
- * Step: forward, upstream side. Decodes HTTP/1.x responses read from upstream connections (RFC
- * 9112) so that the forwarder can stream them back to the client.
+ * Step: forward, upstream side, HTTP/1.1 upstreams: {@link io.paduraksa.proxy.http1.Http1UpstreamPool}
+ * (keep-alive connections of one destination on one loop), {@link io.paduraksa.proxy.http1.Http1UpstreamHandler}
+ * (one request at a time on a pooled connection), {@link io.paduraksa.proxy.http1.UpstreamRequestHead}
+ * (the request head, copied from the client's bytes), and the decoder of HTTP/1.x responses (RFC
+ * 9112) whose output the forwarder streams back to the client. Beside {@code proxy.http2}, its H2
+ * counterpart; both import {@code proxy}, which imports neither.
  *
  * <p>Thread: the upstream connection's event loop (the same loop as the client connection it serves).
  * {@link io.paduraksa.proxy.http1.Http1ResponseDecoder} turns inbound bytes into one recycled

@@ -2,7 +2,6 @@ package io.paduraksa.proxy.balance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paduraksa.proxy.health.PassiveHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.paduraksa.proxy.balance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paduraksa.proxy.health.PassiveHealth;
 import io.paduraksa.testing.AllocationAssert;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.paduraksa.proxy.health.PassiveHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

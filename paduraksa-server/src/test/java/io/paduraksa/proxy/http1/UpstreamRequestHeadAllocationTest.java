@@ -1,5 +1,11 @@
-package io.paduraksa.proxy;
+package io.paduraksa.proxy.http1;
 
+import io.paduraksa.proxy.FieldSink;
+import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
+import io.paduraksa.proxy.ResponseHead;
+import io.paduraksa.proxy.ResponseTrailers;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 

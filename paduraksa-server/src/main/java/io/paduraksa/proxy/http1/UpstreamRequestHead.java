@@ -1,5 +1,8 @@
-package io.paduraksa.proxy;
+package io.paduraksa.proxy.http1;
 
+import io.paduraksa.proxy.FieldSink;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.util.AsciiString;

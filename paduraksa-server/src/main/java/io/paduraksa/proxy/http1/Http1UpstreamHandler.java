@@ -1,5 +1,8 @@
-package io.paduraksa.proxy;
+package io.paduraksa.proxy.http1;
 
+import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.UpstreamStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -10,10 +13,6 @@ import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.http1.Http1Error;
-import io.paduraksa.proxy.http1.Http1ResponseDecoder;
-import io.paduraksa.proxy.http1.Http1ResponseEnd;
-import io.paduraksa.proxy.http1.Http1ResponseHead;
-import io.paduraksa.proxy.http1.Http1ResponseTrailers;
 import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.snapshot.UpstreamCluster;
 
@@ -30,7 +29,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     private static final int CRLF_SHORT = ('\r' << 8) | '\n';
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
 
-    private final UpstreamPool pool;
+    private final Http1UpstreamPool pool;
     private final Http1ResponseDecoder decoder;
     private ChannelHandlerContext ctx;
     private ForwardCall call;
@@ -40,12 +39,12 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     private boolean closed;
     private boolean chunkedUp;
 
-    Http1UpstreamHandler(UpstreamPool pool, Http1ResponseDecoder decoder) {
+    Http1UpstreamHandler(Http1UpstreamPool pool, Http1ResponseDecoder decoder) {
         this.pool = pool;
         this.decoder = decoder;
     }
 
-    UpstreamPool pool() {
+    Http1UpstreamPool pool() {
         return pool;
     }
 

@@ -1,4 +1,4 @@
-package io.paduraksa.proxy.health;
+package io.paduraksa.proxy.balance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

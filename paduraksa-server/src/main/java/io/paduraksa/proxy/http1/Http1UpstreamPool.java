@@ -1,5 +1,8 @@
-package io.paduraksa.proxy;
+package io.paduraksa.proxy.http1;
 
+import io.paduraksa.proxy.ConnectionPool;
+import io.paduraksa.proxy.Endpoint;
+import io.paduraksa.proxy.ForwardCall;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -7,7 +10,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.paduraksa.proxy.http1.Http1ResponseDecoder;
 import io.paduraksa.snapshot.UpstreamCluster;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #SWEEP_MILLIS} fires the response-headers, idle and pool-idle timeouts, so a request
  * schedules no timer of its own.
  */
-final class UpstreamPool implements ConnectionPool {
+public final class Http1UpstreamPool implements ConnectionPool {
     static final long SWEEP_MILLIS = 100;
 
     private final Endpoint endpoint;
@@ -41,7 +43,7 @@ final class UpstreamPool implements ConnectionPool {
     private int connecting;
     private boolean closed;
 
-    UpstreamPool(Endpoint endpoint, EventLoop loop) {
+    public Http1UpstreamPool(Endpoint endpoint, EventLoop loop) {
         this.endpoint = endpoint;
         this.loop = loop;
         UpstreamCluster cluster = endpoint.cluster();
@@ -168,10 +170,10 @@ final class UpstreamPool implements ConnectionPool {
 
     /** Rare path (one per new connection): relays the connect result to the pool. */
     private static final class Connected implements ChannelFutureListener {
-        private final UpstreamPool pool;
+        private final Http1UpstreamPool pool;
         private final ForwardCall call;
 
-        Connected(UpstreamPool pool, ForwardCall call) {
+        Connected(Http1UpstreamPool pool, ForwardCall call) {
             this.pool = pool;
             this.call = call;
         }
@@ -189,7 +191,7 @@ final class UpstreamPool implements ConnectionPool {
                 ch.pipeline().addLast(endpoint.newSslHandler(ch.alloc()));
             }
             ch.pipeline().addLast(new Http1ResponseDecoder(Endpoint.MAX_RESPONSE_HEAD, Endpoint.MAX_RESPONSE_HEADERS));
-            ch.pipeline().addLast(new Http1UpstreamHandler(UpstreamPool.this,
+            ch.pipeline().addLast(new Http1UpstreamHandler(Http1UpstreamPool.this,
                     ch.pipeline().get(Http1ResponseDecoder.class)));
         }
     }

@@ -1,4 +1,4 @@
-package io.paduraksa.proxy.health;
+package io.paduraksa.proxy.balance;
 
 import java.time.Duration;
 
