@@ -1,6 +1,7 @@
 package io.paduraksa.config;
 
 import io.paduraksa.respond.HttpToken;
+import io.paduraksa.respond.ValueTemplate;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;
@@ -626,6 +627,13 @@ final class SpecChecks {
         String s = (String) value;
         if (s.isEmpty() || s.indexOf(' ') >= 0) {
             return "'" + s + "' is not a URL or absolute path (expected e.g. https://www.example.test/new or /new)";
+        }
+        if (ValueTemplate.hasPlaceholder(s)) {
+            try {
+                ValueTemplate.compile(s);
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
         }
         return headerValue(s);
     }

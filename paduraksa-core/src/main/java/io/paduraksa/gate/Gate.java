@@ -3,6 +3,7 @@ package io.paduraksa.gate;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.RequestPolicy;
+import io.paduraksa.respond.ValueTemplate;
 import io.paduraksa.route.PathNormalizer;
 import io.paduraksa.snapshot.CompiledAction;
 import io.paduraksa.snapshot.CompiledHost;
@@ -82,7 +83,8 @@ public final class Gate {
      */
     private static GateOutcome unknownHost(Snapshot snapshot, RequestView view, RequestState state, GateTrace trace) {
         CompiledAction action = snapshot.unknownHost();
-        if (action.kind() == CompiledAction.Kind.FORWARD) {
+        if (action.kind() == CompiledAction.Kind.FORWARD || action.kind() == CompiledAction.Kind.RESPOND
+                && action.response().headerTemplate() != null && action.response().headerTemplate().needsPath()) {
             int status = normalisePath(snapshot, view, state, trace);
             if (status != 0) {
                 return respondStatus(snapshot, status, state, trace);
@@ -191,6 +193,13 @@ public final class Gate {
     }
 
     private static GateOutcome finish(GateOutcome outcome, RequestState state, GateTrace trace) {
+        if (outcome == GateOutcome.RESPOND) {
+            ValueTemplate template = state.response().headerTemplate();
+            if (template != null && !template.expands(state)) {
+                // A redirect built from the request whose host is no valid name: never echo it.
+                state.response(state.snapshot().statusAnswer(400));
+            }
+        }
         if (trace != null) {
             trace.outcome(outcome, state);
         }

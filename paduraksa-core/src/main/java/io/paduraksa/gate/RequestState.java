@@ -5,6 +5,7 @@ import io.paduraksa.policy.PolicyInput;
 import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.policy.UpstreamFields;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.ValueTemplate;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.CompiledRoute;
 import io.paduraksa.snapshot.Snapshot;
@@ -16,7 +17,7 @@ import io.paduraksa.snapshot.UpstreamCluster;
  * forwarder, access log) read it until the request ends and must not keep it afterwards.
  * Allocates only when constructed.
  */
-public final class RequestState implements PolicyInput {
+public final class RequestState implements PolicyInput, ValueTemplate.Input {
     /** Default room for the normalised path. */
     public static final int DEFAULT_MAX_PATH = 8192;
 

@@ -17,7 +17,10 @@ import java.util.Locale;
  * request id are added; writing copies bytes and allocates nothing. A body may contain one
  * {@value #REQUEST_ID_VARIABLE} placeholder; the id is always {@value #REQUEST_ID_LENGTH} hex digits,
  * so {@code Content-Length} is fixed. Instead, a body may carry one {@link BodySlot} (a challenge
- * policy's per-request token), also of a fixed length. The shared buffers are never written
+ * policy's per-request token), also of a fixed length. One header may be a {@link ValueTemplate}
+ * (a redirect's {@code Location} built from the request): its value is written per request after
+ * the fixed headers, and {@link #headerValues()} holds the template's text at
+ * {@link #templateHeaderIndex()}, which an HTTP/2 writer replaces. The shared buffers are never written
  * themselves: writers copy from them or take {@link #retainedBody()}. {@link #release()} runs when
  * the snapshot is retired; a {@linkplain #isOneShot() one-shot} answer (built on a rare per-request
  * path, such as a challenge's redirect with its cookie) is released by the writer right after writing.
@@ -65,6 +68,10 @@ public final class PrecomputedResponse {
     private final BodySlot bodySlot;
     private final int contentLength;
     private final boolean oneShot;
+    private final ValueTemplate headerTemplate;
+    private final int templateHeaderIndex;
+    /** {@code Name: } of the templated header, written before its value (HTTP/1.1). */
+    private final byte[] templateHeaderPrefix;
 
     private PrecomputedResponse(Builder b, ByteBufAllocator alloc) {
         byte[] bodyBytes = b.body.getBytes(StandardCharsets.UTF_8);
@@ -89,12 +96,21 @@ public final class PrecomputedResponse {
         this.headerValues = new AsciiString[b.headers.size()];
         StringBuilder wire = new StringBuilder(128);
         wire.append("HTTP/1.1 ").append(b.status).append(' ').append(ReasonPhrases.of(b.status)).append("\r\n");
+        int templateIndex = -1;
         for (int i = 0; i < b.headers.size(); i++) {
             String[] h = b.headers.get(i);
             headerNames[i] = AsciiString.of(h[0].toLowerCase(Locale.ROOT));
             headerValues[i] = AsciiString.of(h[1]);
-            wire.append(h[0]).append(": ").append(h[1]).append("\r\n");
+            if (b.template != null && h == b.templateHeader) {
+                templateIndex = i;
+            } else {
+                wire.append(h[0]).append(": ").append(h[1]).append("\r\n");
+            }
         }
+        this.headerTemplate = b.template;
+        this.templateHeaderIndex = templateIndex;
+        this.templateHeaderPrefix = b.template == null ? null
+                : (b.templateHeader[0] + ": ").getBytes(StandardCharsets.US_ASCII);
         this.head = readOnlyCopy(alloc, wire.toString().getBytes(StandardCharsets.US_ASCII));
         this.body = readOnlyCopy(alloc, before);
         this.bodyTail = after == null ? null : readOnlyCopy(alloc, after);
@@ -140,14 +156,44 @@ public final class PrecomputedResponse {
         return bodyTail != null;
     }
 
-    /** Bytes {@link #writeHttp1Head} writes. */
+    /** The templated header's value, or null when every header is fixed. */
+    public ValueTemplate headerTemplate() {
+        return headerTemplate;
+    }
+
+    /** Index of the templated header in {@link #headerNames()}, or -1. */
+    public int templateHeaderIndex() {
+        return templateHeaderIndex;
+    }
+
+    /** Bytes {@link #writeHttp1Head} writes (an answer without a templated header). */
     public int http1HeadLength(boolean close) {
-        return head.readableBytes() + DATE_PREFIX.length + DateHeader.LENGTH + 2 + (close ? CONNECTION_CLOSE.length : 0) + 2;
+        return http1HeadLength(close, null);
+    }
+
+    /** Bytes {@link #writeHttp1Head(ByteBuf, DateHeader, boolean, ValueTemplate.Input)} writes for {@code request}. */
+    public int http1HeadLength(boolean close, ValueTemplate.Input request) {
+        int templated = headerTemplate == null ? 0 : templateHeaderPrefix.length + headerTemplate.length(need(request)) + 2;
+        return head.readableBytes() + templated + DATE_PREFIX.length + DateHeader.LENGTH + 2
+                + (close ? CONNECTION_CLOSE.length : 0) + 2;
     }
 
     /** Status line, headers, {@code Date}, optional {@code Connection: close} and the blank line. */
     public void writeHttp1Head(ByteBuf out, DateHeader date, boolean close) {
+        writeHttp1Head(out, date, close, null);
+    }
+
+    /**
+     * Status line, headers (the templated one filled from {@code request}, which may be null only
+     * without a template), {@code Date}, optional {@code Connection: close} and the blank line.
+     */
+    public void writeHttp1Head(ByteBuf out, DateHeader date, boolean close, ValueTemplate.Input request) {
         out.writeBytes(head, head.readerIndex(), head.readableBytes());
+        if (headerTemplate != null) {
+            out.writeBytes(templateHeaderPrefix);
+            headerTemplate.write(out, need(request));
+            out.writeShort(CRLF);
+        }
         out.writeBytes(DATE_PREFIX);
         date.writeTo(out);
         out.writeShort(CRLF);
@@ -155,6 +201,13 @@ public final class PrecomputedResponse {
             out.writeBytes(CONNECTION_CLOSE);
         }
         out.writeShort(CRLF);
+    }
+
+    private ValueTemplate.Input need(ValueTemplate.Input request) {
+        if (request == null) {
+            throw new IllegalStateException("an answer with a templated header is written for a request");
+        }
+        return request;
     }
 
     /** Copies the body into {@code out}, writing {@code requestId} as 16 hex digits into a template. */
@@ -218,6 +271,8 @@ public final class PrecomputedResponse {
         private String slotVariable;
         private BodySlot slot;
         private boolean oneShot;
+        private String[] templateHeader;
+        private ValueTemplate template;
 
         private Builder(int status) {
             if (status < 100 || status > 599) {
@@ -231,6 +286,18 @@ public final class PrecomputedResponse {
             checkToken(name);
             checkValue(name, value);
             headers.add(new String[] {name, value});
+            return this;
+        }
+
+        /** A header whose value is {@code template}, filled per request (at most one per answer). */
+        public Builder header(String name, ValueTemplate template) {
+            if (this.template != null) {
+                throw new IllegalArgumentException("an answer has at most one templated header");
+            }
+            checkToken(name);
+            this.templateHeader = new String[] {name, template.text()};
+            this.template = template;
+            headers.add(templateHeader);
             return this;
         }
 

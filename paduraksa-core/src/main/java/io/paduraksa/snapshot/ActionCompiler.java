@@ -6,6 +6,7 @@ import io.paduraksa.config.RedirectSpec;
 import io.paduraksa.config.RespondSpec;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.ReasonPhrases;
+import io.paduraksa.respond.ValueTemplate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -120,7 +121,18 @@ final class ActionCompiler {
             context.error(path + ".location", "a redirect needs a location (expected a URL or an absolute path)");
             return null;
         }
-        return cached(spec, path + ".location", () -> PrecomputedResponse.builder(s).header("Location", spec.location()).body(""));
+        String location = spec.location();
+        if (ValueTemplate.hasPlaceholder(location)) {
+            ValueTemplate template;
+            try {
+                template = ValueTemplate.compile(location);
+            } catch (IllegalArgumentException e) {
+                context.error(path + ".location", e.getMessage());
+                return null;
+            }
+            return cached(spec, path + ".location", () -> PrecomputedResponse.builder(s).header("Location", template).body(""));
+        }
+        return cached(spec, path + ".location", () -> PrecomputedResponse.builder(s).header("Location", location).body(""));
     }
 
     /**

@@ -28,6 +28,8 @@ class InvalidConfigTest {
             status-abc                | default.respond.status              | 3 | 13 | found 'abc' (expected a status from 200 to 599)
             status-range              | default.respond.status              | 2 | 21 | found '999' (expected a status from 200 to 599)
             redirect-status           | default.redirect.status             | 2 | 61 | found '200' (expected one of: 301, 302, 303, 307, 308)
+            redirect-location-open    | default.redirect.location           | 2 | 24 | 'https://${path}' puts ${path} where the host goes
+            redirect-location-placeholder | default.redirect.location       | 2 | 24 | unknown placeholder ${hostname} (expected one of: ${scheme}, ${host}
             boolean-yes               | listeners[0].admin                  | 3 | 12 | found 'yes' (expected true or false)
             empty-list-item           | hosts[0].names[1]                   | 4 | 8  | found an empty value (expected host names
             duration-unitless         | clusters.app.timeouts.connect       | 4 | 25 | found '5' (expected a duration like 500ms, 5s, 1m, 2h)

@@ -27,6 +27,35 @@ class PrecomputedResponseTest {
     }
 
     @Test
+    void aTemplatedLocationIsWrittenPerRequestAfterTheFixedHeaders() {
+        DateHeader date = new DateHeader();
+        PrecomputedResponse r = PrecomputedResponse.builder(301)
+                .header("Location", ValueTemplate.compile("https://${host}${request_uri}"))
+                .header("Cache-Control", "no-store").body("").build(ALLOC);
+        try {
+            ValueTemplateTest.Request req = ValueTemplateTest.Request.of("a.test", "/x", "/x?y=1", false);
+            ByteBuf out = ALLOC.heapBuffer();
+            r.writeHttp1Head(out, date, true, req);
+            assertThat(out.readableBytes()).isEqualTo(r.http1HeadLength(true, req));
+            assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 301 Moved Permanently\r\n"
+                    + "Cache-Control: no-store\r\nContent-Length: 0\r\nLocation: https://a.test/x?y=1\r\nDate: " + date.text()
+                    + "\r\nConnection: close\r\n\r\n");
+            out.release();
+            assertThat(r.templateHeaderIndex()).isZero();
+            assertThat(r.headerNames()[0].toString()).isEqualTo("location");
+            assertThat(r.headerValues()[0].toString()).isEqualTo("https://${host}${request_uri}");
+            ByteBuf plain = ALLOC.heapBuffer();
+            try {
+                assertThatThrownBy(() -> r.writeHttp1Head(plain, date, false)).isInstanceOf(IllegalStateException.class);
+            } finally {
+                plain.release();
+            }
+        } finally {
+            r.release();
+        }
+    }
+
+    @Test
     void writesStatusLineHeadersDateAndBody() {
         DateHeader date = new DateHeader();
         PrecomputedResponse r = PrecomputedResponse.builder(403)

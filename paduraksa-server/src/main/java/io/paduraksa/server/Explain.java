@@ -142,7 +142,7 @@ final class Explain implements GateTrace {
             case NEEDS_ASYNC -> out.printf("decision  NEEDS_ASYNC%s%n", by);
             default -> {
                 out.printf("decision  %s %d%s%n", outcome, state.response().status(), by);
-                printAnswer(state.response(), state.requestId());
+                printAnswer(state.response(), state);
             }
         }
     }
@@ -155,11 +155,15 @@ final class Explain implements GateTrace {
         return sb.append(']').toString();
     }
 
-    private void printAnswer(PrecomputedResponse response, long requestId) {
+    private void printAnswer(PrecomputedResponse response, RequestState state) {
         ByteBuf buf = Unpooled.buffer();
         try {
-            response.writeHttp1Head(buf, new DateHeader(), false);
-            response.writeBody(buf, requestId);
+            if (response.headerTemplate() != null) {
+                out.printf("          (%s filled from the request: %s)%n",
+                        response.headerNames()[response.templateHeaderIndex()], response.headerTemplate().text());
+            }
+            response.writeHttp1Head(buf, new DateHeader(), false, state);
+            response.writeBody(buf, state.requestId());
             String wire = buf.toString(StandardCharsets.UTF_8);
             for (String line : wire.split("\r?\n", -1)) {
                 out.println("          " + line);

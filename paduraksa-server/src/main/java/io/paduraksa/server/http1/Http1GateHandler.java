@@ -413,10 +413,10 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         long id = answerId(state.requestId());
         Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
         byte[] echo = snapshot.forwarding().echoRequestId() ? snapshot.forwarding().requestIdLinePrefix() : null;
-        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
+        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close, state) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
                 + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (echo != null ? echo.length + 18 : 0)
                 + (copyBody ? bodyLength : 0));
-        response.writeHttp1Head(out, context.date(), close);
+        response.writeHttp1Head(out, context.date(), close, state); // a templated Location is filled from the request
         if (rateLimit || echo != null) {
             // The head ends in a blank line: the fields go before it.
             out.writerIndex(out.writerIndex() - 2);

@@ -48,6 +48,9 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
     private final AsciiString[] extraNames = new AsciiString[4];
     private final AsciiString[] extraValues = new AsciiString[4];
     private int extraCount;
+    /** Index into the answer's headers whose value is {@link #templatedValue} instead (a filled Location), or -1. */
+    private int templated = -1;
+    private AsciiString templatedValue;
 
     /** Points this view at {@code response}'s status and headers plus {@code date}. */
     Http2AnswerHeaders of(PrecomputedResponse response, AsciiString date) {
@@ -63,6 +66,13 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         extra(RateLimitFields.LIMIT, RateLimitFields.ascii(limit));
         extra(RateLimitFields.REMAINING, RateLimitFields.ascii(remaining));
         extra(RateLimitFields.RESET, RateLimitFields.ascii(resetSeconds));
+        return this;
+    }
+
+    /** Sends {@code value} for the answer's header {@code index} (its templated one, filled for this request). */
+    Http2AnswerHeaders templated(int index, AsciiString value) {
+        this.templated = index;
+        this.templatedValue = value;
         return this;
     }
 
@@ -84,6 +94,8 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
         names = NONE;
         values = NONE;
         date = null;
+        templated = -1;
+        templatedValue = null;
         for (int i = 0; i < extraCount; i++) {
             extraNames[i] = null;
             extraValues[i] = null;
@@ -115,7 +127,7 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
             return status;
         }
         if (i <= values.length) {
-            return values[i - 1];
+            return i - 1 == templated ? templatedValue : values[i - 1];
         }
         return i == values.length + 1 ? date : extraValues[i - values.length - 2];
     }

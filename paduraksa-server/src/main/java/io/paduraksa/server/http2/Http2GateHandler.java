@@ -27,6 +27,7 @@ import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.ValueTemplate;
 import io.paduraksa.server.cycle.DrainEvent;
 import io.paduraksa.server.cycle.ListenerServices;
 import io.paduraksa.server.cycle.RequestCycle;
@@ -469,6 +470,14 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         ForwardingRules forwarding = snapshot.forwarding();
         if (forwarding.echoRequestId()) {
             headers.requestId(forwarding.requestIdHeader(), hex(id)); // a new value each time: HPACK may keep it in its table
+        }
+        ValueTemplate template = response.headerTemplate();
+        if (template != null) {
+            // A Location filled from the request: a new value each time, as above (one small array per such
+            // redirect until the HTTP/2 codec is ours; HTTP/1.1 writes it in place).
+            byte[] value = new byte[template.length(state)];
+            template.write(io.netty.buffer.Unpooled.wrappedBuffer(value).clear(), state);
+            headers.templated(response.templateHeaderIndex(), new AsciiString(value, false));
         }
         encoder().writeHeaders(ctx, streamId, kept(streamId, noBody) ? headers.copy() : headers, 0, noBody, ctx.voidPromise());
         headers.reset();
