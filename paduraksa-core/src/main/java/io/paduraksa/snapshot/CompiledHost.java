@@ -71,11 +71,6 @@ public final class CompiledHost {
         return slot < 0 ? answer : own[slot];
     }
 
-    /** True when the host has error pages of its own. */
-    public boolean hasOwnErrorPages() {
-        return pageAnswers != null;
-    }
-
     @Override
     public String toString() {
         return "hosts[" + index + "] " + names;
