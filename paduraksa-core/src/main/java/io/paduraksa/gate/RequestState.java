@@ -128,8 +128,9 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
         this.route = route;
     }
 
+    /** The answer to write; an error page becomes the matched host's own, if it has one ({@link CompiledHost#answer}). */
     void response(PrecomputedResponse response) {
-        this.response = response;
+        this.response = host == null ? response : host.answer(response);
     }
 
     void cluster(UpstreamCluster cluster) {
@@ -248,6 +249,16 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     /** The answer to write for RESPOND and CHALLENGE outcomes. */
     public PrecomputedResponse response() {
         return response;
+    }
+
+    /**
+     * The protocol-level answer for {@code status} (see {@link Snapshot#statusAnswer}) as this
+     * request's host sends it: with the host's own error page, if it has one. For answers made
+     * after the gate (the forwarder's 502, 503, 504). 0 B.
+     */
+    public PrecomputedResponse statusAnswer(int status) {
+        PrecomputedResponse answer = snapshot.statusAnswer(status);
+        return host == null ? answer : host.answer(answer);
     }
 
     /** The cluster for a FORWARD outcome. */

@@ -11,10 +11,11 @@ import java.util.Locale;
  * <p>Rules: one trailing dot is dropped; Unicode names become punycode ({@link IDN#toASCII} with
  * {@link IDN#ALLOW_UNASSIGNED}), so {@code bücher.test} and {@code xn--bcher-kva.test} are the same
  * name; ASCII is lower-cased; labels are letters, digits and hyphens (RFC 1123: 1-63 characters, no
- * hyphen first or last), the name at most 253 characters. {@code *.parent} is a wildcard for one
- * label under {@code parent}; {@code *} anywhere else ({@code a*.test}, {@code *.*.test},
- * {@code a.*.test}) is an error. A single-label parent ({@code *.test}) is allowed: the wildcard
- * still matches exactly one label, and local setups use names like {@code *.localhost}. A name
+ * hyphen first or last), the name at most 253 characters. {@code *.parent} is a wildcard for any
+ * name of one or more labels under {@code parent} (not {@code parent} itself); a bare {@code *} is
+ * the catch-all, for every valid name no other entry takes; {@code *} anywhere else ({@code a*.test},
+ * {@code *.*.test}, {@code a.*.test}, {@code *.}) is an error. A single-label parent ({@code *.test})
+ * is allowed: local setups use names like {@code *.localhost}. A name
  * whose last label is all digits must be a valid dotted quad ({@code 192.0.2.10}), kept as an
  * exact name; IPv6 literals are written in brackets ({@code [2001:db8::1]}), and keyed on their
  * 128-bit value, so every spelling of one address is the same name. Ports are not part of a
@@ -22,14 +23,17 @@ import java.util.Locale;
  */
 public final class HostNames {
     private static final String EXPECTED =
-            "expected a DNS name, *.parent, an IPv4 address or an IPv6 address in brackets";
+            "expected a DNS name, *.parent, * for every other host, an IPv4 address or an IPv6 address in brackets";
 
     /** What kind of entry a configured name becomes. */
-    public enum Kind { EXACT, WILDCARD, IPV6_LITERAL }
+    public enum Kind { EXACT, WILDCARD, IPV6_LITERAL, CATCH_ALL }
+
+    /** The canonical text of the catch-all entry. */
+    public static final String CATCH_ALL = "*";
 
     /**
      * A normalised name. {@code canonical} is unique per entry: {@code example.test},
-     * {@code *.example.test}, {@code 192.0.2.10} or {@code [2001:db8::1]}; {@code ipHigh} and
+     * {@code *.example.test}, {@code 192.0.2.10}, {@code [2001:db8::1]} or {@code *}; {@code ipHigh} and
      * {@code ipLow} hold the address of an IPv6 literal (0 otherwise).
      */
     public record Name(Kind kind, String canonical, long ipHigh, long ipLow) {
@@ -55,11 +59,15 @@ public final class HostNames {
         if (configured.charAt(0) == '[') {
             return ipv6Literal(configured);
         }
+        if (configured.equals(CATCH_ALL)) {
+            return new Name(Kind.CATCH_ALL, CATCH_ALL, 0, 0);
+        }
         String name = configured.endsWith(".") ? configured.substring(0, configured.length() - 1) : configured;
         boolean wildcard = name.startsWith("*.");
         String body = wildcard ? name.substring(2) : name;
         if (body.indexOf('*') >= 0 || body.isEmpty() && (wildcard || name.equals("*"))) {
-            throw invalid(configured, "'*' may only be the whole first label, followed by a parent name, as in *.example.test");
+            throw invalid(configured, "'*' may only be the whole name (the catch-all) or the whole first label,"
+                    + " followed by a parent name, as in *.example.test");
         }
         if (body.indexOf(':') >= 0) {
             throw invalid(configured, "a configured host name has no port, and an IPv6 address is written in brackets, as in [2001:db8::1]");

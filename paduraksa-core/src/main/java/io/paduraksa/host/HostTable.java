@@ -5,19 +5,27 @@ import io.paduraksa.net.IpParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Finds the configured entry for a request's {@code Host} header or {@code :authority}.
  *
- * <p>{@link #find} runs per request and allocates nothing in steady state: it reads the raw
- * header range in place, strips the port and one trailing dot by index, looks the name up
- * case-insensitively in a hash table of lower-case bytes, then (on a miss) drops the first label
- * once and looks the parent up among the wildcards, so {@code *.w3.test} matches
- * {@code a.w3.test} but neither {@code a.b.w3.test} nor {@code w3.test}. An IPv6 literal
- * ({@code [2001:db8::1]:8443}) is parsed into 128 bits and compared by value, so every spelling
- * of an address matches. Anything unknown or malformed is a miss (null), including raw Unicode:
- * clients send IDNs as punycode.
+ * <p>Precedence, most specific first: an exact name (IPv6 literals compared by value), then the
+ * wildcard with the longest matching parent ({@code *.a.w3.test} before {@code *.w3.test}), then
+ * the catch-all entry {@code *}; else a miss (null), which the gate answers with {@code default}.
+ * {@code *.w3.test} matches {@code a.w3.test} and {@code a.b.w3.test} but not {@code w3.test}.
+ * Only a valid name reaches a wildcard or the catch-all: labels of 1-63 letters, digits and
+ * hyphens (none first or last), at most 253 characters, an all-digit last label only in a dotted
+ * quad, or a bracketed IPv6 address. Anything malformed ({@code a..b.test}, {@code a b}, raw
+ * Unicode: clients send IDNs as punycode, a 64-character label) is a miss whatever is configured,
+ * so the catch-all's policies cannot be skipped and a malformed Host never counts as a valid one.
+ *
+ * <p>{@link #find} runs per request and allocates nothing in steady state: it reads the raw header
+ * range in place and strips the port and one trailing dot by index. An exact name is one hash over
+ * the range and one probe. On a miss, one backward pass over the name checks it and hashes it from
+ * its end ({@link AsciiKeyTable#step}), probing the wildcard table with the hash of the suffix after
+ * every dot, so a lookup is O(characters) with one probe per label, however deep the name.
  *
  * <p>Port: one to five digits up to 65535 after the last {@code :}; an empty port ({@code host:})
  * is tolerated, as RFC 3986 section 3.2.3 allows it. Immutable and safe to share between event
@@ -26,9 +34,14 @@ import java.util.Map;
 public final class HostTable<T> {
     /** Longest name we look up: 253 characters plus the one trailing dot. */
     private static final int MAX_NAME = 253;
+    private static final int MAX_LABEL = 63;
     /** The longest IPv6 text, {@code ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255}. */
     private static final int MAX_IPV6_TEXT = 45;
-    /** Parse target for IPv6 literals: one per thread, since the table is shared by event loops. */
+    /** What {@link #scan} and {@link #literalIndex} return for a valid name that no entry of theirs takes. */
+    private static final int NO_ENTRY = -1;
+    /** What {@link #scan} and {@link #literalIndex} return for a name that is not a valid host name. */
+    private static final int MALFORMED = -2;
+    /** Parse target for IP literals: one per thread, since the table is shared by event loops. */
     private static final FastThreadLocal<long[]> ADDRESS = new FastThreadLocal<>() {
         @Override
         protected long[] initialValue() {
@@ -36,12 +49,23 @@ public final class HostTable<T> {
         }
     };
 
+    /** How an entry was found, for {@code explain} ({@link #describe}). */
+    public enum Match { EXACT, WILDCARD, CATCH_ALL }
+
+    /** What {@link #describe} reports: the entry, how it matched, and the configured name that did. */
+    public record Found<T>(T value, Match match, String name) {
+    }
+
     private final AsciiKeyTable exact;
     private final AsciiKeyTable wildcards;
-    private final boolean hasWildcards;
+    private final int longestWildcard;
+    private final Object catchAll;
+    /** A miss in the exact table needs the backward pass: there are wildcards or a catch-all. */
+    private final boolean scans;
     private final long[] literalHigh;
     private final long[] literalLow;
     private final Object[] literalValues;
+    private final String[] literalNames;
     private final List<String> names;
 
     private HostTable(Builder<T> b) {
@@ -50,7 +74,8 @@ public final class HostTable<T> {
         List<String> wildcardKeys = new ArrayList<>();
         List<Object> wildcardValues = new ArrayList<>();
         List<Object> literals = new ArrayList<>();
-        List<HostNames.Name> literalNames = new ArrayList<>();
+        List<HostNames.Name> literalEntries = new ArrayList<>();
+        Object any = null;
         for (int i = 0; i < b.names.size(); i++) {
             HostNames.Name n = b.names.get(i);
             Object v = b.values.get(i);
@@ -64,20 +89,25 @@ public final class HostTable<T> {
                     wildcardValues.add(v);
                 }
                 case IPV6_LITERAL -> {
-                    literalNames.add(n);
+                    literalEntries.add(n);
                     literals.add(v);
                 }
+                case CATCH_ALL -> any = v;
             }
         }
         this.exact = new AsciiKeyTable(exactKeys, exactValues);
         this.wildcards = new AsciiKeyTable(wildcardKeys, wildcardValues);
-        this.hasWildcards = !wildcardKeys.isEmpty();
-        this.literalHigh = new long[literalNames.size()];
-        this.literalLow = new long[literalNames.size()];
+        this.longestWildcard = wildcards.maxKeyLength();
+        this.catchAll = any;
+        this.scans = !wildcardKeys.isEmpty() || any != null;
+        this.literalHigh = new long[literalEntries.size()];
+        this.literalLow = new long[literalEntries.size()];
         this.literalValues = literals.toArray();
-        for (int i = 0; i < literalNames.size(); i++) {
-            literalHigh[i] = literalNames.get(i).ipHigh();
-            literalLow[i] = literalNames.get(i).ipLow();
+        this.literalNames = new String[literalEntries.size()];
+        for (int i = 0; i < literalEntries.size(); i++) {
+            literalNames[i] = literalEntries.get(i).canonical();
+            literalHigh[i] = literalEntries.get(i).ipHigh();
+            literalLow[i] = literalEntries.get(i).ipLow();
         }
         List<String> canonical = new ArrayList<>(b.names.size());
         for (HostNames.Name n : b.names) {
@@ -112,10 +142,41 @@ public final class HostTable<T> {
             return null;
         }
         Object value = exact.get(s, from, end);
-        if (value == null && hasWildcards) {
-            value = findWildcard(s, from, end);
+        if (value == null && scans) {
+            int slot = scan(s, from, end);
+            value = slot >= 0 ? wildcards.value(slot) : slot == NO_ENTRY ? catchAll : null;
         }
         return (T) value;
+    }
+
+    /**
+     * What {@link #find} finds for {@code hostHeader}, and how: for {@code paduraksa explain}, never
+     * on the request path (allocates). Null for a miss.
+     */
+    @SuppressWarnings("unchecked")
+    public Found<T> describe(CharSequence hostHeader) {
+        T value = hostHeader == null ? null : find(hostHeader);
+        if (value == null) {
+            return null;
+        }
+        int to = hostHeader.length();
+        if (hostHeader.charAt(0) == '[') {
+            int i = literalIndex(hostHeader, 0, to);
+            return i >= 0 ? new Found<>(value, Match.EXACT, literalNames[i]) : new Found<>(value, Match.CATCH_ALL, HostNames.CATCH_ALL);
+        }
+        int end = nameEnd(hostHeader, 0, to);
+        end = hostHeader.charAt(end - 1) == '.' ? end - 1 : end;
+        if (exact.get(hostHeader, 0, end) != null) {
+            return new Found<>(value, Match.EXACT, hostHeader.subSequence(0, end).toString().toLowerCase(Locale.ROOT));
+        }
+        int slot = scan(hostHeader, 0, end);
+        return slot >= 0 ? new Found<>((T) wildcards.value(slot), Match.WILDCARD, "*." + wildcards.key(slot))
+                : new Found<>(value, Match.CATCH_ALL, HostNames.CATCH_ALL);
+    }
+
+    /** True when the table has the catch-all entry {@code *}. */
+    public boolean hasCatchAll() {
+        return catchAll != null;
     }
 
     /** Entries of every kind. */
@@ -173,30 +234,66 @@ public final class HostTable<T> {
         return portInRange(s, from + 1, to);
     }
 
-    private Object findWildcard(CharSequence s, int from, int end) {
-        int dot = firstLabelEnd(s, from, end);
-        return dot > from && dot + 1 < end ? wildcards.get(s, dot + 1, end) : null;
-    }
-
-    /** The index of the dot after a valid first label (1-63 letters, digits, hyphens), or -1. */
-    private static int firstLabelEnd(CharSequence s, int from, int end) {
-        int limit = Math.min(end, from + 64);
-        for (int i = from; i < limit; i++) {
+    /**
+     * The backward pass over {@code s[from, end)}: checks that it is a valid host name and, at every
+     * dot, probes the wildcard table with the hash of the suffix after it (computed on the way, so
+     * no suffix is hashed twice). The last hit is the longest parent. Returns its slot,
+     * {@link #NO_ENTRY} or {@link #MALFORMED}.
+     */
+    private int scan(CharSequence s, int from, int end) {
+        int h = AsciiKeyTable.SEED;
+        int found = NO_ENTRY;
+        int labelEnd = end;
+        boolean numericTail = true;
+        for (int i = end - 1; i >= from; i--) {
             char c = s.charAt(i);
             if (c == '.') {
-                return i;
+                if (!isLabel(s, i + 1, labelEnd)) {
+                    return MALFORMED;
+                }
+                if (end - i - 1 <= longestWildcard) {
+                    int slot = wildcards.slot(s, i + 1, end, h);
+                    found = slot >= 0 ? slot : found;
+                }
+                labelEnd = i;
+            } else if (c == '-' || (c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+                if (labelEnd == end) {
+                    numericTail = false;
+                }
+            } else if (!isDigit(c)) {
+                return MALFORMED;
             }
-            if (!(isDigit(c) || c == '-' || (c | 0x20) >= 'a' && (c | 0x20) <= 'z')) {
-                return -1;
-            }
+            h = AsciiKeyTable.step(h, c);
         }
-        return -1;
+        if (!isLabel(s, from, labelEnd)) {
+            return MALFORMED;
+        }
+        // RFC 3986 section 3.2.2: a name whose last label is all digits can only be an IPv4 address.
+        return numericTail && !isIpv4(s, from, end) ? MALFORMED : found;
     }
 
+    /** One label of a valid name: 1-63 characters (already checked to be letters, digits, hyphens), no hyphen first or last. */
+    private static boolean isLabel(CharSequence s, int from, int to) {
+        int length = to - from;
+        return length > 0 && length <= MAX_LABEL && s.charAt(from) != '-' && s.charAt(to - 1) != '-';
+    }
+
+    private static boolean isIpv4(CharSequence s, int from, int to) {
+        long[] address = ADDRESS.get();
+        return IpParser.parse(s, from, to, address) && IpParser.isMappedIpv4(address[0], address[1]);
+    }
+
+    /** An IPv6 literal: its entry, else the catch-all for a valid address, else null. */
     private Object findLiteral(CharSequence s, int from, int to) {
-        if (literalHigh.length == 0) {
+        if (literalHigh.length == 0 && catchAll == null) {
             return null;
         }
+        int i = literalIndex(s, from, to);
+        return i >= 0 ? literalValues[i] : i == NO_ENTRY ? catchAll : null;
+    }
+
+    /** The index of the literal entry for {@code s[from, to)} (from at {@code [}), {@link #NO_ENTRY} or {@link #MALFORMED}. */
+    private int literalIndex(CharSequence s, int from, int to) {
         int close = -1;
         boolean colon = false;
         int limit = Math.min(to, from + 2 + MAX_IPV6_TEXT);
@@ -210,18 +307,18 @@ public final class HostTable<T> {
         }
         // A colon inside is what makes it IPv6: "[192.0.2.1]" is not a valid Host (RFC 3986 section 3.2.2).
         if (close < 0 || !colon || !isPortSuffix(s, close + 1, to)) {
-            return null;
+            return MALFORMED;
         }
         long[] address = ADDRESS.get();
         if (!IpParser.parse(s, from + 1, close, address)) {
-            return null;
+            return MALFORMED;
         }
         for (int i = 0; i < literalHigh.length; i++) {
             if (literalHigh[i] == address[0] && literalLow[i] == address[1]) {
-                return literalValues[i];
+                return i;
             }
         }
-        return null;
+        return NO_ENTRY;
     }
 
     private static boolean isDigit(char c) {
@@ -249,6 +346,9 @@ public final class HostTable<T> {
             }
             HostNames.Name name = HostNames.parse(configuredName);
             String earlier = configuredByCanonical.putIfAbsent(name.canonical(), configuredName);
+            if (earlier != null && name.kind() == HostNames.Kind.CATCH_ALL) {
+                throw new IllegalArgumentException("a second catch-all '*' (expected at most one catch-all entry)");
+            }
             if (earlier != null) {
                 throw new IllegalArgumentException(earlier.equals(configuredName)
                         ? "duplicate host name '" + configuredName + "'"

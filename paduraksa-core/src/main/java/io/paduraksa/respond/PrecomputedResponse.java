@@ -72,6 +72,7 @@ public final class PrecomputedResponse {
     private final int templateHeaderIndex;
     /** {@code Name: } of the templated header, written before its value (HTTP/1.1). */
     private final byte[] templateHeaderPrefix;
+    private final int errorPageSlot;
 
     private PrecomputedResponse(Builder b, ByteBufAllocator alloc) {
         byte[] bodyBytes = b.body.getBytes(StandardCharsets.UTF_8);
@@ -88,6 +89,7 @@ public final class PrecomputedResponse {
         this.statusText = AsciiString.of(Integer.toString(b.status));
         this.bodySlot = slot < 0 ? null : b.slot != null ? b.slot : REQUEST_ID_SLOT;
         this.oneShot = b.oneShot;
+        this.errorPageSlot = b.errorPageSlot;
         this.contentLength = before.length + (after == null ? 0 : bodySlot.length() + after.length);
         if (b.withBody) {
             b.headers.add(new String[] {"Content-Length", Integer.toString(contentLength)});
@@ -149,6 +151,15 @@ public final class PrecomputedResponse {
      */
     public boolean isOneShot() {
         return oneShot;
+    }
+
+    /**
+     * For an answer whose body is an error page (the operator's or the built-in one), its position
+     * among the snapshot's error-page answers, where a host with its own {@code error_pages} keeps
+     * its replacement; -1 for every other answer (a body of its own, a redirect, a challenge).
+     */
+    public int errorPageSlot() {
+        return errorPageSlot;
     }
 
     /** True when the body carries a request-id placeholder or slot and must be written with {@link #writeBody}. */
@@ -273,6 +284,7 @@ public final class PrecomputedResponse {
         private boolean oneShot;
         private String[] templateHeader;
         private ValueTemplate template;
+        private int errorPageSlot = -1;
 
         private Builder(int status) {
             if (status < 100 || status > 599) {
@@ -332,6 +344,15 @@ public final class PrecomputedResponse {
         /** Marks the answer as built for one request: the writer releases it after writing. */
         public Builder oneShot() {
             this.oneShot = true;
+            return this;
+        }
+
+        /** Marks the answer as error-page answer {@code slot} of its snapshot (see {@link PrecomputedResponse#errorPageSlot()}). */
+        public Builder errorPageSlot(int slot) {
+            if (slot < 0) {
+                throw new IllegalArgumentException("an error-page slot is 0 or more, found " + slot);
+            }
+            this.errorPageSlot = slot;
             return this;
         }
 

@@ -12,11 +12,17 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Compiles actions (respond, redirect, forward, drop) and builds every precomputed answer of a
  * snapshot, each distinct one once: 520 hosts denying with the same 403 share one buffer. Owns the
  * answers until the snapshot takes them, and frees them when the compilation fails. Compile time only.
+ *
+ * <p>An answer whose body is an error page (a protocol-level status answer, a {@code respond} with
+ * an error status and no body) gets an {@linkplain PrecomputedResponse#errorPageSlot() error-page
+ * slot}, and its recipe is kept: {@link #hostAnswers} rebuilds each slot with a host's own
+ * {@code error_pages}, so the gate swaps the server-wide page for the host's by one array load.
  */
 final class ActionCompiler {
     /** Protocol-level answers every snapshot carries (see {@link Snapshot#statusAnswer}). */
@@ -30,6 +36,18 @@ final class ActionCompiler {
     private final Map<Object, PrecomputedResponse> responses = new HashMap<>();
     private final List<PrecomputedResponse> owned = new ArrayList<>();
     private final ErrorPages errorPages;
+    /** Recipe of error-page slot {@code i}, for the hosts' own pages. */
+    private final List<PageAnswer> pageAnswers = new ArrayList<>();
+    /** Set once a host took its answers: a later slot would be missing from its array. */
+    private boolean slotsFixed;
+
+    /** An error-page answer: built for {@code status} from {@code spec} (null: a protocol-level status answer). */
+    private record PageAnswer(Object key, int status, RespondSpec spec, PrecomputedResponse serverWide) {
+    }
+
+    /** The cache key of a host's version of an error-page answer: hosts with the same page share it. */
+    private record HostPageKey(Object key, ErrorPages.Page page) {
+    }
 
     ActionCompiler(CompileContext context, ByteBufAllocator alloc, Map<String, UpstreamCluster> clusters) {
         this.context = context;
@@ -89,26 +107,85 @@ final class ActionCompiler {
             context.error(path + ".status", "status " + spec.status() + " cannot be an answer (expected 200-599)");
             return null;
         }
-        return cached(spec, path, () -> {
-            PrecomputedResponse.Builder b = PrecomputedResponse.builder(spec.status());
-            // An error status without a body of its own gets the operator's error page, if any.
-            String page = spec.body() == null ? errorPages.text(spec.status()) : null;
-            String body = spec.body() != null ? spec.body() : page != null ? page : spec.status() >= 400 ? defaultBody(spec.status()) : "";
-            if (!body.isEmpty()) {
-                b.header("Content-Type", spec.contentType() != null ? spec.contentType()
-                        : page != null ? errorPages.contentType(spec.status()) : TEXT_PLAIN);
+        if (spec.body() == null && spec.status() >= 400) {
+            return pageAnswer(spec, path, spec.status(), spec);
+        }
+        return cached(spec, path, () -> respondBuilder(spec, errorPages));
+    }
+
+    /** A {@code respond} answer; an error status without a body of its own gets the error page of {@code pages}, if any. */
+    private static PrecomputedResponse.Builder respondBuilder(RespondSpec spec, ErrorPages pages) {
+        PrecomputedResponse.Builder b = PrecomputedResponse.builder(spec.status());
+        String page = spec.body() == null ? pages.text(spec.status()) : null;
+        String body = spec.body() != null ? spec.body() : page != null ? page : spec.status() >= 400 ? defaultBody(spec.status()) : "";
+        if (!body.isEmpty()) {
+            b.header("Content-Type", spec.contentType() != null ? spec.contentType()
+                    : page != null ? pages.contentType(spec.status()) : TEXT_PLAIN);
+        }
+        if (spec.cacheControl() != null) {
+            b.header("Cache-Control", spec.cacheControl());
+        } else if (spec.body() == null && spec.status() >= 400) {
+            // A generated error page must not be cached by a CDN in front of us.
+            b.header("Cache-Control", "no-store");
+        }
+        for (Map.Entry<String, String> h : spec.headers().entrySet()) {
+            b.header(h.getKey(), h.getValue());
+        }
+        return b.body(body);
+    }
+
+    /** A protocol-level answer for {@code status} with the error page of {@code pages}, or the built-in page. */
+    private static PrecomputedResponse.Builder statusBuilder(int status, ErrorPages pages) {
+        String page = pages.text(status);
+        return PrecomputedResponse.builder(status)
+                .header("Content-Type", page != null ? pages.contentType(status) : TEXT_PLAIN)
+                .header("Cache-Control", "no-store")
+                .body(page != null ? page : defaultBody(status));
+    }
+
+    private static PrecomputedResponse.Builder pageBuilder(int status, RespondSpec spec, ErrorPages pages) {
+        return spec == null ? statusBuilder(status, pages) : respondBuilder(spec, pages);
+    }
+
+    /** Builds an error-page answer once, in the next slot, and keeps its recipe for {@link #hostAnswers}. */
+    private PrecomputedResponse pageAnswer(Object key, String path, int status, RespondSpec spec) {
+        PrecomputedResponse existing = responses.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        if (slotsFixed) {
+            throw new IllegalStateException("error-page answer " + key + " made after the hosts took their answers");
+        }
+        int slot = pageAnswers.size();
+        PrecomputedResponse built = cached(key, path, () -> pageBuilder(status, spec, errorPages).errorPageSlot(slot));
+        if (built != null) {
+            pageAnswers.add(new PageAnswer(key, status, spec, built));
+        }
+        return built;
+    }
+
+    /**
+     * Every error-page answer of the snapshot as a host with {@code pages} (layered over the
+     * server-wide pages) sends it, indexed by slot: the server-wide answer where the host's page is
+     * the same, else a version with the host's page (hosts with equal pages share it). Call after
+     * every action was compiled; errors are recorded at {@code path}.
+     */
+    PrecomputedResponse[] hostAnswers(ErrorPages pages, String path) {
+        slotsFixed = true;
+        PrecomputedResponse[] answers = new PrecomputedResponse[pageAnswers.size()];
+        for (int slot = 0; slot < answers.length; slot++) {
+            PageAnswer a = pageAnswers.get(slot);
+            ErrorPages.Page page = pages.page(a.status());
+            if (Objects.equals(page, errorPages.page(a.status()))) {
+                answers[slot] = a.serverWide();
+                continue;
             }
-            if (spec.cacheControl() != null) {
-                b.header("Cache-Control", spec.cacheControl());
-            } else if (spec.body() == null && spec.status() >= 400) {
-                // A generated error page must not be cached by a CDN in front of us.
-                b.header("Cache-Control", "no-store");
-            }
-            for (Map.Entry<String, String> h : spec.headers().entrySet()) {
-                b.header(h.getKey(), h.getValue());
-            }
-            return b.body(body);
-        });
+            int s = slot;
+            PrecomputedResponse own = cached(new HostPageKey(a.key(), page), path,
+                    () -> pageBuilder(a.status(), a.spec(), pages).errorPageSlot(s));
+            answers[slot] = own != null ? own : a.serverWide();
+        }
+        return answers;
     }
 
     private PrecomputedResponse redirect(RedirectSpec spec, String path) {
@@ -151,13 +228,14 @@ final class ActionCompiler {
     PrecomputedResponse[] statusAnswers() {
         PrecomputedResponse[] answers = new PrecomputedResponse[600];
         for (int status : STATUS_ANSWERS) {
-            String page = errorPages.text(status);
-            answers[status] = cached("status:" + status, "", () -> PrecomputedResponse.builder(status)
-                    .header("Content-Type", page != null ? errorPages.contentType(status) : TEXT_PLAIN)
-                    .header("Cache-Control", "no-store")
-                    .body(page != null ? page : defaultBody(status)));
+            answers[status] = pageAnswer("status:" + status, "", status, null);
         }
         return answers;
+    }
+
+    /** The server-wide error pages, under which hosts layer their own. */
+    ErrorPages errorPages() {
+        return errorPages;
     }
 
     /** Builds each distinct answer once: 520 hosts denying with the same 403 share one buffer. */

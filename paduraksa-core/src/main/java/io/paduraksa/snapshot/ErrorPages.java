@@ -13,7 +13,9 @@ import java.util.Map;
  * The operator's {@code error_pages}, read once per compilation: for each status, the page text
  * (with {@code ${status}} and {@code ${reason}} already filled; {@code ${request_id}} is left for
  * the answer's template slot) and its content type. A status without its own page takes
- * {@code default}; without either, the built-in plain-text page is used. Compile time only.
+ * {@code default}; without either, the built-in plain-text page is used. A host's
+ * {@code error_pages} are layered over the server-wide ones: its page for the status, else its
+ * {@code default}, else what the server-wide pages give. Compile time only.
  */
 final class ErrorPages {
     static final String STATUS_VARIABLE = "${status}";
@@ -22,26 +24,36 @@ final class ErrorPages {
     static final int MAX_PAGE_BYTES = 1024 * 1024;
 
     private final Page[] pages = new Page[600];
+    private final ErrorPages parent;
     private Page fallback;
 
-    /** One page's text before its status is filled in. */
-    private record Page(String text, String contentType) {
+    /** One page's text before its status is filled in; equal pages compile to one shared answer. */
+    record Page(String text, String contentType) {
     }
 
-    private ErrorPages() {
+    private ErrorPages(ErrorPages parent) {
+        this.parent = parent;
     }
 
-    /** Reads the pages of {@code specs}; problems are recorded in {@code context} and the page left out. */
+    /** Reads the server-wide pages of {@code specs}; problems are recorded in {@code context} and the page left out. */
     static ErrorPages compile(Map<String, ErrorPageSpec> specs, CompileContext context) {
-        ErrorPages result = new ErrorPages();
+        return compile(specs, "error_pages", null, context);
+    }
+
+    /**
+     * Reads the pages of {@code specs}, written at {@code path} ({@code hosts[1].error_pages}), over
+     * {@code parent} (null: none); problems are recorded in {@code context} and the page left out.
+     */
+    static ErrorPages compile(Map<String, ErrorPageSpec> specs, String path, ErrorPages parent, CompileContext context) {
+        ErrorPages result = new ErrorPages(parent);
         for (Map.Entry<String, ErrorPageSpec> e : specs.entrySet()) {
-            String path = pathOf(e.getKey());
+            String entryPath = pathOf(path, e.getKey());
             int status = status(e.getKey());
             if (status < 0) {
-                context.error(path, "'" + e.getKey() + "' is neither a status nor default (expected default or a status from 400 to 599, like \"502\")");
+                context.error(entryPath, "'" + e.getKey() + "' is neither a status nor default (expected default or a status from 400 to 599, like \"502\")");
                 continue;
             }
-            Page page = page(e.getValue(), path, context);
+            Page page = page(e.getValue(), entryPath, context);
             if (page == null) {
                 continue;
             }
@@ -68,12 +80,16 @@ final class ErrorPages {
         return page(status).contentType;
     }
 
-    private Page page(int status) {
+    /** The page {@code status} gets (null: the built-in one); the same object for the same configured page. */
+    Page page(int status) {
         if (status < 400 || status > 599) {
             return null;
         }
         Page p = pages[status];
-        return p != null ? p : fallback;
+        if (p == null) {
+            p = fallback;
+        }
+        return p != null || parent == null ? p : parent.page(status);
     }
 
     private static Page page(ErrorPageSpec spec, String path, CompileContext context) {
@@ -129,7 +145,7 @@ final class ErrorPages {
         return status >= 400 && status <= 599 ? status : -1;
     }
 
-    private static String pathOf(String key) {
-        return key.chars().allMatch(Character::isLetterOrDigit) ? "error_pages." + key : "error_pages[\"" + key + "\"]";
+    private static String pathOf(String path, String key) {
+        return key.chars().allMatch(Character::isLetterOrDigit) ? path + "." + key : path + "[\"" + key + "\"]";
     }
 }

@@ -103,7 +103,10 @@ public final class Snapshot {
         return hostList;
     }
 
-    /** What requests for unknown hosts (or without a host) get: the {@code default} action. */
+    /**
+     * What requests no host entry takes get, the {@code default} action: no Host, a malformed one,
+     * or (without a catch-all host) an unknown name.
+     */
     public CompiledAction unknownHost() {
         return unknownHost;
     }

@@ -2,6 +2,7 @@ package io.paduraksa.snapshot;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.AsciiString;
+import io.paduraksa.config.ActionSpec;
 import io.paduraksa.config.ClusterSpec;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.config.HostSpec;
@@ -11,6 +12,7 @@ import io.paduraksa.config.PaduraksaSpec;
 import io.paduraksa.config.PolicySpec;
 import io.paduraksa.config.ResponseHeadersSpec;
 import io.paduraksa.config.RouteSpec;
+import io.paduraksa.host.HostNames;
 import io.paduraksa.host.HostTable;
 import io.paduraksa.net.IpRangeSet;
 import io.paduraksa.policy.RequestPolicy;
@@ -162,9 +164,14 @@ public final class SnapshotCompiler {
 
     // ---- hosts and routes ----
 
+    /**
+     * Two passes: the routes of every host first (they may add error-page answers), then each host
+     * with its own versions of those answers ({@code error_pages}) and its names in the table.
+     */
     private void compileHosts(PaduraksaSpec spec, Result r) {
-        HostTable.Builder<CompiledHost> table = HostTable.builder();
         List<HostSpec> hosts = spec.hosts();
+        List<RouteTable<CompiledRoute>> routeTables = new ArrayList<>(hosts.size());
+        List<RequestPolicy[]> hostPolicies = new ArrayList<>(hosts.size());
         for (int i = 0; i < hosts.size(); i++) {
             String path = "hosts[" + i + "]";
             HostSpec h = hosts.get(i);
@@ -174,29 +181,64 @@ public final class SnapshotCompiler {
             if (h.routes().isEmpty()) {
                 context.error(path + ".routes", "a host needs at least one route (expected a list such as [{path: /, forward: app}])");
             }
-            RequestPolicy[] hostPolicies = policyRefs(h.policies(), path + ".policies");
-            RouteTable.Builder<CompiledRoute> routes = RouteTable.builder();
-            for (int k = 0; k < h.routes().size(); k++) {
-                CompiledRoute route = route(h.routes().get(k), k, path + ".routes[" + k + "]");
-                if (route != null) {
-                    try {
-                        routes.add(route.prefix(), route);
-                    } catch (IllegalArgumentException e) {
-                        context.error(path + ".routes[" + k + "].path", e.getMessage());
-                    }
-                }
-            }
-            CompiledHost host = new CompiledHost(i, h.names(), hostPolicies, routes.build(), responseHeaders(spec, h, r));
+            hostPolicies.add(policyRefs(h.policies(), path + ".policies"));
+            routeTables.add(routes(h, path));
+        }
+        HostTable.Builder<CompiledHost> table = HostTable.builder();
+        String catchAll = null;
+        for (int i = 0; i < hosts.size(); i++) {
+            String path = "hosts[" + i + "]";
+            HostSpec h = hosts.get(i);
+            CompiledHost host = new CompiledHost(i, h.names(), hostPolicies.get(i), routeTables.get(i), responseHeaders(spec, h, r),
+                    hostAnswers(h, path));
             r.hostList.add(host);
             for (int j = 0; j < h.names().size(); j++) {
+                String namePath = path + ".names[" + j + "]";
+                String name = h.names().get(j);
+                if (name.equals(HostNames.CATCH_ALL) && catchAll != null) {
+                    context.error(namePath, "a second catch-all '*', after " + catchAll + " (expected at most one catch-all host)");
+                    continue;
+                }
                 try {
-                    table.add(h.names().get(j), host);
+                    table.add(name, host);
+                    catchAll = name.equals(HostNames.CATCH_ALL) ? namePath : catchAll;
                 } catch (IllegalArgumentException e) {
-                    context.error(path + ".names[" + j + "]", e.getMessage());
+                    context.error(namePath, e.getMessage());
                 }
             }
         }
+        // ActionSpec.DEFAULT_UNKNOWN_HOST by identity: the file has no default of its own.
+        if (catchAll != null && spec.defaultAnswer() != ActionSpec.DEFAULT_UNKNOWN_HOST) {
+            context.error("default", "the catch-all host " + catchAll + " '*' answers every valid host name no other entry"
+                    + " names, so default would only answer requests without a valid Host (expected either a catch-all host"
+                    + " or default, not both; with a catch-all host, those requests get 421)");
+        }
         r.hosts = table.build();
+    }
+
+    private RouteTable<CompiledRoute> routes(HostSpec h, String path) {
+        RouteTable.Builder<CompiledRoute> routes = RouteTable.builder();
+        for (int k = 0; k < h.routes().size(); k++) {
+            CompiledRoute route = route(h.routes().get(k), k, path + ".routes[" + k + "]");
+            if (route != null) {
+                try {
+                    routes.add(route.prefix(), route);
+                } catch (IllegalArgumentException e) {
+                    context.error(path + ".routes[" + k + "].path", e.getMessage());
+                }
+            }
+        }
+        return routes.build();
+    }
+
+    /** The host's versions of the error-page answers, or null when it has no {@code error_pages} of its own. */
+    private PrecomputedResponse[] hostAnswers(HostSpec h, String path) {
+        if (h.errorPages().isEmpty()) {
+            return null;
+        }
+        String pagesPath = path + ".error_pages";
+        ErrorPages pages = ErrorPages.compile(h.errorPages(), pagesPath, actions.errorPages(), context);
+        return actions.hostAnswers(pages, pagesPath);
     }
 
     /** The host's response headers merged over the defaults; hosts without their own share the defaults. */

@@ -92,4 +92,34 @@ class GateAllocationTest {
         assertThat(r.iterations()).isPositive();
         assertThat(run.asExpected).as("calls of %s that ended %s %d (last: %s)", what, outcome, status, run.last).isEqualTo(run.calls);
     }
+
+    /**
+     * The catch-all host, deep wildcards and hosts with error pages of their own
+     * ({@link CatchAllGateTest#YAML}): the host's page is one array read more, still 0 B.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "catch-all 200, unknown.example:8080, /, RESPOND, 200",
+        "catch-all path policy 403, a.b.c.unknown.example, /admin/x, RESPOND, 403",
+        "catch-all forward, unknown.example, /app/x?y=1, FORWARD, 0",
+        "catch-all IPv6 literal, [2001:db8::5]:443, /, RESPOND, 200",
+        "deep wildcard, x.y.v1.api.example.test, /, RESPOND, 200",
+        "host page 403 (policy), a.b.example.test, /, RESPOND, 403",
+        "host default page 410 (route), v1.api.example.test, /gone, RESPOND, 410",
+        "host default page 400 (path), v1.api.example.test, /static/..%2fadmin, RESPOND, 400",
+        "malformed host 421, a..b.example.test, /admin, RESPOND, 421",
+    })
+    void catchAllAndHostPagesAreZero(String what, String host, String target, GateOutcome outcome, int status) {
+        Snapshot s = CompiledFixtures.compile("catch-all.yaml", CatchAllGateTest.YAML);
+        try {
+            StaticRequestView view = new StaticRequestView().client(GateTest.PEER).authority(host).target(target)
+                    .header("user-agent", CHROME);
+            Run run = new Run(new Gate(new SnapshotStore(s)), view, outcome, status);
+            AllocationAssert.Result r = AllocationAssert.assertZero("Gate.run " + what, run, Run::once);
+            assertThat(r.iterations()).isPositive();
+            assertThat(run.asExpected).as("calls of %s that ended %s %d (last: %s)", what, outcome, status, run.last).isEqualTo(run.calls);
+        } finally {
+            s.release();
+        }
+    }
 }

@@ -30,6 +30,7 @@ class HostNamesTest {
             [::1]                         | [::1]                         | IPV6_LITERAL
             [::ffff:192.0.2.1]            | [::ffff:192.0.2.1]            | IPV6_LITERAL
             [::FFFF:c000:0201]            | [::ffff:192.0.2.1]            | IPV6_LITERAL
+            *                             | *                             | CATCH_ALL
             """)
     void normalisesConfiguredNames(String configured, String canonical, HostNames.Kind kind) {
         HostNames.Name name = HostNames.parse(configured);
@@ -42,6 +43,7 @@ class HostNamesTest {
     void wildcardLooksUpItsParentAndLiteralsKeepTheirAddress() {
         assertThat(HostNames.parse("*.w3.test").lookupKey()).isEqualTo("w3.test");
         assertThat(HostNames.parse("w3.test").lookupKey()).isEqualTo("w3.test");
+        assertThat(HostNames.parse("*").lookupKey()).isEqualTo("*");
         HostNames.Name literal = HostNames.parse("[2001:db8::7]");
         assertThat(literal.ipHigh()).isEqualTo(0x20010db800000000L);
         assertThat(literal.ipLow()).isEqualTo(7);
@@ -54,12 +56,12 @@ class HostNamesTest {
             example..test          | it has an empty label
             .example.test          | it has an empty label
             example.test..         | it has an empty label
-            *                      | '*' may only be the whole first label
-            *.                     | '*' may only be the whole first label
-            a*.test                | '*' may only be the whole first label
-            *a.test                | '*' may only be the whole first label
-            a.*.test               | '*' may only be the whole first label
-            *.*.test               | '*' may only be the whole first label
+            *.                     | '*' may only be the whole name (the catch-all) or the whole first label
+            **                     | '*' may only be the whole name (the catch-all) or the whole first label
+            a*.test                | '*' may only be the whole name (the catch-all) or the whole first label
+            *a.test                | '*' may only be the whole name (the catch-all) or the whole first label
+            a.*.test               | '*' may only be the whole name (the catch-all) or the whole first label
+            *.*.test               | '*' may only be the whole name (the catch-all) or the whole first label
             example.test:8080      | a configured host name has no port
             2001:db8::1            | an IPv6 address is written in brackets
             [2001:db8::1]:443      | expected an IPv6 address in brackets
@@ -82,7 +84,7 @@ class HostNamesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("invalid host name '" + configured + "': ")
                 .hasMessageContaining(reason)
-                .hasMessageEndingWith("(expected a DNS name, *.parent, an IPv4 address or an IPv6 address in brackets)");
+                .hasMessageEndingWith("(expected a DNS name, *.parent, * for every other host, an IPv4 address or an IPv6 address in brackets)");
     }
 
     @Test
@@ -108,6 +110,6 @@ class HostNamesTest {
     @Test
     void rejectsNull() {
         assertThatThrownBy(() -> HostNames.parse(null)).hasMessage(
-                "invalid host name null: it is empty (expected a DNS name, *.parent, an IPv4 address or an IPv6 address in brackets)");
+                "invalid host name null: it is empty (expected a DNS name, *.parent, * for every other host, an IPv4 address or an IPv6 address in brackets)");
     }
 }

@@ -41,13 +41,17 @@ class HostTableTest {
             A-1.W3.TEST:8080               | w3-wild
             a.w3.test.                     | w3-wild
             exact.w3.test                  | w3-exact
-            a.b.w3.test                    | -
+            a.b.w3.test                    | w3-wild
+            A.B.C.W3.TEST:443              | w3-wild
+            a.exact.w3.test                | w3-wild
+            a..w3.test                     | -
             w3.test                        | -
             .w3.test                       | -
             a_b.w3.test                    | -
             a b.w3.test                    | -
             a:1.w3.test                    | -
             dev.localhost                  | local-wild
+            a.dev.localhost                | local-wild
             192.0.2.10                     | v4
             192.0.2.10:8080                | v4
             192.0.2.010                    | -
@@ -87,6 +91,141 @@ class HostTableTest {
                 .as("as AsciiString bytes").isEqualTo(host.equals("bücher.test") ? null : expected);
         String framed = "Host: " + host + "\r\n";
         assertThat(TABLE.find(framed, 6, 6 + host.length())).as("inside a longer sequence").isEqualTo(expected);
+    }
+
+    /** Precedence: exact, then the longest wildcard parent, then the catch-all; malformed names reach none of them. */
+    private static final HostTable<String> LAYERED = HostTable.<String>builder()
+            .add("example.test", "exact")
+            .add("*.example.test", "wild")
+            .add("*.deep.example.test", "deep-wild")
+            .add("exact.deep.example.test", "deep-exact")
+            .add("*.test", "tld-wild")
+            .add("*", "any")
+            .add("192.0.2.10", "v4")
+            .add("[2001:db8::1]", "v6")
+            .build();
+
+    @ParameterizedTest(name = "[{0}] -> {1}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            example.test                   | exact
+            EXAMPLE.TEST.:8443             | exact
+            a.example.test                 | wild
+            a.b.example.test               | wild
+            deep.example.test              | wild
+            a.deep.example.test            | deep-wild
+            X.Y.DEEP.EXAMPLE.TEST.         | deep-wild
+            exact.deep.example.test        | deep-exact
+            a.exact.deep.example.test      | deep-wild
+            deep.example.test.other.test   | tld-wild
+            other.test                     | tld-wild
+            test                           | any
+            localhost                      | any
+            unknown.example                | any
+            UNKNOWN.Example:8080           | any
+            unknown.example.               | any
+            xn--bcher-kva.example          | any
+            a-b.c1.example                 | any
+            192.0.2.10                     | v4
+            192.0.2.10:80                  | v4
+            192.0.2.11                     | any
+            203.0.113.7:443                | any
+            [2001:db8::1]                  | v6
+            [2001:DB8::0:1]:8443           | v6
+            [2001:db8::2]                  | any
+            [::ffff:192.0.2.10]:443        | any
+            unknown.example..              | -
+            a..b.example.test              | -
+            ..example.test                 | -
+            .example.test                  | -
+            .                              | -
+            -a.example.test                | -
+            a-.example.test                | -
+            a.-b.example.test              | -
+            a_b.example.test               | -
+            a b.example.test               | -
+            a:b.example.test               | -
+            bücher.example                 | -
+            *                              | -
+            *.example.test                 | -
+            192.0.2.011                    | -
+            192.0.2.256                    | -
+            1.2.3                          | -
+            example.123                    | -
+            [2001:db8::g]                  | -
+            [192.0.2.1]                    | -
+            [fe80::1%eth0]                 | -
+            [2001:db8::1                   | -
+            [2001:db8::2]:99999            | -
+            example.test:99999             | -
+            host:99999x                    | -
+            :80                            | -
+            """)
+    void exactThenLongestWildcardThenCatchAll(String host, String expected) {
+        assertThat(LAYERED.find(host)).isEqualTo(expected);
+        assertThat(LAYERED.find(new AsciiString(host.getBytes(java.nio.charset.StandardCharsets.UTF_8), false)))
+                .as("as AsciiString bytes").isEqualTo(expected);
+        String framed = "Host: " + host + "\r\n";
+        assertThat(LAYERED.find(framed, 6, 6 + host.length())).as("inside a longer sequence").isEqualTo(expected);
+    }
+
+    @Test
+    void labelsOf63CharactersMatchAndLongerOnesAreMalformed() {
+        String label63 = "a".repeat(63);
+        assertThat(LAYERED.find(label63 + ".example.test")).isEqualTo("wild");
+        assertThat(LAYERED.find(label63 + ".unknown.example")).isEqualTo("any");
+        assertThat(LAYERED.find("a" + label63 + ".example.test")).isNull();
+        assertThat(LAYERED.find("x." + "a" + label63 + ".example.test")).isNull();
+        assertThat(LAYERED.find("a" + label63)).isNull();
+    }
+
+    @Test
+    void manyLabelsUpTo253CharactersStillMatch() {
+        String deep = "a.".repeat(120) + "example.test";
+        assertThat(deep).hasSize(252);
+        assertThat(LAYERED.find(deep)).isEqualTo("wild");
+        assertThat(LAYERED.find(deep + ".")).as("trailing dot").isEqualTo("wild");
+        assertThat(LAYERED.find("b." + deep)).as("254 characters").isNull();
+        String unknown = "a.".repeat(126) + "b";
+        assertThat(unknown).hasSize(253);
+        assertThat(LAYERED.find(unknown)).isEqualTo("any");
+        assertThat(LAYERED.find("a." + unknown)).isNull();
+        assertThat(LAYERED.find("a.".repeat(5_000) + "example.test")).isNull();
+    }
+
+    @Test
+    void describeSaysHowTheEntryMatched() {
+        assertThat(LAYERED.describe("EXAMPLE.test:443")).isEqualTo(new HostTable.Found<>("exact", HostTable.Match.EXACT, "example.test"));
+        assertThat(LAYERED.describe("a.b.Deep.example.test."))
+                .isEqualTo(new HostTable.Found<>("deep-wild", HostTable.Match.WILDCARD, "*.deep.example.test"));
+        assertThat(LAYERED.describe("unknown.example")).isEqualTo(new HostTable.Found<>("any", HostTable.Match.CATCH_ALL, "*"));
+        assertThat(LAYERED.describe("[2001:db8:0::1]:443")).isEqualTo(new HostTable.Found<>("v6", HostTable.Match.EXACT, "[2001:db8::1]"));
+        assertThat(LAYERED.describe("[2001:db8::2]")).isEqualTo(new HostTable.Found<>("any", HostTable.Match.CATCH_ALL, "*"));
+        assertThat(LAYERED.describe("a..b")).isNull();
+        assertThat(LAYERED.describe(null)).isNull();
+        assertThat(TABLE.describe("unknown.example")).as("no catch-all").isNull();
+        assertThat(LAYERED.hasCatchAll()).isTrue();
+        assertThat(TABLE.hasCatchAll()).isFalse();
+    }
+
+    @Test
+    void aCatchAllAloneTakesEveryValidName() {
+        HostTable<String> t = HostTable.<String>builder().add("*", "any").build();
+        assertThat(t.find("x.test")).isEqualTo("any");
+        assertThat(t.find("X.TEST.:80")).isEqualTo("any");
+        assertThat(t.find("[::1]")).isEqualTo("any");
+        assertThat(t.find("192.0.2.1")).isEqualTo("any");
+        assertThat(t.find("a b")).isNull();
+        assertThat(t.find("")).isNull();
+        assertThat(t.find("[::1")).isNull();
+        assertThat(t.names()).containsExactly("*");
+    }
+
+    @Test
+    void thereIsAtMostOneCatchAll() {
+        HostTable.Builder<String> b = HostTable.<String>builder().add("*", "1");
+        assertThatThrownBy(() -> b.add("*", "2")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a second catch-all '*' (expected at most one catch-all entry)");
+        assertThat(b.build().find("x.test")).isEqualTo("1");
     }
 
     @Test

@@ -9,6 +9,8 @@ import io.paduraksa.config.ConfigException;
 import io.paduraksa.config.ConfigLoader;
 import io.paduraksa.testing.CompiledFixtures;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class SnapshotCompilerTest {
@@ -163,6 +166,38 @@ class SnapshotCompilerTest {
             assertThat(e.problem()).contains(fragment);
             assertThat(e.file()).isEqualTo("edge.yaml");
         });
+    }
+
+    /** One fixture per compile-time rule in {@code config/invalid/}: file, path, line, column and the message. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            catch-all-twice        | hosts[1].names[1]                | 4 | 31 | a second catch-all '*', after hosts[0].names[0] (expected at most one catch-all host)
+            catch-all-and-default  | default                          | 8 | 3  | the catch-all host hosts[1].names[0] '*' answers every valid host name no other entry names, so default would only answer requests without a valid Host (expected either a catch-all host or default, not both
+            host-error-page-status | hosts[0].error_pages.302         | 6 | 14 | '302' is neither a status nor default (expected default or a status from 400 to 599
+            host-error-page-file   | hosts[0].error_pages.default.body_file | 5 | 28 | no-such-page.html': 
+            """)
+    void eachCompileRuleFixtureReportsPathLineAndColumn(String fixture, String path, int line, int column, String fragment)
+            throws IOException {
+        String name = "invalid/" + fixture + ".yaml";
+        String text;
+        try (InputStream in = SnapshotCompilerTest.class.getResourceAsStream("/config/" + name)) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<ConfigError> errors;
+        try {
+            SnapshotCompiler.compile(ConfigLoader.parse(name, text), PooledByteBufAllocator.DEFAULT).release();
+            throw new AssertionError(name + " compiled without errors");
+        } catch (ConfigException e) {
+            errors = e.errors();
+        }
+
+        assertThat(errors).as(errors.toString()).hasSize(1);
+        ConfigError error = errors.get(0);
+        assertThat(error.file()).isEqualTo(name);
+        assertThat(error.path()).isEqualTo(path);
+        assertThat(error.line()).as("line of %s", error).isEqualTo(line);
+        assertThat(error.column()).as("column of %s", error).isEqualTo(column);
+        assertThat(error.problem()).contains(fragment);
     }
 
     @Test

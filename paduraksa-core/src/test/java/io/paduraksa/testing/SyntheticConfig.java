@@ -4,7 +4,7 @@ import java.util.Random;
 
 /**
  * The benchmark and test shape of the gate aim (docs/benchmarks.md#aim-gate-sync): 520 hosts (500 exact names, 10 of them IDN, and 20
- * single-label wildcards), every host with 3 policies (an IP deny list of 2,000 CIDRs, 30
+ * wildcards), every host with 3 policies (an IP deny list of 2,000 CIDRs, 30
  * user-agent needles, a path deny list) and the routes {@code /static} (200), {@code /old} (301),
  * {@code /admin} (403 through the path policy) and {@code /} (forwarded). Generated as YAML text so
  * that it goes through the same loader and compiler as an operator's file.

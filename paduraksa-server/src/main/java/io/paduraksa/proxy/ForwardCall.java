@@ -456,7 +456,7 @@ public final class ForwardCall {
 
     private void fail(int status) {
         if (exchange.isOpen()) {
-            exchange.answer(state.snapshot().statusAnswer(status));
+            exchange.answer(state.statusAnswer(status));
         }
         end(false);
     }

@@ -78,7 +78,7 @@ public final class UpstreamForwarder implements Forwarder, UpstreamMetrics.Sourc
             runtime = register(state.snapshot(), state.cluster());
         }
         if (runtime == null) {
-            exchange.answer(state.snapshot().statusAnswer(502));
+            exchange.answer(state.statusAnswer(502));
             return;
         }
         ForwardCall.start(runtime, state, exchange);

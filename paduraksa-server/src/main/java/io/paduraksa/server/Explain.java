@@ -8,6 +8,7 @@ import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.GateTrace;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.StaticRequestView;
+import io.paduraksa.host.HostTable;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.RequestPolicy;
@@ -105,10 +106,18 @@ final class Explain implements GateTrace {
     @Override
     public void host(CharSequence authority, CompiledHost host) {
         if (host == null) {
-            out.printf("host      %s: no host entry matches -> the default action%n", authority == null ? "(no Host header)" : authority);
-        } else {
-            out.printf("host      %s -> hosts[%d] %s%n", authority, host.index(), host.names());
+            boolean noHost = authority == null || authority.isEmpty();
+            out.printf("host      %s: %s -> the default action%n", noHost ? "(no Host header)" : authority,
+                    noHost || !snapshot.hosts().hasCatchAll() ? "no host entry matches" : "not a valid host name, so not the catch-all either");
+            return;
         }
+        HostTable.Found<CompiledHost> found = snapshot.hosts().describe(authority);
+        String why = switch (found.match()) {
+            case EXACT -> "exact name " + found.name();
+            case WILDCARD -> "wildcard " + found.name() + ", the longest parent that matches";
+            case CATCH_ALL -> "the catch-all '*': no other entry takes the name";
+        };
+        out.printf("host      %s -> hosts[%d] %s (%s)%n", authority, host.index(), host.names(), why);
     }
 
     @Override

@@ -63,6 +63,10 @@ class SampleConfigIT {
             }
             try (RawHttp c = new RawHttp(server.port("public"))) {
                 assertThat(c.exchange("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").status()).as("the public listener").isEqualTo(200);
+                assertThat(c.exchange("GET / HTTP/1.1\r\nHost: unknown.example\r\n\r\n").status()).as("the catch-all").isEqualTo(404);
+                assertThat(c.exchange("GET /admin HTTP/1.1\r\nHost: unknown.example\r\n\r\n").status()).as("the catch-all's policy")
+                        .isEqualTo(403);
+                assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a..b.example\r\n\r\n").status()).as("a malformed Host").isEqualTo(421);
             }
         }
     }

@@ -119,7 +119,7 @@ public final class RequestCycle implements AsyncPolicy.Decided {
         if (!(state.decidingPolicy() instanceof AsyncPolicy policy) || !services.asyncPolicies().has(policy)) {
             // A policy asked for I/O no starter can do: our error, not the client's.
             count(state, GateOutcome.NEEDS_ASYNC, 500);
-            exchange.writeAnswer(state.snapshot().statusAnswer(500));
+            exchange.writeAnswer(state.statusAnswer(500));
             return;
         }
         exchange.pauseReads();
