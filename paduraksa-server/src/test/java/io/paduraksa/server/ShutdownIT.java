@@ -216,6 +216,12 @@ class ShutdownIT {
             out = socket.getOutputStream();
         }
 
+        /** Reads wait up to {@code millis} (5 s unless set). */
+        H2 readTimeout(int millis) throws IOException {
+            socket.setSoTimeout(millis);
+            return this;
+        }
+
         /** Preface and SETTINGS with this initial stream window, then the server's SETTINGS, acknowledged. */
         void handshake(int initialWindow) throws IOException {
             out.write(PREFACE);
