@@ -159,6 +159,7 @@ class RestartWebSocketIT {
             long old = Long.parseLong(launcher.command("start 0")[1]);
             Path oldLog = dir.resolve("server-0.log");
             RestartUnderLoadIT.awaitServing(oldLog, old);
+            String listening = RestartUnderLoadIT.fd3(old);
             Received r = new Received();
             WebSocket ws = client.newWebSocketBuilder()
                     .buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws"), r).get(5, TimeUnit.SECONDS);
@@ -167,6 +168,7 @@ class RestartWebSocketIT {
 
             launcher.send("stop " + old); // answered once the old process exited
             Await.until("old process draining", () -> read(oldLog).contains("draining 1 open connections"), Duration.ofSeconds(10));
+            RestartUnderLoadIT.awaitListenerClosed(old, listening);
             CompletableFuture<RawHttp.Response> waiting = CompletableFuture.supplyAsync(() -> {
                 try (RawHttp c = new RawHttp(port)) {
                     c.socket().setSoTimeout(30_000);
@@ -174,7 +176,7 @@ class RestartWebSocketIT {
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            });
+            }, task -> Thread.ofPlatform().daemon().name("waiting-client").start(task)); // not the common pool: it blocks
             for (int i = 0; i < 3; i++) {
                 ws.sendText("during drain " + i, true).get(5, TimeUnit.SECONDS);
                 assertThat(r.next()).isEqualTo("during drain " + i);

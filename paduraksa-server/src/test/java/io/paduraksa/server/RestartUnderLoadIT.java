@@ -259,18 +259,30 @@ public class RestartUnderLoadIT {
 
         /** The next answer line, split at spaces; fails when none comes within {@code limit}. */
         public String[] answer(Duration limit) throws Exception {
+            // A thread of its own: the common pool may be busy with a test's blocked clients (one thread on 2 cores).
             CompletableFuture<String[]> line = CompletableFuture.supplyAsync(() -> {
                 try {
                     return answer();
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            });
+            }, r -> Thread.ofPlatform().daemon().name("launcher-answer").start(r));
             try {
                 return line.get(limit.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                throw new AssertionError("no launcher answer within " + limit.toMillis() + " ms", e);
+                throw new AssertionError("no launcher answer within " + limit.toMillis() + " ms; " + logs(), e);
             }
+        }
+
+        /** Every server log so far, for failure messages. */
+        private String logs() throws IOException {
+            StringBuilder b = new StringBuilder();
+            try (var files = Files.list(dir)) {
+                for (Path log : files.filter(f -> f.getFileName().toString().startsWith("server-")).sorted().toList()) {
+                    b.append("\n--- ").append(log.getFileName()).append(":\n").append(read(log));
+                }
+            }
+            return b.toString();
         }
 
         /** The next answer line, split at spaces. */
@@ -314,6 +326,25 @@ public class RestartUnderLoadIT {
             return text.contains("serving ") || text.contains("cannot start") || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         }, Duration.ofSeconds(30));
         assertThat(read(log)).as("server %d log", pid).contains("serving ");
+    }
+
+    /** What a process's descriptor 3 is ({@code socket:[INODE]} for the inherited listening socket), or "" when closed. */
+    public static String fd3(long pid) {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "3")).toString();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Waits until a stopping server closed its copy of the inherited listening socket ({@code
+     * listening} is what its fd 3 was while it served): from then on it accepts nothing, and new
+     * connections wait in the accept queue for the next process. Its log says "draining" just before.
+     */
+    public static void awaitListenerClosed(long pid, String listening) {
+        assertThat(listening).startsWith("socket:[");
+        Await.until("server " + pid + " closed its listening socket", () -> !fd3(pid).equals(listening), Duration.ofSeconds(10));
     }
 
     /** The server listens for the next hand-over (after "serving": the socket opens once every listener serves). */
