@@ -67,6 +67,7 @@ class Prober(threading.Thread):
         self.answered = self.refused = self.failed = 0
         self.longest_gap = 0.0
         self.longest_request = 0.0
+        self.failures = {}  # what the failed requests met, by kind
 
     def run(self):
         last = time.monotonic()
@@ -90,10 +91,13 @@ class Prober(threading.Thread):
                     last = now
                 else:
                     self.failed += 1
+                    self.failures["not 200"] = self.failures.get("not 200", 0) + 1
             except ConnectionRefusedError:
                 self.refused += 1
-            except OSError:
+            except OSError as e:
                 self.failed += 1
+                kind = type(e).__name__
+                self.failures[kind] = self.failures.get(kind, 0) + 1
             time.sleep(0.002)
 
 
@@ -235,7 +239,7 @@ def measure(path, args, workdir):
                    prober_longest_request_ms=round(prober.longest_request * 1000),
                    prober_longest_gap_ms=round(prober.longest_gap * 1000),
                    not_accepting_ms=round(longest_restart * 1000) if path in ("socket-systemctl", "stop-start") else None,
-                   old_exit_codes=exit_codes)
+                   prober_failures=prober.failures, old_exit_codes=exit_codes)
         with open(os.path.join(workdir, "%s.wrk.txt" % path), "w") as f:
             f.write(out)
         return row
