@@ -2,6 +2,7 @@ package io.paduraksa.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
@@ -22,7 +23,9 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -97,31 +100,82 @@ class ShutdownIT {
 
             CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> server.server().stop(DRAIN));
             Frame goaway = h2.readUntil(f -> f.type == H2.GOAWAY);
-            assertThat(goaway.int32(0) & 0x7fffffff).as("last stream id").isEqualTo(1);
+            assertThat(goaway.int32(0) & 0x7fffffff).as("first GOAWAY: last stream id 2^31-1").isEqualTo(Integer.MAX_VALUE);
             assertThat(goaway.int32(4)).as("error code NO_ERROR").isZero();
             assertRefused(port);
             assertThat(stop).as("still draining stream 1").isNotDone();
 
             h2.windowUpdate(1, 1024);
-            Frame body = h2.readUntil(f -> f.stream == 1 && f.type == H2.DATA);
-            assertThat(new String(body.payload, StandardCharsets.US_ASCII)).isEqualTo("ok");
-            assertThat(body.endStream()).isTrue();
-            assertThat(h2.readToEnd()).as("closed once its last stream ended").isTrue();
+            List<Frame> rest = h2.framesUntilClosed(); // closed once its last stream ended
+            assertThat(rest).as("%s", rest).anySatisfy(body -> {
+                assertThat(body.stream).isEqualTo(1);
+                assertThat(body.type).isEqualTo(H2.DATA);
+                assertThat(new String(body.payload, StandardCharsets.US_ASCII)).isEqualTo("ok");
+                assertThat(body.endStream()).isTrue();
+            });
+            assertThat(rest).filteredOn(f -> f.type == H2.GOAWAY).as("final GOAWAY").extracting(f -> f.int32(0) & 0x7fffffff)
+                    .containsExactly(1);
             stop.get(5, TimeUnit.SECONDS);
         }
     }
 
+    /**
+     * A connection without streams: GOAWAY (2^31-1) and a PING; the client's ack brings the final
+     * GOAWAY (last stream 1) and the close at once, without the second a silent client gets.
+     */
     @Test
-    void http2ConnectionWithoutStreamsGetsGoawayAndIsClosed() throws Exception {
+    void http2ConnectionWithoutStreamsGetsGoawayAndIsClosedOnceItAcksThePing() throws Exception {
+        try (TestServer server = TestServer.start(YAML); H2 h2 = new H2(server.port("public"))) {
+            h2.handshake(65_535);
+            h2.headers(1, true, ":method", "GET", ":scheme", "http", ":path", "/", ":authority", "a.test");
+            h2.readUntil(f -> f.stream == 1 && f.type == H2.DATA && f.endStream());
+            long start = System.nanoTime();
+            CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> server.server().stop(DRAIN));
+            Frame goaway = h2.readUntil(f -> f.type == H2.GOAWAY);
+            assertThat(goaway.int32(0) & 0x7fffffff).isEqualTo(Integer.MAX_VALUE);
+            assertThat(goaway.int32(4)).isZero();
+            Frame ping = h2.readUntil(f -> f.type == H2.PING);
+            h2.pingAck(ping.payload());
+            Frame last = h2.readUntil(f -> f.type == H2.GOAWAY);
+            assertThat(last.int32(0) & 0x7fffffff).isEqualTo(1);
+            assertThat(h2.readToEnd()).isTrue();
+            stop.get(5, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the ack, not the 1 s fallback").isLessThan(Duration.ofMillis(900));
+        }
+    }
+
+    /**
+     * An HTTP/2 client may send a request just as the stop begins, before it has read the GOAWAY
+     * (RFC 9113 6.8): the request is answered, not lost to a close under it. The stop's first
+     * GOAWAY names the largest stream id; the final one, a round trip later (the PING's ack, or a
+     * second when the client never acks, as this one), names the last stream the server took.
+     */
+    @Test
+    void http2RequestSentJustAfterTheStopBeganIsAnswered() throws Exception {
         try (TestServer server = TestServer.start(YAML); H2 h2 = new H2(server.port("public"))) {
             h2.handshake(65_535);
             h2.headers(1, true, ":method", "GET", ":scheme", "http", ":path", "/", ":authority", "a.test");
             h2.readUntil(f -> f.stream == 1 && f.type == H2.DATA && f.endStream());
             CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> server.server().stop(DRAIN));
-            Frame goaway = h2.readUntil(f -> f.type == H2.GOAWAY);
-            assertThat(goaway.int32(0) & 0x7fffffff).isEqualTo(1);
-            assertThat(goaway.int32(4)).isZero();
-            assertThat(h2.readToEnd()).isTrue();
+            Await.until("listener closed", () -> {
+                try (Socket probe = new Socket()) {
+                    probe.connect(new InetSocketAddress("127.0.0.1", server.port("public")), 500);
+                    return false;
+                } catch (IOException refused) {
+                    return true;
+                }
+            }, Duration.ofSeconds(5));
+            Thread.sleep(200); // the drain events go out right after the listeners close: the GOAWAY waits unread
+            h2.headers(3, true, ":method", "GET", ":scheme", "http", ":path", "/", ":authority", "a.test");
+            List<Frame> frames = h2.framesUntilClosed();
+            assertThat(frames).as("%s", frames).anySatisfy(f -> {
+                assertThat(f.stream).isEqualTo(3);
+                assertThat(f.type).isEqualTo(H2.HEADERS);
+                assertThat(f.payload()[0]).as(":status 200").isEqualTo((byte) 0x88);
+            });
+            assertThat(frames).filteredOn(f -> f.type == H2.GOAWAY).as("GOAWAY frames: 2^31-1 first, then the last stream taken")
+                    .extracting(f -> f.int32(0) & 0x7fffffff, f -> f.int32(4))
+                    .containsExactly(tuple(Integer.MAX_VALUE, 0), tuple(3, 0));
             stop.get(5, TimeUnit.SECONDS);
         }
     }
@@ -200,6 +254,7 @@ class ShutdownIT {
         static final int DATA = 0x0;
         static final int HEADERS = 0x1;
         static final int SETTINGS = 0x4;
+        static final int PING = 0x6;
         static final int GOAWAY = 0x7;
         static final int WINDOW_UPDATE = 0x8;
         private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -214,6 +269,12 @@ class ShutdownIT {
             socket.setTcpNoDelay(true);
             in = new DataInputStream(socket.getInputStream());
             out = socket.getOutputStream();
+        }
+
+        /** Reads wait up to {@code millis} (5 s unless set). */
+        H2 readTimeout(int millis) throws IOException {
+            socket.setSoTimeout(millis);
+            return this;
         }
 
         /** Preface and SETTINGS with this initial stream window, then the server's SETTINGS, acknowledged. */
@@ -238,6 +299,11 @@ class ShutdownIT {
 
         void data(int stream, boolean endStream) throws IOException {
             frame(DATA, endStream ? 0x1 : 0, stream, new byte[0]);
+        }
+
+        /** A PING with ACK, echoing {@code payload}. */
+        void pingAck(byte[] payload) throws IOException {
+            frame(PING, 0x1, 0, payload);
         }
 
         void windowUpdate(int stream, int increment) throws IOException {
@@ -279,6 +345,18 @@ class ShutdownIT {
                 if (wanted.test(f)) {
                     return f;
                 }
+            }
+        }
+
+        /** Every frame until the server closes (EOF or reset); fails when it does not close within the timeout. */
+        List<Frame> framesUntilClosed() throws IOException {
+            List<Frame> frames = new ArrayList<>();
+            try {
+                while (true) {
+                    frames.add(read());
+                }
+            } catch (EOFException | SocketException e) {
+                return frames;
             }
         }
 

@@ -46,6 +46,10 @@ import java.util.concurrent.TimeUnit;
  * FORWARD goes to the forwarder. Body frames of answered streams are consumed and credited.
  */
 public final class Http2GateHandler extends Http2ConnectionHandler {
+    /** Opaque data of the PING sent with a stop's first GOAWAY ("PADURAKS"). */
+    private static final long DRAIN_PING = 0x5041445552414b53L;
+    /** How long a stop's first GOAWAY waits for that PING's ack before the final GOAWAY. */
+    private static final long DRAIN_ACK_MILLIS = 1_000;
     private final ListenerServices context;
     private final RequestCycle cycle;
     /** The answer's header block, reused for every answer on this connection (see its class comment). */
@@ -62,6 +66,8 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     private ChannelHandlerContext ctx;
     /** The held body of a stream whose policy just decided FORWARD, for {@link #forward} to replay. */
     private HeldBody replaying;
+    /** The stop's final GOAWAY is out (see {@link #announceDrain}). */
+    private boolean drainFinished;
 
     Http2GateHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
                      ListenerServices context, Http2Limits limits) {
@@ -204,10 +210,15 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
 
     /**
      * An idle connection (no frames for the idle timeout) or a stopping server closes gracefully:
-     * GOAWAY, streams in flight finish (up to the graceful-shutdown timeout), then close.
+     * GOAWAY, streams in flight finish (up to the graceful-shutdown timeout), then close. A stop
+     * announces itself first ({@link #announceDrain}).
      */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof DrainEvent && !connection().goAwaySent()) {
+            announceDrain(ctx);
+            return;
+        }
         if (evt instanceof IdleStateEvent || evt instanceof DrainEvent) {
             // Our own close (Http2ConnectionHandler's) sends GOAWAY and waits for open streams;
             // ctx.close() would start at the handler before us and cut the connection without GOAWAY.
@@ -215,6 +226,34 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             return;
         }
         super.userEventTriggered(ctx, evt);
+    }
+
+    /**
+     * A stop's first step, as RFC 9113 6.8 advises: GOAWAY with the largest stream id (open no new
+     * streams) and a PING. A request the client sent before it read that GOAWAY still arrives and is
+     * served; the PING's ack (or {@link #DRAIN_ACK_MILLIS}, for a client that does not ack) shows
+     * that everything sent before it has arrived, and {@link #finishDrain} follows. A single GOAWAY
+     * naming the last stream seen, then the close, lost such a request to a reset.
+     */
+    private void announceDrain(ChannelHandlerContext ctx) {
+        goAway(ctx, Integer.MAX_VALUE, Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise());
+        encoder().writePing(ctx, false, DRAIN_PING, ctx.newPromise());
+        flush(ctx);
+        ctx.executor().schedule(() -> finishDrain(ctx), DRAIN_ACK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The stop's final GOAWAY names the last stream taken; the connection closes once its streams are done. */
+    private void finishDrain(ChannelHandlerContext ctx) {
+        if (drainFinished || !ctx.channel().isActive()) {
+            return;
+        }
+        drainFinished = true;
+        goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise());
+        try {
+            close(ctx, ctx.newPromise());
+        } catch (Exception e) { // Netty's close declares it; it fails only when the channel is broken
+            ctx.close();
+        }
     }
 
     /**
@@ -288,6 +327,13 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             Http2Exchange e = streamId == 0 || forwarded.isEmpty() ? null : forwarded.get(streamId);
             if (e != null) {
                 e.clientTookBytes();
+            }
+        }
+
+        @Override
+        public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+            if (data == DRAIN_PING) {
+                finishDrain(ctx);
             }
         }
     }
