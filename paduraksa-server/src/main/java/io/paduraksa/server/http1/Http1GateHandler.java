@@ -14,7 +14,6 @@ import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
-import io.paduraksa.http1.AsciiView;
 import io.paduraksa.http1.Http1Error;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.respond.PrecomputedResponse;
@@ -66,7 +65,6 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
     private static final int COPY_BODY_LIMIT = 16 * 1024;
-    private static final AsciiString ROOT = AsciiString.cached("/");
     /**
      * Replaces the head's final CRLF for an HTTP/1.0 request that asked for keep-alive: such a client
      * assumes the connection closes unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
@@ -80,8 +78,6 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private final Http1Deadlines deadlines;
     private final RequestState state;
     private final Http1Exchange exchange = new Http1Exchange(this);
-    private final AsciiView absoluteAuthority = new AsciiView();
-    private final AsciiView absoluteTarget = new AsciiView();
     /** How long a draining server waits for an idle HTTP/1.1 connection's next request before closing it. */
     static final long DRAIN_IDLE_GRACE_MILLIS = 1_000;
 
@@ -346,57 +342,18 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     /**
      * Requests refused before the gate: CONNECT (no tunnels, RFC 9110 9.3.6: we are not a forward
-     * proxy) and absolute-form targets we cannot map. Sets the view's authority and target.
+     * proxy) and absolute-form targets we cannot map (the head has no path for them). Sets the
+     * view's authority and target from the head's positions.
      */
     private int refusal(Http1RequestHead h) {
         authority = null; // not stale from the previous request in a refused request's log line
         target = null;
-        int form = h.targetForm();
-        if (form == Http1RequestHead.AUTHORITY_FORM || h.isMethod(HttpMethod.CONNECT.asciiName())) {
+        if (h.targetForm() == Http1RequestHead.AUTHORITY_FORM || h.isMethod(HttpMethod.CONNECT.asciiName())) {
             return 501;
         }
-        if (form == Http1RequestHead.ABSOLUTE_FORM) {
-            return absoluteForm(h) ? 0 : 400;
-        }
-        authority = h.hostIndex() < 0 ? null : h.host();
-        target = h.target();
-        return 0;
-    }
-
-    /**
-     * RFC 9112 3.2.2: with an absolute-form target the authority in it wins over Host. Splits
-     * {@code scheme://authority[/path][?query]} by position.
-     */
-    private boolean absoluteForm(Http1RequestHead h) {
-        ByteBuf buf = h.buffer();
-        int start = h.targetStart();
-        int end = h.targetEnd();
-        int i = start;
-        while (i < end - 2 && buf.getByte(i) != ':') {
-            i++;
-        }
-        int authorityStart = i + 3;
-        int authorityEnd = authorityStart;
-        while (authorityEnd < end) {
-            byte b = buf.getByte(authorityEnd);
-            if (b == '/' || b == '?') {
-                break;
-            }
-            authorityEnd++;
-        }
-        if (authorityEnd == authorityStart) {
-            return false;
-        }
-        authority = absoluteAuthority.point(buf, authorityStart, authorityEnd);
-        if (authorityEnd == end) {
-            target = ROOT;
-            return true;
-        }
-        if (buf.getByte(authorityEnd) == '?') {
-            return false; // "http://a.test?q": legal but odd; refusing beats guessing what the upstream expects
-        }
-        target = absoluteTarget.point(buf, authorityEnd, end);
-        return true;
+        authority = h.authority();
+        target = h.path();
+        return target == null ? 400 : 0;
     }
 
     /** Writes a precomputed answer; closes after it when the request asked for that or had a body. */
