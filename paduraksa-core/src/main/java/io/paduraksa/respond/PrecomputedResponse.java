@@ -142,11 +142,26 @@ public final class PrecomputedResponse {
 
     /** Bytes {@link #writeHttp1Head} writes. */
     public int http1HeadLength(boolean close) {
-        return head.readableBytes() + DATE_PREFIX.length + DateHeader.LENGTH + 2 + (close ? CONNECTION_CLOSE.length : 0) + 2;
+        return http1FieldsLength(close) + 2;
     }
 
     /** Status line, headers, {@code Date}, optional {@code Connection: close} and the blank line. */
     public void writeHttp1Head(ByteBuf out, DateHeader date, boolean close) {
+        writeHttp1Fields(out, date, close);
+        out.writeShort(CRLF);
+    }
+
+    /** Bytes {@link #writeHttp1Fields} writes. */
+    public int http1FieldsLength(boolean close) {
+        return head.readableBytes() + DATE_PREFIX.length + DateHeader.LENGTH + 2 + (close ? CONNECTION_CLOSE.length : 0);
+    }
+
+    /**
+     * The head without its blank line: status line, headers, {@code Date} and optional
+     * {@code Connection: close}, for a writer that adds per-request fields before it writes the
+     * blank line itself. 0 B.
+     */
+    public void writeHttp1Fields(ByteBuf out, DateHeader date, boolean close) {
         out.writeBytes(head, head.readerIndex(), head.readableBytes());
         out.writeBytes(DATE_PREFIX);
         date.writeTo(out);
@@ -154,7 +169,6 @@ public final class PrecomputedResponse {
         if (close) {
             out.writeBytes(CONNECTION_CLOSE);
         }
-        out.writeShort(CRLF);
     }
 
     /** Copies the body into {@code out}, writing {@code requestId} as 16 hex digits into a template. */

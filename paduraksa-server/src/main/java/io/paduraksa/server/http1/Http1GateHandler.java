@@ -66,10 +66,10 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
     private static final int COPY_BODY_LIMIT = 16 * 1024;
     /**
-     * Replaces the head's final CRLF for an HTTP/1.0 request that asked for keep-alive: such a client
-     * assumes the connection closes unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
+     * For an HTTP/1.0 request that asked for keep-alive: such a client assumes the connection closes
+     * unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
      */
-    private static final byte[] KEEP_ALIVE_END = "Connection: keep-alive\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int CRLF_SHORT = ('\r' << 8) | '\n';
 
     private final ListenerServices context;
@@ -356,7 +356,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         return target == null ? 400 : 0;
     }
 
-    /** Writes a precomputed answer; closes after it when the request asked for that or had a body. */
+    /**
+     * Writes a precomputed answer; closes after it when the request asked for that or had a body.
+     * Everything per request (Connection, the RateLimit fields, the request id) is decided first,
+     * then the bytes go out in order: the precomputed fields, ours, the blank line, the body.
+     */
     @Override
     public void writeAnswer(PrecomputedResponse response) {
         ChannelHandlerContext c = ctx;
@@ -370,26 +374,22 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         long id = answerId(state.requestId());
         Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
         byte[] echo = snapshot.forwarding().echoRequestId() ? snapshot.forwarding().requestIdLinePrefix() : null;
-        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
+        ByteBuf out = c.alloc().ioBuffer(response.http1FieldsLength(close) + (keepAlive10 ? KEEP_ALIVE.length : 0)
                 + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (echo != null ? echo.length + 18 : 0)
-                + (copyBody ? bodyLength : 0));
-        response.writeHttp1Head(out, context.date(), close);
-        if (rateLimit || echo != null) {
-            // The head ends in a blank line: the fields go before it.
-            out.writerIndex(out.writerIndex() - 2);
-            if (rateLimit) {
-                RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
-            }
-            if (echo != null) {
-                out.writeBytes(echo);
-                PrecomputedResponse.writeHex(out, id);
-                out.writeShort(CRLF_SHORT);
-            }
+                + 2 + (copyBody ? bodyLength : 0));
+        response.writeHttp1Fields(out, context.date(), close);
+        if (rateLimit) {
+            RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+        }
+        if (echo != null) {
+            out.writeBytes(echo);
+            PrecomputedResponse.writeHex(out, id);
             out.writeShort(CRLF_SHORT);
         }
         if (keepAlive10) {
-            out.writerIndex(out.writerIndex() - 2).writeBytes(KEEP_ALIVE_END);
+            out.writeBytes(KEEP_ALIVE);
         }
+        out.writeShort(CRLF_SHORT);
         if (copyBody) {
             // Template slots (a request id, a challenge token for this client) are filled here.
             response.writeBody(out, id, state.clientIpHigh(), state.clientIpLow());
