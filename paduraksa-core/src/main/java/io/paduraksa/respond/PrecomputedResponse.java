@@ -179,14 +179,12 @@ public final class PrecomputedResponse {
 
     /** Bytes {@link #writeHttp1Head} writes (an answer without a templated header). */
     public int http1HeadLength(boolean close) {
-        return http1HeadLength(close, null);
+        return http1FieldsLength(close, null) + 2;
     }
 
     /** Bytes {@link #writeHttp1Head(ByteBuf, DateHeader, boolean, ValueTemplate.Input)} writes for {@code request}. */
     public int http1HeadLength(boolean close, ValueTemplate.Input request) {
-        int templated = headerTemplate == null ? 0 : templateHeaderPrefix.length + headerTemplate.length(need(request)) + 2;
-        return head.readableBytes() + templated + DATE_PREFIX.length + DateHeader.LENGTH + 2
-                + (close ? CONNECTION_CLOSE.length : 0) + 2;
+        return http1FieldsLength(close, request) + 2;
     }
 
     /** Status line, headers, {@code Date}, optional {@code Connection: close} and the blank line. */
@@ -199,6 +197,22 @@ public final class PrecomputedResponse {
      * without a template), {@code Date}, optional {@code Connection: close} and the blank line.
      */
     public void writeHttp1Head(ByteBuf out, DateHeader date, boolean close, ValueTemplate.Input request) {
+        writeHttp1Fields(out, date, close, request);
+        out.writeShort(CRLF);
+    }
+
+    /** Bytes {@link #writeHttp1Fields} writes for {@code request} (null without a templated header). */
+    public int http1FieldsLength(boolean close, ValueTemplate.Input request) {
+        int templated = headerTemplate == null ? 0 : templateHeaderPrefix.length + headerTemplate.length(need(request)) + 2;
+        return head.readableBytes() + templated + DATE_PREFIX.length + DateHeader.LENGTH + 2 + (close ? CONNECTION_CLOSE.length : 0);
+    }
+
+    /**
+     * The head without its blank line: status line, headers (the templated one filled from
+     * {@code request}, null without a template), {@code Date} and optional {@code Connection: close},
+     * for a writer that adds per-request fields before it writes the blank line itself. 0 B.
+     */
+    public void writeHttp1Fields(ByteBuf out, DateHeader date, boolean close, ValueTemplate.Input request) {
         out.writeBytes(head, head.readerIndex(), head.readableBytes());
         if (headerTemplate != null) {
             out.writeBytes(templateHeaderPrefix);
@@ -211,7 +225,6 @@ public final class PrecomputedResponse {
         if (close) {
             out.writeBytes(CONNECTION_CLOSE);
         }
-        out.writeShort(CRLF);
     }
 
     private ValueTemplate.Input need(ValueTemplate.Input request) {

@@ -26,6 +26,26 @@ class PrecomputedResponseTest {
         }
     }
 
+    /** The head in parts: its fields, then the blank line the writer adds after fields of its own. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void theFieldsAreTheHeadWithoutItsBlankLine(boolean close) {
+        DateHeader date = new DateHeader();
+        PrecomputedResponse r = PrecomputedResponse.builder(404).header("Content-Type", "text/plain").body("no\n").build(ALLOC);
+        ByteBuf head = ALLOC.heapBuffer();
+        ByteBuf fields = ALLOC.heapBuffer();
+        try {
+            r.writeHttp1Head(head, date, close);
+            r.writeHttp1Fields(fields, date, close, null);
+            assertThat(fields.readableBytes()).isEqualTo(r.http1FieldsLength(close, null)).isEqualTo(r.http1HeadLength(close) - 2);
+            assertThat(fields.toString(StandardCharsets.US_ASCII) + "\r\n").isEqualTo(head.toString(StandardCharsets.US_ASCII));
+        } finally {
+            head.release();
+            fields.release();
+            r.release();
+        }
+    }
+
     @Test
     void aTemplatedLocationIsWrittenPerRequestAfterTheFixedHeaders() {
         DateHeader date = new DateHeader();

@@ -33,6 +33,12 @@ import java.util.ArrayDeque;
  * nothing per request beyond the buffers it writes, when the upstream spoke HTTP/1.1 (a head from an
  * HTTP/2 upstream is written field by field from its header objects).
  *
+ * <p>No lifecycle of its own: where the request is (forwarding, responding, tunnel, ended) is the
+ * {@link Http1GateHandler.Phase phase} of the connection's handler, which routes the request body
+ * here and which the forwarder's calls consult; a call after the request ended does nothing. What
+ * it keeps is the forwarder's side: the call, the body held until the upstream takes it, the
+ * response framing.
+ *
  * <p>WebSocket: a handshake is forwarded with its Upgrade fields; on {@code 101} the head goes out
  * with {@code Connection: Upgrade}, the request decoder leaves the pipeline (what it buffered is
  * passed on as raw bytes) and the connection is a tunnel until either side closes. Extended
@@ -56,119 +62,122 @@ final class Http1Exchange implements ForwardExchange {
     private static final int CRLF = ('\r' << 8) | '\n';
 
     private final Http1GateHandler handler;
-    /** Body chunks that arrived before the upstream head was written; allocated on first use. */
-    private ArrayDeque<ByteBuf> pending;
+    /**
+     * Body chunks that arrived before the upstream could take them (while a policy waited, or before
+     * the upstream head was written); allocated on first use.
+     */
+    private ArrayDeque<ByteBuf> held;
     private ChannelHandlerContext ctx;
     private Http1RequestHead head;
     private ForwardCall call;
     private long bodyLength;
-    private boolean active;
-    private boolean bodyReady;
-    private boolean bodyEnded;
-    private boolean headRequest;
-    private boolean http10;
+    /** The response body goes out chunked (its length is unknown, the client speaks HTTP/1.1). */
     private boolean chunkedDown;
-    private boolean closeAfter;
-    private boolean paused;
-    /** Reads are held until the upstream head is written. */
-    private boolean holding;
 
     Http1Exchange(Http1GateHandler handler) {
         this.handler = handler;
     }
 
-    /** A request goes to the forwarder: remember what the response writing needs. */
-    void begin(ChannelHandlerContext ctx, Http1RequestHead head, boolean headRequest, boolean closeAfter) {
+    /** A request goes to the forwarder: remember what the response writing needs. A held body stays. */
+    void begin(ChannelHandlerContext ctx, Http1RequestHead head) {
         this.ctx = ctx;
         this.head = head;
-        this.headRequest = headRequest;
-        this.closeAfter = closeAfter;
-        this.http10 = head.version() == Http1RequestHead.HTTP_1_0;
         this.bodyLength = !head.hasBody() ? 0 : head.isChunked() ? -1 : head.contentLength();
-        this.bodyEnded = bodyLength == 0;
-        this.bodyReady = false;
         this.chunkedDown = false;
-        this.paused = false;
-        this.holding = false;
         this.call = null;
-        this.active = true;
     }
 
-    boolean isActive() {
-        return active;
+    // ---- from the connection handler, which owns the phase and calls these only when they apply ----
+
+    void hold(ByteBuf chunk) {
+        if (held == null) {
+            held = new ArrayDeque<>(4);
+        }
+        held.addLast(chunk);
     }
 
-    // ---- from the connection handler ----
+    boolean hasHeldBody() {
+        return held != null && !held.isEmpty();
+    }
 
-    void onBody(ByteBuf chunk) {
-        if (!active) {
-            chunk.release();
-        } else if (bodyReady) {
-            call.requestBody(chunk);
-        } else {
-            if (pending == null) {
-                pending = new ArrayDeque<>(4);
+    /** The upstream head is written: what was held goes up. */
+    void sendHeld() {
+        ForwardCall c = call;
+        ArrayDeque<ByteBuf> h = held;
+        if (h != null) {
+            ByteBuf b;
+            while ((b = h.pollFirst()) != null) {
+                c.requestBody(b);
             }
-            pending.addLast(chunk);
-            // Until the upstream connection is there. Unlike back-pressure this keeps the body-rate
-            // rule running: connecting is bounded by the connect timeout, far below the rule's grace.
-            holdReads(true);
         }
     }
 
-    void onBodyEnd() {
-        bodyEnded = true;
-        if (active && bodyReady) {
-            call.requestEnd();
-        }
+    void sendBody(ByteBuf chunk) {
+        call.requestBody(chunk);
+    }
+
+    void endBody() {
+        call.requestEnd();
     }
 
     /**
      * The decoder refused the rest of the body (413 past {@code max_body_size}, or broken chunk
      * framing): nothing more of it goes up, the forwarder abandons the upstream request and answers
-     * {@code status} (or cuts the response off when it started). False when no forward is in flight.
+     * {@code status} (or cuts the response off when it started). False when no call is attached.
      */
-    boolean onBodyRefused(int status) {
+    boolean refuseBody(int status) {
         ForwardCall c = call;
-        if (!active || c == null) {
+        if (c == null) {
             return false;
         }
         c.requestRefused(status);
         return true;
     }
 
-    void onClientClosed() {
-        releasePending();
-        if (active) {
-            active = false;
-            ForwardCall c = call;
-            call = null;
-            if (c != null) {
-                c.clientClosed();
-            }
+    /** The client connection closed; {@code forwarding}: the forwarder still has the request. */
+    void clientClosed(boolean forwarding) {
+        releaseHeld();
+        ForwardCall c = call;
+        call = null;
+        if (forwarding && c != null) {
+            c.clientClosed();
         }
     }
 
-    void onWritable() {
-        if (active && call != null && ctx.channel().isWritable()) {
+    void clientWritable() {
+        if (call != null && ctx.channel().isWritable()) {
             call.clientWritable();
         }
     }
 
-    // ---- ForwardExchange ----
+    /** The forwarder is done with the request (the handler changes the phase). */
+    void end() {
+        call = null;
+        releaseHeld();
+    }
+
+    void releaseHeld() {
+        ArrayDeque<ByteBuf> h = held;
+        if (h != null) {
+            ByteBuf b;
+            while ((b = h.pollFirst()) != null) {
+                b.release();
+            }
+        }
+    }
+
+    // ---- ForwardExchange: the forwarder's calls, acted on only while the handler is forwarding ----
 
     @Override
     public void answer(PrecomputedResponse response) {
-        if (!active) {
-            return;
+        if (handler.isForwarding()) {
+            handler.answerForwarded(response);
         }
-        end();
-        handler.answerForwarded(response, !bodyEnded);
     }
 
     @Override
     public boolean isOpen() {
-        return active && ctx.channel().isActive();
+        return handler.isForwarding() && ctx.channel().isActive();
     }
 
     @Override
@@ -236,42 +245,17 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void requestBodyReady() {
-        bodyReady = true;
-        ForwardCall c = call;
-        ArrayDeque<ByteBuf> p = pending;
-        if (p != null) {
-            ByteBuf b;
-            while ((b = p.pollFirst()) != null) {
-                c.requestBody(b);
-            }
-        }
-        if (bodyEnded) {
-            c.requestEnd();
-        }
-        holdReads(false);
-    }
-
-    private void holdReads(boolean hold) {
-        if (holding != hold) {
-            holding = hold;
-            if (!paused) {
-                ctx.channel().config().setAutoRead(!hold);
-            }
-        }
+        handler.upstreamReady();
     }
 
     @Override
     public void pauseRequestBody(boolean pause) {
-        if (paused != pause) {
-            paused = pause;
-            ctx.channel().config().setAutoRead(!pause && !holding);
-            handler.bodyPaused(pause);
-        }
+        handler.upstreamFull(pause);
     }
 
     @Override
     public void interimResponse(ResponseHead interim) {
-        if (!http10 && interim.status() == 100) {
+        if (!handler.isHttp10() && interim.status() == 100) {
             ctx.write(ctx.alloc().ioBuffer(CONTINUE.length).writeBytes(CONTINUE), ctx.voidPromise());
             ctx.flush();
         }
@@ -280,7 +264,7 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
-        handler.forwardStatus(h.status());
+        handler.responseStarted(h.status());
         if (h.status() == 101) {
             writeSwitchingProtocols(h, rules);
             return;
@@ -381,16 +365,15 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void upgraded() {
-        bodyReady = true;
-        closeAfter = true;
         chunkedDown = false;
         handler.upgraded();
     }
 
     private void writeFraming(ByteBuf out, ResponseHead h) {
-        boolean close = closeAfter || handler.isDraining() || !bodyEnded;
+        boolean close = handler.closesAfterResponse();
+        boolean http10 = handler.isHttp10();
         boolean chunked = h instanceof Http1ResponseHead h1 && h1.isChunked();
-        if (h.hasBody() && !headRequest) {
+        if (h.hasBody() && !handler.isHeadRequest()) {
             if (h.contentLength() >= 0 && !chunked) {
                 writeContentLength(out, h.contentLength());
             } else if (http10) {
@@ -402,8 +385,8 @@ final class Http1Exchange implements ForwardExchange {
         } else if (h.contentLength() >= 0 && h.status() != 204 && h.status() >= 200) {
             writeContentLength(out, h.contentLength()); // HEAD and 304 keep the length they describe
         }
-        closeAfter = close;
         if (close) {
+            handler.closeAfterResponse();
             out.writeBytes(CLOSE);
         } else if (http10) {
             out.writeBytes(KEEP_ALIVE);
@@ -426,7 +409,7 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void responseBody(ByteBuf chunk) {
-        if (headRequest || !active) {
+        if (handler.isHeadRequest() || !handler.isForwarding()) {
             chunk.release();
             return;
         }
@@ -460,7 +443,7 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void responseEnd(ResponseTrailers trailers) {
-        if (!active) {
+        if (!handler.isForwarding()) {
             return;
         }
         if (chunkedDown) {
@@ -472,42 +455,13 @@ final class Http1Exchange implements ForwardExchange {
             out.writeShort(CRLF);
             ctx.write(out, ctx.voidPromise());
         }
-        boolean close = closeAfter;
-        boolean bodyLeft = !bodyEnded;
-        end();
-        handler.forwardDone(close, bodyLeft);
+        handler.forwardDone();
     }
 
     @Override
     public void abort() {
-        if (!active) {
-            return;
-        }
-        end();
-        handler.forwardAborted();
-    }
-
-    private void end() {
-        active = false;
-        call = null;
-        releasePending();
-        if (paused || holding) {
-            ctx.channel().config().setAutoRead(true);
-            if (paused) {
-                handler.bodyPaused(false);
-            }
-            paused = false;
-            holding = false;
-        }
-    }
-
-    private void releasePending() {
-        ArrayDeque<ByteBuf> p = pending;
-        if (p != null) {
-            ByteBuf b;
-            while ((b = p.pollFirst()) != null) {
-                b.release();
-            }
+        if (handler.isForwarding()) {
+            handler.forwardAborted();
         }
     }
 }

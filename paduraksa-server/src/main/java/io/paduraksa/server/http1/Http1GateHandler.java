@@ -3,6 +3,7 @@ package io.paduraksa.server.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -14,7 +15,6 @@ import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
-import io.paduraksa.http1.AsciiView;
 import io.paduraksa.http1.Http1Error;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.respond.PrecomputedResponse;
@@ -26,7 +26,6 @@ import io.paduraksa.server.cycle.RequestCycle;
 import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,6 +36,23 @@ import java.util.concurrent.TimeUnit;
  * is reset by every request. Answers are copied from precomputed parts into one pooled buffer and
  * flushed once per read, so pipelined requests are answered in order with one write.
  *
+ * <p><b>One phase.</b> The connection's life is the {@link Phase} held here, and nowhere else
+ * ({@link Http1Exchange}, the forwarding side, asks this handler): a connection serves one request
+ * at a time, so the phase is that request's, from its head to the end of its answer.
+ * <pre>
+ * IDLE --head--&gt; IN_GATE --answer--&gt; IDLE (keep-alive) | LINGERING (body still arriving) | CLOSING
+ *                  |  ^ --drop--&gt; CLOSING
+ *                  |  +-- WAITING_FOR_POLICY (an asynchronous policy decides; its body is held)
+ *                  +--forward--&gt; FORWARDING --upstream head written--&gt; FORWARDING_BODY
+ *                                 --response head--&gt; RESPONDING --101--&gt; TUNNEL
+ *                                 --end--&gt; IDLE | LINGERING | CLOSING; --abort--&gt; CLOSING
+ * LINGERING --body ended--&gt; CLOSING
+ * </pre>
+ * Besides the phase, a few facts: the request's (a HEAD, HTTP/1.0, whether its answer is the
+ * connection's last, whether body bytes are still to come), the connection's (the server drains)
+ * and the upstream's back-pressure. Whether the socket is read follows from those
+ * ({@link #updateReads}).
+ *
  * <p>A request that carries a body and is answered by the gate gets {@code Connection: close}:
  * the gate never reads an unwanted body to keep a connection alive; what is still arriving is read
  * and dropped for up to {@link #LINGER_MILLIS} after the answer (lingering close), so that the
@@ -46,6 +62,34 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         implements RequestView, ProtocolExchange, Http1Deadlines.Expired {
     /** How long a connection keeps reading (and dropping) an unwanted body after its answer. */
     static final long LINGER_MILLIS = 2_000;
+    /** How long a draining server waits for an idle HTTP/1.1 connection's next request before closing it. */
+    static final long DRAIN_IDLE_GRACE_MILLIS = 1_000;
+
+    /** Where the connection is in its current request; see the class comment for the transitions. */
+    enum Phase {
+        /** Between requests: waiting for (or reading) the next head. */
+        IDLE,
+        /** A head arrived and the gate decides; synchronous, within the read that brought the head. */
+        IN_GATE,
+        /** An asynchronous policy (forward-auth) decides: reads stop, body chunks wait in the exchange. */
+        WAITING_FOR_POLICY,
+        /**
+         * The forwarder has the request and the upstream request head is not written yet: body chunks
+         * wait in the exchange (reads stop once one waits). A request without a body stays here until
+         * the response head.
+         */
+        FORWARDING,
+        /** The upstream request head is written: body chunks go straight up; no response head yet. */
+        FORWARDING_BODY,
+        /** The upstream's response head went to the client; its body follows. */
+        RESPONDING,
+        /** A WebSocket handshake got 101: raw bytes both ways, no HTTP any more, until either side closes. */
+        TUNNEL,
+        /** The last answer is written, the write side shuts after it, the rest of the body is read and dropped. */
+        LINGERING,
+        /** The connection closes (or closed): nothing more is read into a request. */
+        CLOSING
+    }
 
     /**
      * Lingering close (RFC 9112 9.6) after answering a request whose body is still arriving: closing
@@ -66,12 +110,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
     private static final int COPY_BODY_LIMIT = 16 * 1024;
-    private static final AsciiString ROOT = AsciiString.cached("/");
     /**
-     * Replaces the head's final CRLF for an HTTP/1.0 request that asked for keep-alive: such a client
-     * assumes the connection closes unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
+     * For an HTTP/1.0 request that asked for keep-alive: such a client assumes the connection closes
+     * unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
      */
-    private static final byte[] KEEP_ALIVE_END = "Connection: keep-alive\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int CRLF_SHORT = ('\r' << 8) | '\n';
 
     private final ListenerServices context;
@@ -80,32 +123,28 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private final Http1Deadlines deadlines;
     private final RequestState state;
     private final Http1Exchange exchange = new Http1Exchange(this);
-    private final AsciiView absoluteAuthority = new AsciiView();
-    private final AsciiView absoluteTarget = new AsciiView();
-    /** How long a draining server waits for an idle HTTP/1.1 connection's next request before closing it. */
-    static final long DRAIN_IDLE_GRACE_MILLIS = 1_000;
 
     private ChannelHandlerContext ctx;
     private ClientInfo client;
+    private Phase phase = Phase.IDLE;
+    /** The current request's head: held from IN_GATE until its answer is written (or its tunnel starts). */
     private Http1RequestHead head;
     private CharSequence authority;
     private CharSequence target;
-    private boolean closeAfterAnswer;
+    // Facts about the current request, set at its head.
     private boolean headRequest;
-    private boolean http10KeepAlive;
-    private boolean inRequest;
-    private boolean discardingBody;
-    private boolean closing;
+    private boolean http10;
+    /** Its answer is the connection's last ({@code Connection: close}). */
+    private boolean closeAfter;
+    /** Body bytes of it are still to come (the decoder's end marker has not). */
+    private boolean bodyLeft;
+    /** The server stops: the current or next answer is the last (a fact about the connection). */
     private boolean draining;
-    /** A policy's I/O is pending (forward-auth); its body chunks wait in {@link #held}. */
-    private boolean policyPending;
-    private ArrayDeque<ByteBuf> held;
-    private boolean heldEnd;
+    /** The upstream cannot take more of the forwarded body (back-pressure): reads stop. */
+    private boolean upstreamFull;
     /** For the access log: when the head arrived (0 when the log is off) and what decided the request. */
     private long started;
     private int decision;
-    /** The forwarded request was counted (its status is known). */
-    private boolean forwardCounted;
 
     public Http1GateHandler(ListenerServices context, Http1RequestDecoder decoder, Http1Deadlines deadlines, int maxPathBytes) {
         this.context = context;
@@ -130,24 +169,12 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             onHead(ctx, h);
         } else if (msg instanceof ByteBuf body) {
             deadlines.bodyRead(body.readableBytes());
-            if (exchange.isActive()) {
-                exchange.onBody(body);
-            } else if (policyPending) {
-                hold(body);
-            } else {
-                body.release(); // the body of an answered request is read and dropped
-            }
+            onBody(body);
         } else if (msg == Http1RequestEnd.INSTANCE) {
             deadlines.bodyDone();
-            if (exchange.isActive()) {
-                exchange.onBodyEnd();
-            } else if (policyPending) {
-                heldEnd = true;
-            } else {
-                endOfRequest(ctx);
-            }
+            onBodyEnd();
         } else if (msg instanceof Http1Error error) {
-            onDecodeError(ctx, error);
+            onDecodeError(error);
         } else {
             ReferenceCountUtil.release(msg);
         }
@@ -161,12 +188,15 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (exchange.isActive()) {
+        boolean forwarding = isForwarding();
+        if (forwarding) {
             forwardStatus(0); // the client left mid-forward: counted and logged without a status if none was written
-            logForwardEnd();
+            if (phase != Phase.TUNNEL) {
+                logEnd(); // a tunnel was logged at its 101
+            }
         }
-        exchange.onClientClosed();
-        releaseHeld();
+        phase = Phase.CLOSING;
+        exchange.clientClosed(forwarding);
         releaseHead();
         state.clear();
         super.channelInactive(ctx);
@@ -174,7 +204,9 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        exchange.onWritable();
+        if (isForwarding()) {
+            exchange.clientWritable();
+        }
         super.channelWritabilityChanged(ctx);
     }
 
@@ -198,14 +230,14 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             return;
         }
         draining = true;
-        if (!inRequest) {
+        if (phase == Phase.IDLE) {
             ctx.executor().schedule(() -> closeIfIdle(ctx), DRAIN_IDLE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
     private void closeIfIdle(ChannelHandlerContext ctx) {
-        if (!inRequest && !closing) {
-            closing = true;
+        if (phase == Phase.IDLE) {
+            phase = Phase.CLOSING;
             ctx.close();
         }
     }
@@ -216,30 +248,106 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         ctx.close();
     }
 
+    // ---- the request's way in: head, body, end, decoding errors ----
+
+    /** IDLE -> IN_GATE: a request starts; the gate decides at once (or it is refused before the gate). */
     private void onHead(ChannelHandlerContext ctx, Http1RequestHead h) {
-        if (closing) {
+        if (isClosing()) {
             h.release();
             return;
         }
         head = h;
-        inRequest = true;
+        phase = Phase.IN_GATE;
         started = cycle.startNanos();
-        discardingBody = h.hasBody();
+        bodyLeft = h.hasBody();
         deadlines.headReceived(h.hasBody());
         if (client == null) {
             client = ClientInfoHandler.clientInfo(ctx.channel());
         }
         headRequest = h.isMethod(HttpMethod.HEAD.asciiName());
-        closeAfterAnswer = draining || !h.isKeepAlive() || h.hasBody();
-        http10KeepAlive = h.version() == Http1RequestHead.HTTP_1_0;
+        closeAfter = draining || !h.isKeepAlive() || h.hasBody();
+        http10 = h.version() == Http1RequestHead.HTTP_1_0;
         int refusal = refusal(h);
         if (refusal != 0) {
             // CONNECT may be followed by tunnel bytes at once; an unmappable target leaves nothing to trust.
-            closeAfterAnswer = true;
+            closeAfter = true;
             cycle.refuse(this, refusal);
             return;
         }
         cycle.run(this, this);
+    }
+
+    /** A body chunk goes where the phase says: held, sent up, or (for an answered request) dropped. */
+    private void onBody(ByteBuf chunk) {
+        switch (phase) {
+            case WAITING_FOR_POLICY -> exchange.hold(chunk);
+            case FORWARDING -> {
+                // Until the upstream head is written. Unlike back-pressure this keeps the body-rate
+                // rule running: connecting is bounded by the connect timeout, far below the rule's grace.
+                exchange.hold(chunk);
+                updateReads();
+            }
+            case FORWARDING_BODY, RESPONDING, TUNNEL -> exchange.sendBody(chunk);
+            default -> chunk.release(); // the body of an answered request is read and dropped
+        }
+    }
+
+    private void onBodyEnd() {
+        bodyLeft = false;
+        switch (phase) {
+            case FORWARDING_BODY, RESPONDING -> exchange.endBody();
+            case LINGERING, CLOSING -> {
+                // The answered request's body is all read: the close (or the linger's end) is awaited.
+                phase = Phase.CLOSING;
+                state.clear();
+                deadlines.requestDone(decoder.hasBufferedBytes());
+            }
+            default -> {
+                // WAITING_FOR_POLICY, FORWARDING: the end follows the held chunks (upstreamReady).
+            }
+        }
+    }
+
+    private void onDecodeError(Http1Error error) {
+        if (isForwarding() && exchange.refuseBody(error.status())) {
+            return; // a forwarded body broke a limit or its framing: the forwarder answers and closes
+        }
+        releaseHead();
+        if (isClosing()) {
+            return;
+        }
+        closeAfter = true;
+        headRequest = false;
+        started = 0;
+        cycle.refuse(this, error.status());
+    }
+
+    /** Slowloris: the head did not complete within the header timeout. */
+    @Override
+    public void headerTimeout(ChannelHandlerContext c) {
+        if (isClosing() || !c.channel().isActive()) {
+            return;
+        }
+        closeAfter = true;
+        headRequest = false;
+        started = 0;
+        cycle.refuse(this, 408);
+    }
+
+    /**
+     * Requests refused before the gate: CONNECT (no tunnels, RFC 9110 9.3.6: we are not a forward
+     * proxy) and absolute-form targets we cannot map (the head has no path for them). Sets the
+     * view's authority and target from the head's positions.
+     */
+    private int refusal(Http1RequestHead h) {
+        authority = null; // not stale from the previous request in a refused request's log line
+        target = null;
+        if (h.targetForm() == Http1RequestHead.AUTHORITY_FORM || h.isMethod(HttpMethod.CONNECT.asciiName())) {
+            return 501;
+        }
+        authority = h.authority();
+        target = h.path();
+        return target == null ? 400 : 0;
     }
 
     // ---- ProtocolExchange: what the request cycle tells this connection to do ----
@@ -254,47 +362,59 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         this.decision = decision;
     }
 
+    /** IN_GATE -> CLOSING: no answer. */
     @Override
     public void drop() {
-        drop(ctx);
-    }
-
-    /** Hands the request to the forwarder, then the body that arrived while a policy waited (if any). */
-    @Override
-    public void forward() {
-        forward(ctx, head);
-        replayHeld();
+        logEnd();
+        releaseHead();
+        phase = Phase.CLOSING;
+        ctx.close();
     }
 
     /**
-     * An asynchronous policy starts: the head stays held, reading stops, and body chunks already
-     * decoded wait until the decision; the client's body-rate rule pauses meanwhile (the wait is the
-     * policy's, bounded by its timeout).
+     * IN_GATE -> FORWARDING: the request goes to the forwarder. Its body goes upstream instead of
+     * being dropped, so it no longer forces a close; the head stays held (the next pipelined request
+     * waits in the decoder) until the response ended. A body that arrived while a policy waited is
+     * already in the exchange and goes up with the rest.
+     */
+    @Override
+    public void forward() {
+        decision = AccessLog.FORWARD;
+        closeAfter = draining || !head.isKeepAlive();
+        phase = Phase.FORWARDING;
+        exchange.begin(ctx, head);
+        context.forwarder().forward(state, exchange);
+        if (phase == Phase.FORWARDING && exchange.hasHeldBody()) {
+            updateReads();
+        }
+    }
+
+    /**
+     * IN_GATE -> WAITING_FOR_POLICY: an asynchronous policy starts. The head stays held, reading
+     * stops, and body chunks already decoded wait until the decision; the client's body-rate rule
+     * pauses meanwhile (the wait is the policy's, bounded by its timeout).
      */
     @Override
     public void pauseReads() {
-        policyPending = true;
-        ctx.channel().config().setAutoRead(false);
+        phase = Phase.WAITING_FOR_POLICY;
+        updateReads();
         deadlines.bodyPaused(true);
     }
 
+    /** WAITING_FOR_POLICY -> IN_GATE: the gate goes on; a held body is dropped unless it may still go up. */
     @Override
     public void resumeReads(GateOutcome outcome) {
-        policyPending = false;
-        ctx.channel().config().setAutoRead(true);
+        phase = Phase.IN_GATE;
+        updateReads();
         deadlines.bodyPaused(false);
-        if (outcome == GateOutcome.FORWARD || outcome == GateOutcome.NEEDS_ASYNC) {
-            return; // forward() replays the held body; another policy keeps holding it
-        }
-        releaseHeld();
-        if (heldEnd && outcome != GateOutcome.DROP) {
-            discardingBody = false; // the whole body was read while waiting
+        if (outcome != GateOutcome.FORWARD && outcome != GateOutcome.NEEDS_ASYNC) {
+            exchange.releaseHeld(); // forward() sends the held body up; another policy keeps holding it
         }
     }
 
     @Override
     public boolean awaits(long requestId) {
-        return policyPending && state.requestId() == requestId && head != null;
+        return phase == Phase.WAITING_FOR_POLICY && state.requestId() == requestId;
     }
 
     @Override
@@ -305,134 +425,40 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         ctx.flush();
     }
 
-    private void hold(ByteBuf chunk) {
-        if (held == null) {
-            held = new ArrayDeque<>(4);
-        }
-        held.addLast(chunk);
-    }
-
-    private void replayHeld() {
-        ArrayDeque<ByteBuf> chunks = held;
-        while (chunks != null && !chunks.isEmpty()) {
-            exchange.onBody(chunks.pollFirst());
-        }
-        if (heldEnd) {
-            heldEnd = false;
-            exchange.onBodyEnd();
-        }
-    }
-
-    private void releaseHeld() {
-        ArrayDeque<ByteBuf> chunks = held;
-        while (chunks != null && !chunks.isEmpty()) {
-            chunks.pollFirst().release();
-        }
-    }
-
     /**
-     * Hands the request to the forwarder. Its body goes upstream instead of being dropped, so it no
-     * longer forces a close; the head stays held (the next pipelined request waits in the decoder)
-     * until the response ended.
+     * Writes a precomputed answer; closes after it when the request asked for that or had a body.
+     * Everything per request (Connection, the RateLimit fields, the request id) is decided first,
+     * then the bytes go out in order: the precomputed fields, ours, the blank line, the body.
      */
-    private void forward(ChannelHandlerContext ctx, Http1RequestHead h) {
-        discardingBody = false;
-        decision = AccessLog.FORWARD;
-        forwardCounted = false;
-        closeAfterAnswer = draining || !h.isKeepAlive();
-        exchange.begin(ctx, h, headRequest, closeAfterAnswer);
-        context.forwarder().forward(state, exchange);
-    }
-
-    /**
-     * Requests refused before the gate: CONNECT (no tunnels, RFC 9110 9.3.6: we are not a forward
-     * proxy) and absolute-form targets we cannot map. Sets the view's authority and target.
-     */
-    private int refusal(Http1RequestHead h) {
-        authority = null; // not stale from the previous request in a refused request's log line
-        target = null;
-        int form = h.targetForm();
-        if (form == Http1RequestHead.AUTHORITY_FORM || h.isMethod(HttpMethod.CONNECT.asciiName())) {
-            return 501;
-        }
-        if (form == Http1RequestHead.ABSOLUTE_FORM) {
-            return absoluteForm(h) ? 0 : 400;
-        }
-        authority = h.hostIndex() < 0 ? null : h.host();
-        target = h.target();
-        return 0;
-    }
-
-    /**
-     * RFC 9112 3.2.2: with an absolute-form target the authority in it wins over Host. Splits
-     * {@code scheme://authority[/path][?query]} by position.
-     */
-    private boolean absoluteForm(Http1RequestHead h) {
-        ByteBuf buf = h.buffer();
-        int start = h.targetStart();
-        int end = h.targetEnd();
-        int i = start;
-        while (i < end - 2 && buf.getByte(i) != ':') {
-            i++;
-        }
-        int authorityStart = i + 3;
-        int authorityEnd = authorityStart;
-        while (authorityEnd < end) {
-            byte b = buf.getByte(authorityEnd);
-            if (b == '/' || b == '?') {
-                break;
-            }
-            authorityEnd++;
-        }
-        if (authorityEnd == authorityStart) {
-            return false;
-        }
-        authority = absoluteAuthority.point(buf, authorityStart, authorityEnd);
-        if (authorityEnd == end) {
-            target = ROOT;
-            return true;
-        }
-        if (buf.getByte(authorityEnd) == '?') {
-            return false; // "http://a.test?q": legal but odd; refusing beats guessing what the upstream expects
-        }
-        target = absoluteTarget.point(buf, authorityEnd, end);
-        return true;
-    }
-
-    /** Writes a precomputed answer; closes after it when the request asked for that or had a body. */
     @Override
     public void writeAnswer(PrecomputedResponse response) {
         ChannelHandlerContext c = ctx;
         // draining: the stop began while this request was in flight (a forward); its answer is the last.
-        boolean close = closeAfterAnswer || draining;
+        boolean close = closeAfter || draining;
         int bodyLength = headRequest ? 0 : response.contentLength();
         boolean copyBody = bodyLength > 0 && (bodyLength <= COPY_BODY_LIMIT || response.isTemplate());
-        boolean keepAlive10 = http10KeepAlive && !close;
+        boolean keepAlive10 = http10 && !close;
         boolean rateLimit = state.hasRateLimit();
         // The page's id (0 before the gate: a fresh one), also echoed in the request-id field when configured.
         long id = answerId(state.requestId());
         Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
         byte[] echo = snapshot.forwarding().echoRequestId() ? snapshot.forwarding().requestIdLinePrefix() : null;
-        ByteBuf out = c.alloc().ioBuffer(response.http1HeadLength(close, state) + (keepAlive10 ? KEEP_ALIVE_END.length : 0)
+        ByteBuf out = c.alloc().ioBuffer(response.http1FieldsLength(close, state) + (keepAlive10 ? KEEP_ALIVE.length : 0)
                 + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (echo != null ? echo.length + 18 : 0)
-                + (copyBody ? bodyLength : 0));
-        response.writeHttp1Head(out, context.date(), close, state); // a templated Location is filled from the request
-        if (rateLimit || echo != null) {
-            // The head ends in a blank line: the fields go before it.
-            out.writerIndex(out.writerIndex() - 2);
-            if (rateLimit) {
-                RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
-            }
-            if (echo != null) {
-                out.writeBytes(echo);
-                PrecomputedResponse.writeHex(out, id);
-                out.writeShort(CRLF_SHORT);
-            }
+                + 2 + (copyBody ? bodyLength : 0));
+        response.writeHttp1Fields(out, context.date(), close, state); // a templated Location is filled from the request
+        if (rateLimit) {
+            RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
+        }
+        if (echo != null) {
+            out.writeBytes(echo);
+            PrecomputedResponse.writeHex(out, id);
             out.writeShort(CRLF_SHORT);
         }
         if (keepAlive10) {
-            out.writerIndex(out.writerIndex() - 2).writeBytes(KEEP_ALIVE_END);
+            out.writeBytes(KEEP_ALIVE);
         }
+        out.writeShort(CRLF_SHORT);
         if (copyBody) {
             // Template slots (a request id, a challenge token for this client) are filled here.
             response.writeBody(out, id, state.clientIpHigh(), state.clientIpLow());
@@ -449,7 +475,12 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         state.status(response.status());
         state.addBytesSent(bodyLength);
         logEnd();
-        finishAnswer(c, close);
+        releaseHead();
+        if (close) {
+            closeAfterWrite();
+        } else {
+            endRequest(); // close is false only without a body left (a body forces closeAfter)
+        }
     }
 
     /**
@@ -460,81 +491,63 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         return gateId != 0 ? gateId : java.util.concurrent.ThreadLocalRandom.current().nextLong();
     }
 
-    private void finishAnswer(ChannelHandlerContext c, boolean close) {
-        releaseHead();
-        if (close) {
-            closing = true;
-            c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(discardingBody ? LINGER : ChannelFutureListener.CLOSE);
-            return;
-        }
-        if (!discardingBody) {
-            endOfRequest(c);
-        }
-    }
-
-    private void drop(ChannelHandlerContext c) {
-        logEnd();
-        releaseHead();
-        closing = true;
-        c.close();
-    }
-
-    private void endOfRequest(ChannelHandlerContext c) {
-        discardingBody = false;
-        heldEnd = false;
-        if (inRequest && head == null) {
-            inRequest = false;
-            state.clear();
-            deadlines.requestDone(decoder.hasBufferedBytes());
-        }
-    }
-
-    private void onDecodeError(ChannelHandlerContext c, Http1Error error) {
-        if (exchange.isActive() && exchange.onBodyRefused(error.status())) {
-            return; // a forwarded body broke a limit or its framing: the forwarder answers and closes
-        }
-        releaseHead();
-        if (closing) {
-            return;
-        }
-        closeAfterAnswer = true;
-        headRequest = false;
-        started = 0;
-        cycle.refuse(this, error.status());
-    }
-
-    /** Slowloris: the head did not complete within the header timeout. */
-    @Override
-    public void headerTimeout(ChannelHandlerContext c) {
-        if (closing || !c.channel().isActive()) {
-            return;
-        }
-        closeAfterAnswer = true;
-        headRequest = false;
-        started = 0;
-        cycle.refuse(this, 408);
-    }
-
-    private void releaseHead() {
-        if (head != null) {
-            head.release();
-            head = null;
-        }
-    }
-
     // ---- the end of a forwarded request, from Http1Exchange ----
+
+    /** Whether the forwarder has the current request: the exchange's callbacks act only then. */
+    boolean isForwarding() {
+        return phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING || phase == Phase.TUNNEL;
+    }
+
+    /** FORWARDING -> FORWARDING_BODY: the upstream head is written; what arrived goes up, then the rest as it comes. */
+    void upstreamReady() {
+        if (phase != Phase.FORWARDING) {
+            return;
+        }
+        phase = Phase.FORWARDING_BODY;
+        exchange.sendHeld();
+        if (!bodyLeft) {
+            exchange.endBody();
+        }
+        updateReads();
+    }
+
+    /** Back-pressure from the upstream: reads stop (true) or resume; the body-rate rule pauses meanwhile. */
+    void upstreamFull(boolean full) {
+        if (upstreamFull != full) {
+            upstreamFull = full;
+            updateReads();
+            deadlines.bodyPaused(full);
+        }
+    }
+
+    /** FORWARDING(_BODY) -> RESPONDING: the upstream's head is being written; its status counts the request. */
+    void responseStarted(int status) {
+        forwardStatus(status);
+        phase = Phase.RESPONDING;
+    }
+
+    /** Whether the forwarded response must say Connection: close: decided at the head, by a stop, or a body still arriving. */
+    boolean closesAfterResponse() {
+        return closeAfter || draining || bodyLeft;
+    }
+
+    /** The forwarded response says Connection: close: the connection ends after it. */
+    void closeAfterResponse() {
+        closeAfter = true;
+    }
 
     /**
      * The forwarder answers (502, 503, 504) instead of the upstream; may run after the read that
      * brought the request, so it flushes. A body still arriving is dropped behind a lingering close.
      */
-    void answerForwarded(PrecomputedResponse response, boolean bodyLeft) {
-        if (!isOpen()) {
+    void answerForwarded(PrecomputedResponse response) {
+        endForward();
+        if (!ctx.channel().isActive()) {
+            phase = Phase.CLOSING; // closed under the forward: channelInactive follows
             return;
         }
         if (bodyLeft) {
-            closeAfterAnswer = true;
-            discardingBody = true;
+            closeAfter = true;
         }
         forwardStatus(response.status());
         writeAnswer(response);
@@ -542,40 +555,48 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         ctx.flush();
     }
 
-    /** The upstream's response was written completely. */
-    void forwardDone(boolean close, boolean bodyLeft) {
+    /** The upstream's response was written completely (a tunnel ended): keep-alive, or close. */
+    void forwardDone() {
         ChannelHandlerContext c = ctx;
-        logForwardEnd();
+        boolean tunnel = phase == Phase.TUNNEL;
+        endForward();
+        if (!tunnel) {
+            logEnd();
+        }
         releaseHead();
-        if (close || bodyLeft || closing) {
-            closing = true;
-            discardingBody = bodyLeft;
-            c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(bodyLeft ? LINGER : ChannelFutureListener.CLOSE);
+        if (closeAfter || bodyLeft) {
+            closeAfterWrite();
             return;
         }
         c.flush();
-        endOfRequest(c);
+        endRequest();
         resumeDecoding();
     }
 
-    /** The response broke off (the upstream failed mid-way): the client learns it from the close. */
+    /** -> CLOSING: the response broke off (the upstream failed mid-way): the client learns it from the close. */
     void forwardAborted() {
+        boolean tunnel = phase == Phase.TUNNEL;
+        endForward();
         forwardStatus(0);
-        logForwardEnd();
+        if (!tunnel) {
+            logEnd();
+        }
         releaseHead();
-        closing = true;
+        phase = Phase.CLOSING;
         ctx.flush();
         ctx.close();
     }
 
     /**
-     * A forwarded WebSocket handshake got 101: the connection becomes a tunnel. The decoder leaves
-     * (passing on what it buffered as raw bytes) and so do the HTTP deadlines; the tunnel's idle
-     * limit is the upstream side's. The head is released: nothing reads it any more.
+     * RESPONDING -> TUNNEL: a forwarded WebSocket handshake got 101. The decoder leaves (passing on
+     * what it buffered as raw bytes, which go up as tunnel bytes) and so do the HTTP deadlines; the
+     * tunnel's idle limit is the upstream side's. The head is released: nothing reads it any more.
      */
     void upgraded() {
         logEnd(); // a WebSocket is logged at its 101: the tunnel's end has no request any more
         releaseHead();
+        phase = Phase.TUNNEL;
+        closeAfter = true;
         ChannelHandlerContext c = ctx;
         if (c.pipeline().get(Http1Deadlines.class) != null) {
             c.pipeline().remove(Http1Deadlines.class);
@@ -591,41 +612,82 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         return state;
     }
 
-    /**
-     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
-     * answer, or 0 when it ended without one. Counted once. 0 B.
-     */
-    void forwardStatus(int status) {
-        if (forwardCounted) {
-            return;
-        }
-        forwardCounted = true;
-        cycle.forwarded(state, status);
-    }
-
     /** Body bytes of a forwarded response went to the client. */
     void sent(int bytes) {
         state.addBytesSent(bytes);
     }
 
-    /** The one end-of-request hook of this protocol: the access-log line (0 B on the loop; nothing when off). */
-    private void logEnd() {
-        cycle.log(AccessLog.HTTP1, state, head == null ? null : this, client, started, decision);
+    boolean isHeadRequest() {
+        return headRequest;
     }
 
-    /** A forwarded request ended; an upgraded one (its head already released) was logged at the 101. */
-    private void logForwardEnd() {
-        if (head != null) {
-            logEnd();
+    boolean isHttp10() {
+        return http10;
+    }
+
+    // ---- transitions and what they share ----
+
+    /** -> IDLE: the request is done (answered, its body read); the next head may start. */
+    private void endRequest() {
+        phase = Phase.IDLE;
+        state.clear();
+        deadlines.requestDone(decoder.hasBufferedBytes());
+    }
+
+    /** -> LINGERING (body still arriving) or CLOSING: the connection closes once the answer is written. */
+    private void closeAfterWrite() {
+        boolean linger = bodyLeft;
+        phase = linger ? Phase.LINGERING : Phase.CLOSING;
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(linger ? LINGER : ChannelFutureListener.CLOSE);
+    }
+
+    /** The forwarder is done with the request: what the exchange held goes, and reads resume if it had stopped them. */
+    private void endForward() {
+        exchange.end();
+        if (upstreamFull) {
+            upstreamFull = false;
+            deadlines.bodyPaused(false);
+        }
+        updateReads();
+    }
+
+    /**
+     * Reads stop while a policy waits, while a body chunk waits for the upstream head, and while the
+     * upstream is full; otherwise the socket is read.
+     */
+    private void updateReads() {
+        boolean read = phase != Phase.WAITING_FOR_POLICY && !upstreamFull
+                && !(phase == Phase.FORWARDING && exchange.hasHeldBody());
+        ChannelConfig config = ctx.channel().config();
+        if (config.isAutoRead() != read) {
+            config.setAutoRead(read);
         }
     }
 
-    void bodyPaused(boolean paused) {
-        deadlines.bodyPaused(paused);
+    private boolean isClosing() {
+        return phase == Phase.LINGERING || phase == Phase.CLOSING;
     }
 
-    boolean isDraining() {
-        return draining;
+    /**
+     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
+     * answer, or 0 when it ended without one. Counted once: only before the response head. 0 B.
+     */
+    private void forwardStatus(int status) {
+        if (phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY) {
+            cycle.forwarded(state, status);
+        }
+    }
+
+    private void releaseHead() {
+        if (head != null) {
+            head.release();
+            head = null;
+        }
+    }
+
+    /** The one end-of-request hook of this protocol: the access-log line (0 B on the loop; nothing when off). */
+    private void logEnd() {
+        cycle.log(AccessLog.HTTP1, state, head == null ? null : this, client, started, decision);
     }
 
     /**
@@ -634,7 +696,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      * decoder is running (a synchronous answer).
      */
     private void resumeDecoding() {
-        if (closing) {
+        if (isClosing()) {
             return;
         }
         try {
@@ -642,10 +704,6 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         } catch (Exception e) {
             ctx.fireExceptionCaught(e);
         }
-    }
-
-    private boolean isOpen() {
-        return inRequest && !closing && ctx.channel().isActive();
     }
 
     // ---- RequestView over the current head ----

@@ -117,7 +117,30 @@ final class Http1HeadParser implements Http1LineParser.FieldSink {
             return Http1Error.INVALID_TARGET;
         }
         head.requestLine(methodEnd - start, targetStart - start, targetEnd - start, form, version);
+        if (form == Http1RequestHead.ABSOLUTE_FORM) {
+            splitAbsoluteForm(in, start, targetStart, targetEnd, head);
+        }
         return null;
+    }
+
+    /**
+     * RFC 9112 3.2.2: {@code scheme://authority[/path][?query]} split by position, so that the
+     * request's authority is the one in the target (it wins over Host) and its path what follows.
+     * {@link #isAbsoluteForm} already checked the scheme and that an authority follows "://".
+     */
+    private static void splitAbsoluteForm(ByteBuf in, int start, int from, int to, Http1RequestHead head) {
+        int authorityStart = in.indexOf(from, to, (byte) ':') + 3;
+        int authorityEnd = authorityStart;
+        while (authorityEnd < to) {
+            byte b = in.getByte(authorityEnd);
+            if (b == '/' || b == '?') {
+                break;
+            }
+            authorityEnd++;
+        }
+        // "http://a.test?q": legal but odd; no path (-1) refuses it rather than guessing what the upstream expects.
+        int pathStart = authorityEnd < to && in.getByte(authorityEnd) == '?' ? -1 : authorityEnd - start;
+        head.absoluteTarget(authorityStart - start, authorityEnd - start, pathStart);
     }
 
     /** HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 section 2.3). */

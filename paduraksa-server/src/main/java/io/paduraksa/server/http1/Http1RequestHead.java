@@ -19,7 +19,8 @@ import io.paduraksa.http1.Http1FieldSection;
  * released (see {@link Http1RequestDecoder#resume()}), so an unreleased head is never overwritten.
  * Body bytes flow independently of this.
  *
- * <p><b>Views.</b> {@link #method()}, {@link #target()}, {@link #host()}, {@link #headerName(int)}
+ * <p><b>Views.</b> {@link #method()}, {@link #target()}, {@link #host()}, {@link #authority()},
+ * {@link #path()}, {@link #headerName(int)}
  * and {@link #headerValue(int)} each re-point one {@link AsciiView} owned by this head: a view stays
  * valid until the same accessor is called again, or the head is released. Read it, or copy the
  * positions, before asking again.
@@ -35,7 +36,7 @@ public final class Http1RequestHead extends Http1FieldSection {
 
     /** request-target forms of RFC 9112 section 3.2. {@code /path?query}. */
     public static final int ORIGIN_FORM = 0;
-    /** {@code http://a.test/x}: scheme "://" then the rest; the consumer decides what to do with it. */
+    /** {@code http://a.test/x}: scheme "://" authority, then the path; see {@link #authority()} and {@link #path()}. */
     public static final int ABSOLUTE_FORM = 1;
     /** {@code host:port}, only with CONNECT (which the consumer refuses). */
     public static final int AUTHORITY_FORM = 2;
@@ -43,11 +44,18 @@ public final class Http1RequestHead extends Http1FieldSection {
     public static final int ASTERISK_FORM = 3;
 
     private static final int INITIAL_HEADER_CAPACITY = 32;
+    /** The path of an absolute-form target without one ({@code http://a.test}). */
+    private static final AsciiString ROOT = AsciiString.cached("/");
 
     private int methodEnd;
     private int targetStart;
     private int targetEnd;
     private int targetForm;
+    /** Within the target: the authority of an absolute-form target (else -1) and the path the gate routes on. */
+    private int authorityStart;
+    private int authorityEnd;
+    private int pathStart;
+    private int pathEnd;
     private int version;
     private long contentLength;
     private boolean chunked;
@@ -59,6 +67,8 @@ public final class Http1RequestHead extends Http1FieldSection {
     private final AsciiView methodView = new AsciiView();
     private final AsciiView targetView = new AsciiView();
     private final AsciiView hostView = new AsciiView();
+    private final AsciiView authorityView = new AsciiView();
+    private final AsciiView pathView = new AsciiView();
 
     Http1RequestHead(int maxHeaderCount) {
         super(maxHeaderCount, INITIAL_HEADER_CAPACITY);
@@ -107,6 +117,30 @@ public final class Http1RequestHead extends Http1FieldSection {
     /** The request-target as sent (path and query for origin-form), through the head's target view. */
     public AsciiView target() {
         return targetView.point(buffer(), targetStart, targetEnd);
+    }
+
+    /**
+     * The authority the request is for, through the head's authority view: the one in an
+     * absolute-form target (RFC 9112 3.2.2: it wins over Host), else the Host value; null when
+     * there is neither (HTTP/1.0 without Host).
+     */
+    public AsciiView authority() {
+        if (authorityStart >= 0) {
+            return authorityView.point(buffer(), authorityStart, authorityEnd);
+        }
+        return hostIndex < 0 ? null : authorityView.point(buffer(), headerValueStart(hostIndex), headerValueEnd(hostIndex));
+    }
+
+    /**
+     * The path and query the gate routes on, through the head's path view: the whole target in
+     * origin- and asterisk-form; in absolute-form what follows the authority, {@code /} when nothing
+     * does, and null when a query follows the authority without a path ({@code http://a.test?q}).
+     */
+    public CharSequence path() {
+        if (pathStart < 0) {
+            return null;
+        }
+        return pathStart == pathEnd ? ROOT : pathView.point(buffer(), pathStart, pathEnd);
     }
 
     // ---- framing facts
@@ -181,6 +215,10 @@ public final class Http1RequestHead extends Http1FieldSection {
         targetStart = 0;
         targetEnd = 0;
         targetForm = ORIGIN_FORM;
+        authorityStart = -1;
+        authorityEnd = -1;
+        pathStart = 0;
+        pathEnd = 0;
         version = 0;
         contentLength = -1;
         chunked = false;
@@ -196,6 +234,15 @@ public final class Http1RequestHead extends Http1FieldSection {
         this.targetEnd = targetEnd;
         this.targetForm = targetForm;
         this.version = version;
+        this.pathStart = targetStart;
+        this.pathEnd = targetEnd;
+    }
+
+    /** An absolute-form target's parts: its authority, and where its path starts (-1: none may be mapped). */
+    void absoluteTarget(int authorityStart, int authorityEnd, int pathStart) {
+        this.authorityStart = authorityStart;
+        this.authorityEnd = authorityEnd;
+        this.pathStart = pathStart;
     }
 
     void framing(long contentLength, boolean chunked, boolean keepAlive, boolean expectContinue,

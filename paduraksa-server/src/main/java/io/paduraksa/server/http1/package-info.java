@@ -10,6 +10,12 @@
  * ({@code Http1RequestDecoderAllocationTest}); the gate reads the head through
  * {@link io.paduraksa.http1.AsciiView} (package {@code http1}, shared with the upstream side), a re-pointable {@code CharSequence}.
  *
+ * <p>{@link io.paduraksa.server.http1.Http1GateHandler} is the glue to the request cycle, one per
+ * connection: the connection's life is one phase it alone holds (from {@code IDLE} through the gate,
+ * a policy's wait, forwarding, responding or a tunnel, to {@code LINGERING} and {@code CLOSING}),
+ * changed only in named transition methods; {@code Http1Exchange}, the forwarder's side of a
+ * request, asks it instead of keeping a lifecycle of its own.
+ *
  * <p>Choices where RFC 9112 leaves room, all on the strict side (a proxy must never read a request
  * differently from the server behind it): bare LF, obs-fold, whitespace before a colon, a second
  * Content-Length even with an equal value, a second Transfer-Encoding or Host line, Transfer-Encoding

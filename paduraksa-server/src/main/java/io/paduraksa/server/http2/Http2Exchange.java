@@ -42,6 +42,18 @@ import java.util.Map;
  * returned to the client's window only while the upstream connection is writable), and the
  * upstream's response becomes HEADERS, DATA and trailing HEADERS. The response head costs Netty
  * header objects (lower-cased names, copied values); the rest allocates nothing per request.
+ *
+ * <p><b>One phase per stream.</b> Where the stream's request is, is its {@link Phase}, held here
+ * and changed only by the transitions below; the handler's maps only index the streams it must
+ * route frames to (forwarded ones, and those whose policy waits, with their held body).
+ * <pre>
+ * GATE --answer, drop--&gt; DONE
+ *  |  ^-- WAITING_FOR_POLICY (an asynchronous policy decides; DATA is held by the handler)
+ *  +--forward--&gt; FORWARDING --upstream head written--&gt; FORWARDING_BODY --response head--&gt; RESPONDING
+ *                 --end, abort, the forwarder's own answer, the client's reset--&gt; DONE
+ * </pre>
+ * Besides the phase only facts: a HEAD request, whether the request's END_STREAM has come, and the
+ * upstream's back-pressure.
  */
 final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     private static final Recycler<Http2Exchange> RECYCLER = new Recycler<>() {
@@ -58,6 +70,22 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     private static final byte[] COOKIE_LINE = "cookie: ".getBytes(StandardCharsets.US_ASCII);
     private static final int CRLF = ('\r' << 8) | '\n';
 
+    /** Where the stream's request is; see the class comment for the transitions. */
+    enum Phase {
+        /** The headers arrived and the gate decides (synchronously). */
+        GATE,
+        /** An asynchronous policy (forward-auth) decides; the handler holds the DATA that arrives meanwhile. */
+        WAITING_FOR_POLICY,
+        /** The forwarder has the request, the upstream head is not written: DATA collects here, uncredited. */
+        FORWARDING,
+        /** The upstream head is written: DATA goes straight up, credited while the upstream can take more. */
+        FORWARDING_BODY,
+        /** The upstream's response head went to the client; its body and trailers follow. */
+        RESPONDING,
+        /** The request ended (answered, dropped, reset, its response done): back in the pool. */
+        DONE
+    }
+
     private final Recycler.Handle<Http2Exchange> handle;
     final RequestState state = new RequestState();
     final Http2RequestView view = new Http2RequestView();
@@ -65,20 +93,16 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     /** The handler of a stream whose asynchronous policy just decided, for the flush after the dispatch. */
     private Http2GateHandler resumedOn;
     int streamId;
+    private Phase phase = Phase.DONE;
     boolean head;
     /** The request's END_STREAM came with its headers: nothing more to read, no reset after the answer. */
     boolean requestEnded;
-    boolean open;
     /** For the access log: when the headers arrived (0 when the log is off) and what decided the request. */
     long started;
     int decision;
-    /** The forwarded request was counted (its status is known). */
-    private boolean counted;
-    /** Forwarding state. */
     private ForwardCall call;
-    private boolean forwarding;
-    private boolean bodyReady;
-    private boolean paused;
+    /** The upstream cannot take more of the body (back-pressure): DATA is not credited meanwhile. */
+    private boolean upstreamFull;
     /** Request body bytes received but not yet returned to the client's flow-control window. */
     private int unconsumed;
     /** Request body bytes received so far, against {@code limits.max_body_size}. */
@@ -101,27 +125,25 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         e.streamId = streamId;
         e.head = head;
         e.requestEnded = requestEnded;
-        e.open = true;
-        e.forwarding = false;
-        e.bodyReady = false;
-        e.paused = false;
+        e.phase = Phase.GATE;
+        e.upstreamFull = false;
         e.unconsumed = 0;
         e.received = 0;
         e.blockedSince = 0;
         e.call = null;
-        e.counted = false;
         e.decision = AccessLog.RESPOND;
         return e;
     }
 
-    /** Marks the stream as forwarded (its DATA frames now belong to the upstream). */
+    /** GATE -> FORWARDING: the stream's DATA frames now belong to the upstream. */
     void forwarding() {
-        forwarding = true;
+        phase = Phase.FORWARDING;
         decision = AccessLog.FORWARD;
     }
 
+    /** Whether the forwarder has the request (the handler routes its frames here). */
     boolean isForwarding() {
-        return forwarding && open;
+        return phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING;
     }
 
     // ---- ProtocolExchange: the request cycle's orders for this stream, carried out by the handler ----
@@ -156,20 +178,25 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         handler.forward(this);
     }
 
+    /** GATE -> WAITING_FOR_POLICY. */
     @Override
     public void pauseReads() {
+        phase = Phase.WAITING_FOR_POLICY;
         handler.pauseReads(this);
     }
 
+    /** WAITING_FOR_POLICY -> GATE: the gate goes on after the policy's decision. */
     @Override
     public void resumeReads(GateOutcome outcome) {
+        phase = Phase.GATE;
         resumedOn = handler;
         handler.resumeReads(this, outcome);
     }
 
+    /** Still waiting for the policy that request {@code requestId} started (not reset, not recycled for another). */
     @Override
     public boolean awaits(long requestId) {
-        return open && state.requestId() == requestId && handler != null && handler.awaits(this);
+        return phase == Phase.WAITING_FOR_POLICY && state.requestId() == requestId;
     }
 
     /** The dispatch may have recycled this exchange (an answer, a reset): the handler was kept by {@link #resumeReads}. */
@@ -194,8 +221,9 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (received > handler.maxBodySize()) {
             return bodyTooLarge(n + padding);
         }
+        boolean upstreamReady = phase != Phase.FORWARDING;
         if (n > 0) {
-            if (bodyReady) {
+            if (upstreamReady) {
                 call.requestBody(data.retain());
             } else {
                 if (pending == null) {
@@ -206,11 +234,11 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         }
         if (endOfStream) {
             requestEnded = true;
-            if (bodyReady) {
+            if (upstreamReady) {
                 call.requestEnd();
             }
         }
-        if (paused || !bodyReady) {
+        if (upstreamFull || !upstreamReady) {
             unconsumed += n;
             return padding;
         }
@@ -235,7 +263,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     void onClientClosed() {
         releasePending();
-        if (!open) {
+        if (!isOpen()) {
             return;
         }
         ForwardCall c = call;
@@ -248,7 +276,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     }
 
     void onWritable() {
-        if (open && call != null) {
+        if (isOpen() && call != null) {
             if (blockedSince != 0 && canWrite()) {
                 blockedSince = 0; // the client took bytes: the send clock stops
             }
@@ -270,7 +298,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public void answer(PrecomputedResponse response) {
-        if (open) {
+        if (isOpen()) {
             forwardStatus(response.status());
             releasePending();
             call = null;
@@ -283,7 +311,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public boolean isOpen() {
-        return open;
+        return phase != Phase.DONE;
     }
 
     @Override
@@ -385,9 +413,12 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         this.call = call;
     }
 
+    /** FORWARDING -> FORWARDING_BODY: what collected goes up, then the end if it came, and the credit. */
     @Override
     public void requestBodyReady() {
-        bodyReady = true;
+        if (phase == Phase.FORWARDING) {
+            phase = Phase.FORWARDING_BODY;
+        }
         ByteBuf p = pending;
         pending = null;
         if (p != null && p.isReadable()) {
@@ -398,14 +429,14 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (requestEnded) {
             call.requestEnd();
         }
-        if (!paused) {
+        if (!upstreamFull) {
             returnCredit();
         }
     }
 
     @Override
     public void pauseRequestBody(boolean pause) {
-        paused = pause;
+        upstreamFull = pause;
         if (!pause) {
             returnCredit();
         }
@@ -413,7 +444,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     private void returnCredit() {
         int n = unconsumed;
-        if (n == 0 || !open) {
+        if (n == 0 || !isOpen()) {
             return;
         }
         unconsumed = 0;
@@ -434,9 +465,11 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         // 1xx responses are not relayed over HTTP/2 (optional; 100-continue is answered by the upstream's final response).
     }
 
+    /** FORWARDING(_BODY) -> RESPONDING: the upstream's head becomes the stream's HEADERS; its status counts the request. */
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
         forwardStatus(h.status());
+        phase = Phase.RESPONDING;
         Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 5);
         out.status(HttpResponseStatus.valueOf(h.status()).codeAsText()); // cached for registered statuses
         for (int i = 0, n = h.headerCount(); i < n; i++) {
@@ -491,7 +524,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public void responseBody(ByteBuf chunk) {
-        if (!open || head) {
+        if (!isOpen() || head) {
             chunk.release();
             return;
         }
@@ -511,7 +544,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (canWrite()) {
             return true;
         }
-        if (blockedSince == 0 && open) {
+        if (blockedSince == 0 && isOpen()) {
             blockedSince = System.nanoTime() | 1;
             handler.watchSend();
         }
@@ -531,7 +564,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public void responseEnd(ResponseTrailers trailers) {
-        if (!open) {
+        if (!isOpen()) {
             return;
         }
         ChannelHandlerContext ctx = handler.context();
@@ -571,7 +604,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public void abort() {
-        if (!open) {
+        if (!isOpen()) {
             return;
         }
         Http2GateHandler h = handler;
@@ -587,10 +620,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
      * can close the stream at once, and the close must not read as the client going away.
      */
     private void detach() {
-        if (forwarding) {
-            forwarding = false;
-            handler.forgetForwarded(streamId);
-        }
+        handler.forgetForwarded(streamId);
     }
 
     private void releasePending() {
@@ -603,30 +633,29 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     /**
      * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
-     * answer, or 0 when it ended without one. Counted once; only for forwarded streams. 0 B.
+     * answer, or 0 when it ended without one. Counted once: only before the response head (every
+     * caller leaves those phases right after). 0 B.
      */
     private void forwardStatus(int status) {
-        if (counted || decision != AccessLog.FORWARD) {
-            return;
+        if (phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY) {
+            handler.cycle().forwarded(state, status);
         }
-        counted = true;
-        handler.cycle().forwarded(state, status);
     }
 
-    /** Ends the request and returns this object to the pool: the one end-of-request hook (access log). */
+    /** -> DONE: ends the request and returns this object to the pool: the one end-of-request hook (access log). */
     void recycle() {
-        if (!open) {
+        if (!isOpen()) {
             return;
         }
         if (handler != null) {
             handler.cycle().log(AccessLog.HTTP2, state, view, view.client(), started, decision);
         }
-        open = false;
+        boolean forwarded = isForwarding();
+        phase = Phase.DONE;
         releasePending();
-        if (forwarding && handler != null) {
-            handler.forgetForwarded(streamId);
+        if (forwarded && handler != null) {
+            handler.forgetForwarded(streamId); // an abort: no detach before
         }
-        forwarding = false;
         call = null;
         handler = null;
         view.clear();

@@ -64,8 +64,6 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     private SendCheck sendCheck;
     private ClientInfo client;
     private ChannelHandlerContext ctx;
-    /** The held body of a stream whose policy just decided FORWARD, for {@link #forward} to replay. */
-    private HeldBody replaying;
     /** The stop's final GOAWAY is out (see {@link #announceDrain}). */
     private boolean drainFinished;
 
@@ -371,15 +369,21 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         resetStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.voidPromise());
     }
 
-    /** Hands the stream to the forwarder, then the body that arrived while a policy waited (if any). */
+    /**
+     * Hands the stream to the forwarder, then the body that arrived while a policy waited (if any;
+     * dropped when the forward ended at once, the forwarder answering itself).
+     */
     void forward(Http2Exchange exchange) {
+        HeldBody held = awaiting.isEmpty() ? null : awaiting.remove(exchange.streamId);
         forwarded.put(exchange.streamId, exchange);
         exchange.forwarding();
         context.forwarder().forward(exchange.state, exchange);
-        HeldBody held = replaying;
         if (held != null) {
-            replaying = null;
-            replay(exchange, held);
+            if (exchange.isForwarding()) {
+                replay(exchange, held);
+            } else {
+                held.release();
+            }
         }
     }
 
@@ -393,24 +397,19 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         }
     }
 
-    /** The policy decided: the held body goes to the forward (replayed by {@link #forward}) or is dropped. */
+    /**
+     * The policy decided: the held body stays for the forward (which takes it, {@link #forward}) or
+     * another policy's wait, or is dropped.
+     */
     void resumeReads(Http2Exchange exchange, GateOutcome outcome) {
-        HeldBody held = outcome == GateOutcome.NEEDS_ASYNC ? null : awaiting.remove(exchange.streamId);
-        if (held == null) {
+        if (outcome == GateOutcome.NEEDS_ASYNC || outcome == GateOutcome.FORWARD) {
             return;
         }
-        if (outcome == GateOutcome.FORWARD) {
-            replaying = held;
-        } else {
+        HeldBody held = awaiting.remove(exchange.streamId);
+        if (held != null) {
             exchange.requestEnded |= held.ended;
             held.release();
         }
-    }
-
-    /** Whether the exchange still waits on this connection for its policy (not reset, not recycled). */
-    boolean awaits(Http2Exchange exchange) {
-        HeldBody held = awaiting.isEmpty() ? null : awaiting.get(exchange.streamId);
-        return held != null && held.exchange == exchange;
     }
 
     /** Hands the body that arrived while the policy waited to the forwarded exchange, crediting what it takes. */

@@ -238,6 +238,18 @@ class Http1BehaviourIT {
         }
     }
 
+    /** An absolute-form target with a query right after its authority is refused, not guessed at. */
+    @Test
+    void absoluteFormTargetWithAQueryButNoPathIsRefusedWith400() throws Exception {
+        try (RawHttp c = connect("mixed")) {
+            c.send("GET http://a.test?q HTTP/1.1\r\nHost: a.test\r\n\r\n");
+            RawHttp.Response r = c.read();
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.header("connection")).isEqualTo("close");
+            assertThat(c.isClosedByServer()).isTrue();
+        }
+    }
+
     /** A gate is not a forward proxy (RFC 9110 9.3.6): CONNECT gets 501 and no tunnel. */
     @Test
     void connectIsRefusedWith501AndTheConnectionCloses() throws Exception {

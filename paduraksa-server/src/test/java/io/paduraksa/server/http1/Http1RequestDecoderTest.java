@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class Http1RequestDecoderTest {
@@ -164,6 +165,29 @@ class Http1RequestDecoderTest {
         assertThat(o.error()).isNull();
         assertThat(o.requests().get(0).target()).isEqualTo(target);
         assertThat(o.requests().get(0).targetForm()).isEqualTo(form);
+    }
+
+    /** RFC 9112 3.2.2: the head splits an absolute-form target; its authority wins over Host. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', nullValues = "null", value = {
+        "GET /a?b HTTP/1.1\\r\\nHost: a.test\\r\\n\\r\\n|a.test|/a?b",
+        "GET / HTTP/1.0\\r\\n\\r\\n|null|/",
+        "OPTIONS * HTTP/1.1\\r\\nHost: a.test\\r\\n\\r\\n|a.test|*",
+        "GET http://b.test/x?y HTTP/1.1\\r\\nHost: a.test\\r\\n\\r\\n|b.test|/x?y",
+        "GET https://b.test:8443 HTTP/1.1\\r\\nHost: a.test\\r\\n\\r\\n|b.test:8443|/",
+        "GET http://b.test?q HTTP/1.1\\r\\nHost: a.test\\r\\n\\r\\n|b.test|null",
+    })
+    void authorityAndPathComeFromTheTargetOrHost(String request, String authority, String path) {
+        EmbeddedChannel ch = new EmbeddedChannel(new Http1RequestDecoder());
+        ch.writeInbound(Unpooled.copiedBuffer(request.replace("\\r\\n", "\r\n"), ISO_8859_1));
+        Http1RequestHead head = ch.readInbound();
+        try {
+            assertThat(head.authority() == null ? null : head.authority().toString()).isEqualTo(authority);
+            assertThat(head.path() == null ? null : head.path().toString()).isEqualTo(path);
+        } finally {
+            head.release();
+            ch.finishAndReleaseAll();
+        }
     }
 
     @Test

@@ -1,0 +1,197 @@
+package io.paduraksa.server.http1;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.paduraksa.gate.ClientInfo;
+import io.paduraksa.gate.Gate;
+import io.paduraksa.net.IpParser;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ResponseHead;
+import io.paduraksa.respond.DateHeader;
+import io.paduraksa.server.cycle.DrainEvent;
+import io.paduraksa.server.cycle.ListenerServices;
+import io.paduraksa.server.connection.ClientInfoHandler;
+import io.paduraksa.snapshot.Snapshot;
+import io.paduraksa.snapshot.SnapshotStore;
+import io.paduraksa.testing.CompiledFixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connection's phase around a forward, driven by a scripted forwarder on an
+ * {@link EmbeddedChannel}: the forwarder's calls end the request once, a pipelined request waits
+ * for the end, a body still arriving closes the connection after the forwarder's own answer, and
+ * calls after the end do nothing.
+ */
+class Http1PhaseTest {
+    private static final String YAML = """
+            clusters:
+              app: {destinations: [{url: "http://192.0.2.10:9001"}]}
+            hosts:
+              - names: [a.test]
+                routes: [{path: /, forward: app}]
+            """;
+
+    private final Snapshot snapshot = CompiledFixtures.compile("phase.yaml", YAML);
+    /** What the scripted forwarder was handed last. */
+    private ForwardExchange forwarded;
+    private final ListenerServices services = new ListenerServices(new Gate(new SnapshotStore(snapshot)),
+            (state, exchange) -> forwarded = exchange, new DateHeader(), null);
+    private EmbeddedChannel channel;
+
+    @AfterEach
+    void close() {
+        if (channel != null) {
+            channel.finishAndReleaseAll();
+        }
+        snapshot.release();
+    }
+
+    private EmbeddedChannel connection() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        long[] ip = new long[2];
+        IpParser.parse("203.0.113.9", 0, 11, ip);
+        ch.attr(ClientInfoHandler.CLIENT_INFO).set(new ClientInfo(ip[0], ip[1], false, ClientInfo.NO_COUNTRY));
+        Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
+        Http1RequestDecoder decoder = new Http1RequestDecoder();
+        ch.pipeline().addLast(deadlines, decoder, new Http1GateHandler(services, decoder, deadlines, 8192));
+        return ch;
+    }
+
+    private void send(String bytes) {
+        channel.writeInbound(Unpooled.copiedBuffer(bytes, ISO_8859_1));
+    }
+
+    private String written() {
+        StringBuilder out = new StringBuilder();
+        for (ByteBuf b = channel.readOutbound(); b != null; b = channel.readOutbound()) {
+            out.append(b.toString(ISO_8859_1));
+            b.release();
+        }
+        return out.toString();
+    }
+
+    /** Takes what the forwarder was handed, so that the next forward is seen as new. */
+    private ForwardExchange takeForwarded() {
+        ForwardExchange e = forwarded;
+        forwarded = null;
+        return e;
+    }
+
+    private void respond(ForwardExchange exchange, String body) {
+        exchange.responseHead(head(200, body.length()), snapshot.defaultResponseHeaders(), null);
+        exchange.responseBody(Unpooled.copiedBuffer(body, ISO_8859_1));
+        exchange.responseEnd(null);
+    }
+
+    @Test
+    void aPipelinedRequestWaitsUntilTheForwardedOneEndedAndTheConnectionStays() {
+        channel = connection();
+        send("GET /a HTTP/1.1\r\nHost: a.test\r\n\r\nGET /b HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange first = takeForwarded();
+        assertThat(first).isNotNull();
+        assertThat(forwarded).as("the second request waits in the decoder").isNull();
+        assertThat(first.isOpen()).isTrue();
+        respond(first, "ok");
+        assertThat(written()).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nContent-Length: 2\r\n")
+                .doesNotContain("Connection: close").endsWith("\r\n\r\nok");
+        assertThat(takeForwarded()).as("the pipelined request, decoded after the first ended").isSameAs(first);
+        respond(first, "b");
+        assertThat(written()).startsWith("HTTP/1.1 200 OK\r\n").endsWith("\r\n\r\nb");
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void theForwardersOwnAnswerToAPostWhoseBodyStillArrivesIsTheConnectionsLast() {
+        channel = connection();
+        send("POST / HTTP/1.1\r\nHost: a.test\r\nContent-Length: 10\r\n\r\nhello");
+        ForwardExchange exchange = takeForwarded();
+        exchange.answer(snapshot.statusAnswer(503));
+        assertThat(written()).startsWith("HTTP/1.1 503 ").contains("\r\nConnection: close\r\n");
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).as("closed after the answer (an embedded channel cannot linger)").isFalse();
+    }
+
+    @Test
+    void callsAfterTheForwardEndedDoNothing() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange exchange = takeForwarded();
+        exchange.answer(snapshot.statusAnswer(502));
+        assertThat(written()).startsWith("HTTP/1.1 502 ").doesNotContain("Connection: close");
+        assertThat(exchange.isOpen()).isFalse();
+        exchange.answer(snapshot.statusAnswer(503));
+        exchange.responseBody(Unpooled.copiedBuffer("late", ISO_8859_1));
+        exchange.responseEnd(null);
+        exchange.abort();
+        assertThat(written()).isEmpty();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void aStopDuringTheForwardMakesItsResponseTheLast() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange exchange = takeForwarded();
+        channel.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE);
+        respond(exchange, "ok");
+        assertThat(written()).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nConnection: close\r\n");
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void anAbortedResponseClosesTheConnection() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange exchange = takeForwarded();
+        exchange.responseHead(head(200, 10), snapshot.defaultResponseHeaders(), null);
+        exchange.abort();
+        assertThat(written()).startsWith("HTTP/1.1 200 OK\r\n");
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(exchange.isOpen()).isFalse();
+    }
+
+    private static ResponseHead head(int status, long contentLength) {
+        return new ResponseHead() {
+            @Override
+            public int status() {
+                return status;
+            }
+
+            @Override
+            public int headerCount() {
+                return 0;
+            }
+
+            @Override
+            public CharSequence headerName(int index) {
+                throw new IndexOutOfBoundsException(index);
+            }
+
+            @Override
+            public CharSequence headerValue(int index) {
+                throw new IndexOutOfBoundsException(index);
+            }
+
+            @Override
+            public long contentLength() {
+                return contentLength;
+            }
+
+            @Override
+            public boolean hasBody() {
+                return contentLength > 0;
+            }
+
+            @Override
+            public boolean isConnectionOption(CharSequence headerName) {
+                return false;
+            }
+        };
+    }
+}
