@@ -17,10 +17,11 @@ public interface ConnectionPool {
     }
 
     /**
-     * Hands {@code call} an {@link UpstreamStream} now or later ({@link ForwardCall#connected}), or
-     * reports that connecting failed ({@link ForwardCall#connectFailed}); exactly one of the two.
+     * Hands {@code call} an {@link UpstreamStream} now or later ({@link UpstreamCall#connected}), or
+     * reports that connecting failed ({@link UpstreamCall#connectFailed}) or that no connection came
+     * free within the connect timeout ({@link UpstreamCall#queueTimedOut}); exactly one of the three.
      */
-    void acquire(ForwardCall call);
+    void acquire(UpstreamCall call);
 
     /** Stops pooling: idle connections close now, busy ones when their requests end. Any thread. */
     void close();

@@ -2,7 +2,8 @@ package io.paduraksa.proxy.http1;
 
 import io.paduraksa.proxy.ConnectionPool;
 import io.paduraksa.proxy.Endpoint;
-import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.UpstreamCall;
+import io.paduraksa.proxy.WaitingCalls;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -38,7 +39,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
     private final Bootstrap bootstrap;
     private final ArrayDeque<Http1UpstreamHandler> idle = new ArrayDeque<>();
     private final ArrayList<Http1UpstreamHandler> all = new ArrayList<>();
-    private final ArrayDeque<ForwardCall> waiting = new ArrayDeque<>();
+    private final WaitingCalls waiting = new WaitingCalls();
     private final ScheduledFuture<?> sweep;
     private int connecting;
     private boolean closed;
@@ -58,7 +59,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
 
     /** Hands {@code call} a connection now (reused), after connecting, or when one is released. */
     @Override
-    public void acquire(ForwardCall call) {
+    public void acquire(UpstreamCall call) {
         Http1UpstreamHandler h;
         while ((h = idle.pollLast()) != null) {
             if (h.isUsable()) {
@@ -70,12 +71,11 @@ public final class Http1UpstreamPool implements ConnectionPool {
         if (closed || all.size() + connecting < settings.maxConnections()) {
             connect(call);
         } else {
-            call.queued(System.nanoTime());
-            waiting.addLast(call);
+            waiting.add(call, System.nanoTime());
         }
     }
 
-    private void connect(ForwardCall call) {
+    private void connect(UpstreamCall call) {
         connecting++;
         ChannelFuture f = bootstrap.connect(endpoint.address());
         f.addListener(new Connected(this, call));
@@ -88,7 +88,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
             h.close();
             return;
         }
-        ForwardCall next = waiting.pollFirst();
+        UpstreamCall next = waiting.poll();
         if (next != null) {
             next.connected(h, true);
             return;
@@ -100,7 +100,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
     void closed(Http1UpstreamHandler h) {
         all.remove(h);
         idle.remove(h);
-        ForwardCall next = waiting.pollFirst();
+        UpstreamCall next = waiting.poll();
         if (next != null) {
             connect(next);
         }
@@ -144,14 +144,10 @@ public final class Http1UpstreamPool implements ConnectionPool {
         }
         // Calls queued behind a saturated pool (every connection busy, e.g. long downloads or
         // WebSockets) must not wait forever: after the connect timeout they get 503.
-        ForwardCall w;
-        while ((w = waiting.peekFirst()) != null && now - w.queuedNanos() > queueNanos) {
-            waiting.pollFirst();
-            w.queueTimedOut();
-        }
+        waiting.expire(now, queueNanos);
     }
 
-    private void connectDone(ChannelFuture f, ForwardCall call) {
+    private void connectDone(ChannelFuture f, UpstreamCall call) {
         connecting--;
         if (!f.isSuccess()) {
             call.connectFailed();
@@ -171,9 +167,9 @@ public final class Http1UpstreamPool implements ConnectionPool {
     /** Rare path (one per new connection): relays the connect result to the pool. */
     private static final class Connected implements ChannelFutureListener {
         private final Http1UpstreamPool pool;
-        private final ForwardCall call;
+        private final UpstreamCall call;
 
-        Connected(Http1UpstreamPool pool, ForwardCall call) {
+        Connected(Http1UpstreamPool pool, UpstreamCall call) {
             this.pool = pool;
             this.call = call;
         }

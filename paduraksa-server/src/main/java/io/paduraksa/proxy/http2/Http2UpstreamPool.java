@@ -10,9 +10,9 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.paduraksa.proxy.ConnectionPool;
 import io.paduraksa.proxy.Endpoint;
-import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.UpstreamCall;
+import io.paduraksa.proxy.WaitingCalls;
 import io.paduraksa.snapshot.UpstreamCluster;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -39,7 +39,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     private final long poolIdleNanos;
     private final Bootstrap bootstrap;
     private final ArrayList<Http2UpstreamHandler> connections = new ArrayList<>(4);
-    private final ArrayDeque<ForwardCall> waiting = new ArrayDeque<>();
+    private final WaitingCalls waiting = new WaitingCalls();
     private final EventLoop loop;
     private final ScheduledFuture<?> sweep;
     private int connecting;
@@ -66,14 +66,13 @@ public final class Http2UpstreamPool implements ConnectionPool {
     }
 
     @Override
-    public void acquire(ForwardCall call) {
+    public void acquire(UpstreamCall call) {
         Http2UpstreamHandler c = usable();
         if (c != null && waiting.isEmpty()) {
             give(c, call);
             return;
         }
-        call.queued(System.nanoTime());
-        waiting.addLast(call);
+        waiting.add(call, System.nanoTime());
         drain();
     }
 
@@ -88,7 +87,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
         return null;
     }
 
-    private static void give(Http2UpstreamHandler c, ForwardCall call) {
+    private static void give(Http2UpstreamHandler c, UpstreamCall call) {
         call.connected(c.newStream(), c.opened() > 0);
     }
 
@@ -96,7 +95,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     private void drain() {
         Http2UpstreamHandler c;
         while (!waiting.isEmpty() && (c = usable()) != null) {
-            give(c, waiting.pollFirst());
+            give(c, waiting.poll());
         }
         if (!waiting.isEmpty() && connecting == 0 && connections.size() < settings.maxConnections()) {
             connect();
@@ -146,7 +145,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     private void failWaiting() {
         int n = waiting.size();
         for (int i = 0; i < n; i++) {
-            ForwardCall call = waiting.pollFirst();
+            UpstreamCall call = waiting.poll();
             if (call == null) {
                 return;
             }
@@ -198,11 +197,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
         }
         // Every connection full (max concurrent streams on each, max_connections reached): a call
         // waits at most the connect timeout for a stream, then gets 503.
-        ForwardCall w;
-        while ((w = waiting.peekFirst()) != null && now - w.queuedNanos() > connectNanos) {
-            waiting.pollFirst();
-            w.queueTimedOut();
-        }
+        waiting.expire(now, connectNanos);
     }
 
     /** Rare path (one per new connection): a refused or timed-out connect. */

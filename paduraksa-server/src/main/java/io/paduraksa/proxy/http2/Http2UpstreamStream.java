@@ -12,9 +12,9 @@ import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.proxy.FieldSink;
-import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
+import io.paduraksa.proxy.UpstreamCall;
 import io.paduraksa.proxy.UpstreamStream;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
@@ -38,7 +38,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     private final Http2UpstreamHandler connection;
     private final Http2ResponseFields fields = new Http2ResponseFields();
-    private ForwardCall call;
+    private UpstreamCall call;
     private int id = -1;
     private boolean headRequest;
     private boolean headDone;
@@ -72,9 +72,9 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
     // ---- UpstreamStream, from the call
 
     @Override
-    public void begin(ForwardCall call, long headersTimeoutNanos) {
+    public void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
         this.call = call;
-        this.headRequest = call.isHeadRequest();
+        this.headRequest = headRequest;
         long now = System.nanoTime();
         lastActivity = now;
         headersDeadline = now + headersTimeoutNanos;
@@ -99,7 +99,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
             h.set(CONTENT_LENGTH, AsciiString.of(Long.toString(bodyLength)));
         }
         if (!connection.open(this, h, bodyLength == 0) && call != null) {
-            ForwardCall c = call;
+            UpstreamCall c = call;
             call = null;
             c.onUpstreamRefused(); // the connection could not open a stream after all (closing, limit)
         }
@@ -237,7 +237,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
     // ---- from the connection
 
     void onHeaders(Http2Headers headers, boolean endStream) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null) {
             return;
         }
@@ -270,7 +270,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     int onData(ByteBuf data, int padding, boolean endStream) {
         int n = data.readableBytes();
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null || !headDone) {
             return n + padding;
         }
@@ -289,7 +289,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
         return n + padding;
     }
 
-    private void end(ForwardCall c) {
+    private void end(UpstreamCall c) {
         c.onResponseEnd();
         fields.clear();
     }
@@ -300,7 +300,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     /** Netty closed the stream: a clean end was already reported; anything else fails the call. */
     void onClosed(boolean unprocessed) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         call = null;
         fields.clear();
         if (c == null) {
@@ -314,14 +314,14 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
     }
 
     void onWritabilityChanged(boolean writable) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c != null) {
             c.upstreamWritable(writable);
         }
     }
 
     void flushClient() {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c != null) {
             c.flushClient();
         }
@@ -329,7 +329,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     /** The connection's sweep: response-headers and idle timeouts of this stream. */
     void sweep(long now, long idleNanos) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null) {
             return;
         }
