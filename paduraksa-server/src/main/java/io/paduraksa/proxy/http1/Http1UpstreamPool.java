@@ -10,8 +10,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.paduraksa.snapshot.UpstreamCluster;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
@@ -30,12 +30,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
 
     private final Endpoint endpoint;
     private final EventLoop loop;
-    private final UpstreamCluster.Pool settings;
-    private final long headersNanos;
-    private final long idleNanos;
-    private final long poolIdleNanos;
-    /** How long a call may wait for a connection when all {@code max_connections} are busy: the connect timeout. */
-    private final long queueNanos;
+    private final ConnectionPool.Limits limits;
     private final Bootstrap bootstrap;
     private final ArrayDeque<Http1UpstreamHandler> idle = new ArrayDeque<>();
     private final ArrayList<Http1UpstreamHandler> all = new ArrayList<>();
@@ -47,12 +42,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
     public Http1UpstreamPool(Endpoint endpoint, EventLoop loop) {
         this.endpoint = endpoint;
         this.loop = loop;
-        UpstreamCluster cluster = endpoint.cluster();
-        this.settings = cluster.pool();
-        this.headersNanos = cluster.timeouts().responseHeaders().toNanos();
-        this.idleNanos = cluster.timeouts().idle().toNanos();
-        this.poolIdleNanos = settings.idleTimeout().toNanos();
-        this.queueNanos = cluster.timeouts().connect().toNanos();
+        this.limits = endpoint.limits();
         this.bootstrap = endpoint.bootstrap(loop).handler(new Initializer());
         this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -68,7 +58,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
             }
             h.close();
         }
-        if (closed || all.size() + connecting < settings.maxConnections()) {
+        if (closed || all.size() + connecting < limits.maxConnections()) {
             connect(call);
         } else {
             waiting.add(call, System.nanoTime());
@@ -83,7 +73,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
 
     /** The call ended with {@code h}: reuse it (a waiting call first) or close it. */
     void release(Http1UpstreamHandler h, boolean reusable) {
-        int max = settings.maxRequestsPerConnection();
+        int max = limits.maxRequestsPerConnection();
         if (!reusable || closed || !h.channel().isActive() || (max > 0 && h.requests() >= max)) {
             h.close();
             return;
@@ -139,12 +129,12 @@ public final class Http1UpstreamPool implements ConnectionPool {
         long now = System.nanoTime();
         for (int i = all.size() - 1; i >= 0; i--) {
             if (i < all.size()) {
-                all.get(i).sweep(now, idleNanos, poolIdleNanos);
+                all.get(i).sweep(now, limits.idleNanos(), limits.poolIdleNanos());
             }
         }
         // Calls queued behind a saturated pool (every connection busy, e.g. long downloads or
         // WebSockets) must not wait forever: after the connect timeout they get 503.
-        waiting.expire(now, queueNanos);
+        waiting.expire(now, limits.connectNanos()); // the connect timeout bounds the wait too
     }
 
     private void connectDone(ChannelFuture f, UpstreamCall call) {
@@ -183,10 +173,11 @@ public final class Http1UpstreamPool implements ConnectionPool {
     private final class Initializer extends ChannelInitializer<Channel> {
         @Override
         protected void initChannel(Channel ch) {
-            if (endpoint.sslContext() != null) {
-                ch.pipeline().addLast(endpoint.newSslHandler(ch.alloc()));
+            SslHandler ssl = endpoint.newSslHandler(ch.alloc());
+            if (ssl != null) {
+                ch.pipeline().addLast(ssl);
             }
-            ch.pipeline().addLast(new Http1ResponseDecoder(Endpoint.MAX_RESPONSE_HEAD, Endpoint.MAX_RESPONSE_HEADERS));
+            ch.pipeline().addLast(new Http1ResponseDecoder()); // 64 KiB head, 100 fields
             ch.pipeline().addLast(new Http1UpstreamHandler(Http1UpstreamPool.this,
                     ch.pipeline().get(Http1ResponseDecoder.class)));
         }

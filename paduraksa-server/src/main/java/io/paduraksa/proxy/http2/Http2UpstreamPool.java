@@ -12,7 +12,6 @@ import io.paduraksa.proxy.ConnectionPool;
 import io.paduraksa.proxy.Endpoint;
 import io.paduraksa.proxy.UpstreamCall;
 import io.paduraksa.proxy.WaitingCalls;
-import io.paduraksa.snapshot.UpstreamCluster;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -33,10 +32,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     static final long SWEEP_MILLIS = 100;
 
     private final Endpoint endpoint;
-    private final UpstreamCluster.Pool settings;
-    private final long connectNanos;
-    private final long idleNanos;
-    private final long poolIdleNanos;
+    private final ConnectionPool.Limits limits;
     private final Bootstrap bootstrap;
     private final ArrayList<Http2UpstreamHandler> connections = new ArrayList<>(4);
     private final WaitingCalls waiting = new WaitingCalls();
@@ -48,11 +44,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     public Http2UpstreamPool(Endpoint endpoint, EventLoop loop) {
         this.endpoint = endpoint;
         this.loop = loop;
-        UpstreamCluster cluster = endpoint.cluster();
-        this.settings = cluster.pool();
-        this.connectNanos = cluster.timeouts().connect().toNanos();
-        this.idleNanos = cluster.timeouts().idle().toNanos();
-        this.poolIdleNanos = settings.idleTimeout().toNanos();
+        this.limits = endpoint.limits();
         this.bootstrap = endpoint.bootstrap(loop);
         this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -62,7 +54,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     }
 
     long gracefulShutdownMillis() {
-        return Math.max(1000, endpoint.cluster().timeouts().idle().toMillis());
+        return Math.max(1000, TimeUnit.NANOSECONDS.toMillis(limits.idleNanos()));
     }
 
     @Override
@@ -77,7 +69,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     }
 
     private Http2UpstreamHandler usable() {
-        int max = settings.maxRequestsPerConnection();
+        int max = limits.maxRequestsPerConnection();
         for (int i = 0; i < connections.size(); i++) {
             Http2UpstreamHandler c = connections.get(i);
             if (c.canOpenStream(max)) {
@@ -97,7 +89,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
         while (!waiting.isEmpty() && (c = usable()) != null) {
             give(c, waiting.poll());
         }
-        if (!waiting.isEmpty() && connecting == 0 && connections.size() < settings.maxConnections()) {
+        if (!waiting.isEmpty() && connecting == 0 && connections.size() < limits.maxConnections()) {
             connect();
         }
     }
@@ -192,12 +184,12 @@ public final class Http2UpstreamPool implements ConnectionPool {
         long now = System.nanoTime();
         for (int i = connections.size() - 1; i >= 0; i--) {
             if (i < connections.size()) {
-                connections.get(i).sweep(now, connectNanos, idleNanos, poolIdleNanos);
+                connections.get(i).sweep(now, limits.connectNanos(), limits.idleNanos(), limits.poolIdleNanos());
             }
         }
         // Every connection full (max concurrent streams on each, max_connections reached): a call
         // waits at most the connect timeout for a stream, then gets 503.
-        waiting.expire(now, connectNanos);
+        waiting.expire(now, limits.connectNanos());
     }
 
     /** Rare path (one per new connection): a refused or timed-out connect. */
@@ -230,7 +222,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
 
         @Override
         protected void initChannel(Channel ch) {
-            SslHandler ssl = endpoint.newPoolSslHandler(ch.alloc());
+            SslHandler ssl = endpoint.newSslHandler(ch.alloc());
             if (ssl != null) {
                 ch.pipeline().addLast(ssl);
             }
