@@ -1,9 +1,8 @@
 package io.paduraksa.proxy.http1;
 
-import io.paduraksa.proxy.ConnectionPool;
 import io.paduraksa.proxy.Endpoint;
 import io.paduraksa.proxy.UpstreamCall;
-import io.paduraksa.proxy.WaitingCalls;
+import io.paduraksa.proxy.PerLoopPool;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -11,40 +10,27 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/1.1 connections of one destination on one event loop (per-loop pools, as nginx and
  * Envoy workers keep them): only that loop touches it, so it takes no locks. Idle connections are
  * reused last-in first-out (the warmest first); at most {@code pool.max_connections} are open; calls
  * beyond that wait in order for a released connection. A connection returns to the pool only when
- * its response ended cleanly and completely (the decoder says it is reusable). A sweep every
- * {@link #SWEEP_MILLIS} fires the response-headers, idle and pool-idle timeouts, so a request
- * schedules no timer of its own.
+ * its response ended cleanly and completely (the decoder says it is reusable). The sweep
+ * ({@link PerLoopPool}) fires the response-headers, idle and pool-idle timeouts.
  */
-public final class Http1UpstreamPool implements ConnectionPool {
-    static final long SWEEP_MILLIS = 100;
-
-    private final Endpoint endpoint;
-    private final EventLoop loop;
-    private final ConnectionPool.Limits limits;
+public final class Http1UpstreamPool extends PerLoopPool {
     private final Bootstrap bootstrap;
     private final ArrayDeque<Http1UpstreamHandler> idle = new ArrayDeque<>();
     private final ArrayList<Http1UpstreamHandler> all = new ArrayList<>();
-    private final WaitingCalls waiting = new WaitingCalls();
-    private final ScheduledFuture<?> sweep;
     private int connecting;
-    private boolean closed;
 
     public Http1UpstreamPool(Endpoint endpoint, EventLoop loop) {
-        this.endpoint = endpoint;
-        this.loop = loop;
-        this.limits = endpoint.limits();
+        super(endpoint, loop);
         this.bootstrap = endpoint.bootstrap(loop).handler(new Initializer());
-        this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        startSweeping();
     }
 
     /** Hands {@code call} a connection now (reused), after connecting, or when one is released. */
@@ -96,19 +82,8 @@ public final class Http1UpstreamPool implements ConnectionPool {
         }
     }
 
-    /** Stops pooling: idle connections close now, busy ones when their call ends. On the pool's loop. */
     @Override
-    public void close() {
-        if (loop.inEventLoop()) {
-            close0();
-        } else {
-            loop.execute(this::close0);
-        }
-    }
-
-    private void close0() {
-        closed = true;
-        sweep.cancel(false);
+    protected void closeConnections() {
         Http1UpstreamHandler h;
         while ((h = idle.pollFirst()) != null) {
             h.close();
@@ -125,16 +100,13 @@ public final class Http1UpstreamPool implements ConnectionPool {
         return idle.size();
     }
 
-    private void sweep() {
-        long now = System.nanoTime();
+    @Override
+    protected void sweepConnections(long now) {
         for (int i = all.size() - 1; i >= 0; i--) {
             if (i < all.size()) {
                 all.get(i).sweep(now, limits.idleNanos(), limits.poolIdleNanos());
             }
         }
-        // Calls queued behind a saturated pool (every connection busy, e.g. long downloads or
-        // WebSockets) must not wait forever: after the connect timeout they get 503.
-        waiting.expire(now, limits.connectNanos()); // the connect timeout bounds the wait too
     }
 
     private void connectDone(ChannelFuture f, UpstreamCall call) {
@@ -146,12 +118,7 @@ public final class Http1UpstreamPool implements ConnectionPool {
         Channel ch = f.channel();
         Http1UpstreamHandler h = ch.pipeline().get(Http1UpstreamHandler.class);
         all.add(h);
-        if (closed) {
-            // The pool closed while connecting: serve this call, then the connection closes on release.
-            call.connected(h, false);
-            return;
-        }
-        call.connected(h, false);
+        call.connected(h, false); // also when the pool closed meanwhile: the connection closes on release
     }
 
     /** Rare path (one per new connection): relays the connect result to the pool. */

@@ -25,21 +25,22 @@ import java.util.Set;
  * from the loop's {@link Http2FieldCache}, an HTTP/2 client's decoded field is kept as it is (HPACK's
  * immutable AsciiStrings). The forwarding fields the forwarder computes are copied into one new
  * value each, as before (most of them differ per request). It is the iteration HPACK runs
- * ({@link #iterator}, pseudo-header fields first, one reused iterator, one iteration at a time) and
+ * ({@link #iterator}: pseudo-header fields first, one reused iterator, one iteration at a time) and
  * {@link #get}; the rest of Netty's {@code Headers} reads as empty, and writing it is refused.
  */
 public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSequence, Http2Headers>
         implements Http2Headers, FieldSink {
-    private static final AsciiString METHOD = PseudoHeaderName.METHOD.value();
-    private static final AsciiString SCHEME = PseudoHeaderName.SCHEME.value();
-    private static final AsciiString AUTHORITY = PseudoHeaderName.AUTHORITY.value();
-    private static final AsciiString PATH = PseudoHeaderName.PATH.value();
+    /** The request's pseudo-header fields, in the order they are encoded (as DefaultHttp2Headers keeps them). */
+    private static final AsciiString[] PSEUDO = {PseudoHeaderName.METHOD.value(), PseudoHeaderName.SCHEME.value(),
+            PseudoHeaderName.AUTHORITY.value(), PseudoHeaderName.PATH.value()};
+    private static final int METHOD = 0;
+    private static final int SCHEME = 1;
+    private static final int AUTHORITY = 2;
+    private static final int PATH = 3;
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
 
-    private CharSequence method;
-    private CharSequence scheme;
-    private CharSequence authority;
-    private CharSequence path;
+    /** Values of {@link #PSEUDO}, null where not set. */
+    private final CharSequence[] pseudo = new CharSequence[PSEUDO.length];
     private CharSequence[] names = new CharSequence[16];
     private CharSequence[] values = new CharSequence[16];
     private int size;
@@ -85,10 +86,7 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
         Arrays.fill(names, 0, size, null);
         Arrays.fill(values, 0, size, null);
         size = 0;
-        method = null;
-        scheme = null;
-        authority = null;
-        path = null;
+        Arrays.fill(pseudo, null);
         cache = null;
         return this;
     }
@@ -155,8 +153,12 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
     @Override
     public CharSequence get(CharSequence name) {
         if (name.length() > 0 && name.charAt(0) == ':') {
-            return METHOD.contentEquals(name) ? method : SCHEME.contentEquals(name) ? scheme
-                    : AUTHORITY.contentEquals(name) ? authority : PATH.contentEquals(name) ? path : null;
+            for (int i = 0; i < PSEUDO.length; i++) {
+                if (PSEUDO[i].contentEquals(name)) {
+                    return pseudo[i];
+                }
+            }
+            return null;
         }
         for (int i = 0; i < size; i++) {
             if (AsciiString.contentEquals(names[i], name)) {
@@ -203,7 +205,11 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
 
     @Override
     public int size() {
-        return pseudoCount() + size;
+        int n = size;
+        for (CharSequence p : pseudo) {
+            n += p != null ? 1 : 0;
+        }
+        return n;
     }
 
     @Override
@@ -214,8 +220,10 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
     @Override
     public Set<CharSequence> names() {
         Set<CharSequence> all = new LinkedHashSet<>();
-        for (int i = 0; i < pseudoCount(); i++) {
-            all.add(pseudoName(i));
+        for (int i = 0; i < PSEUDO.length; i++) {
+            if (pseudo[i] != null) {
+                all.add(PSEUDO[i]);
+            }
         }
         all.addAll(Arrays.asList(names).subList(0, size));
         return all;
@@ -223,25 +231,26 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
 
     @Override
     public Http2RequestHeaders method(CharSequence value) {
-        method = value;
-        return this;
+        return pseudo(METHOD, value);
     }
 
     @Override
     public Http2RequestHeaders scheme(CharSequence value) {
-        scheme = value;
-        return this;
+        return pseudo(SCHEME, value);
     }
 
     @Override
     public Http2RequestHeaders authority(CharSequence value) {
-        authority = value;
-        return this;
+        return pseudo(AUTHORITY, value);
     }
 
     @Override
     public Http2RequestHeaders path(CharSequence value) {
-        path = value;
+        return pseudo(PATH, value);
+    }
+
+    private Http2RequestHeaders pseudo(int slot, CharSequence value) {
+        pseudo[slot] = value;
         return this;
     }
 
@@ -253,22 +262,22 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
 
     @Override
     public CharSequence method() {
-        return method;
+        return pseudo[METHOD];
     }
 
     @Override
     public CharSequence scheme() {
-        return scheme;
+        return pseudo[SCHEME];
     }
 
     @Override
     public CharSequence authority() {
-        return authority;
+        return pseudo[AUTHORITY];
     }
 
     @Override
     public CharSequence path() {
-        return path;
+        return pseudo[PATH];
     }
 
     @Override
@@ -290,89 +299,69 @@ public final class Http2RequestHeaders extends EmptyHeaders<CharSequence, CharSe
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder("Http2RequestHeaders[");
-        for (int i = 0, n = size(); i < n; i++) {
-            sb.append(i == 0 ? "" : ", ").append(nameAt(i)).append(": ").append(valueAt(i));
+        String separator = "";
+        for (Map.Entry<CharSequence, CharSequence> e : new Fields().start()) {
+            sb.append(separator).append(e.getKey()).append(": ").append(e.getValue());
+            separator = ", ";
         }
         return sb.append(']').toString();
     }
 
-    // ---- positions over pseudo-header fields and fields, the order HPACK wants (RFC 9113 8.3)
-
-    private int pseudoCount() {
-        return (method != null ? 1 : 0) + (scheme != null ? 1 : 0) + (authority != null ? 1 : 0) + (path != null ? 1 : 0);
-    }
-
-    /** The name of pseudo-header field {@code i} of those set, in the order :method, :scheme, :authority, :path. */
-    private AsciiString pseudoName(int i) {
-        int seen = -1;
-        if (method != null && ++seen == i) {
-            return METHOD;
-        }
-        if (scheme != null && ++seen == i) {
-            return SCHEME;
-        }
-        if (authority != null && ++seen == i) {
-            return AUTHORITY;
-        }
-        return PATH;
-    }
-
-    private CharSequence nameAt(int i) {
-        int p = pseudoCount();
-        return i < p ? pseudoName(i) : names[i - p];
-    }
-
-    private CharSequence valueAt(int i) {
-        int p = pseudoCount();
-        return i < p ? pseudoValue(i) : values[i - p];
-    }
-
-    /** The one iterator, its own entry: {@link #next} moves it and returns it. */
-    private final class Fields implements Iterator<Map.Entry<CharSequence, CharSequence>>, Map.Entry<CharSequence, CharSequence> {
+    /**
+     * An iterator over the pseudo-header fields that are set, then the fields (RFC 9113 8.3: pseudo-header
+     * fields first), and its own entry: {@link #next} moves it and returns it.
+     */
+    private final class Fields implements Iterator<Map.Entry<CharSequence, CharSequence>>,
+            Map.Entry<CharSequence, CharSequence>, Iterable<Map.Entry<CharSequence, CharSequence>> {
+        /** Positions 0 to 3 are the pseudo-header slots, then field i is at 4 + i. */
         private int next;
         private int current;
-        private int pseudo;
-        private int total;
 
         Fields start() {
-            next = 0;
-            pseudo = pseudoCount();
-            total = pseudo + size;
+            next = skipUnset(0);
+            return this;
+        }
+
+        private int skipUnset(int at) {
+            while (at < PSEUDO.length && pseudo[at] == null) {
+                at++;
+            }
+            return at;
+        }
+
+        @Override
+        public Iterator<Map.Entry<CharSequence, CharSequence>> iterator() {
             return this;
         }
 
         @Override
         public boolean hasNext() {
-            return next < total;
+            return next < PSEUDO.length + size;
         }
 
         @Override
         public Map.Entry<CharSequence, CharSequence> next() {
-            if (next >= total) {
+            if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            current = next++;
+            current = next;
+            next = skipUnset(next + 1);
             return this;
         }
 
         @Override
         public CharSequence getKey() {
-            return current < pseudo ? pseudoName(current) : names[current - pseudo];
+            return current < PSEUDO.length ? PSEUDO[current] : names[current - PSEUDO.length];
         }
 
         @Override
         public CharSequence getValue() {
-            return current < pseudo ? pseudoValue(current) : values[current - pseudo];
+            return current < PSEUDO.length ? pseudo[current] : values[current - PSEUDO.length];
         }
 
         @Override
         public CharSequence setValue(CharSequence value) {
             throw new UnsupportedOperationException();
         }
-    }
-
-    private CharSequence pseudoValue(int i) {
-        AsciiString name = pseudoName(i);
-        return name == METHOD ? method : name == SCHEME ? scheme : name == AUTHORITY ? authority : path;
     }
 }
