@@ -6,7 +6,6 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.net.IpParser;
-import io.paduraksa.ops.TraceParent;
 import io.paduraksa.policy.UpstreamFields;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
