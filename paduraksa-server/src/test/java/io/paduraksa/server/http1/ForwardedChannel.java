@@ -67,6 +67,8 @@ final class ForwardedChannel {
 
     final EmbeddedChannel channel = new EmbeddedChannel();
     private final ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
+    /** Bytes written back by the last {@link #exchange}. */
+    long lastBytes;
 
     ForwardedChannel(Snapshot snapshot, String peer, boolean trustedPeer, Forwarder forwarder) {
         long[] ip = new long[2];
@@ -87,16 +89,22 @@ final class ForwardedChannel {
         exchange.responseEnd(null);
     }
 
-    /** One request in (its bytes in the one reused pooled buffer), read complete; returns the buffers written back, released. */
+    /**
+     * One request in (its bytes in the one reused pooled buffer), read complete; returns the buffers
+     * written back, released ({@link #lastBytes}: how many bytes they held).
+     */
     int exchange(byte[] request) {
         in.clear().writeBytes(request);
         channel.pipeline().fireChannelRead(in.retain());
         channel.pipeline().fireChannelReadComplete();
         int answers = 0;
+        long bytes = 0;
         for (Object out = channel.readOutbound(); out != null; out = channel.readOutbound()) {
             answers++;
+            bytes += ((ByteBuf) out).readableBytes();
             ((ByteBuf) out).release();
         }
+        lastBytes = bytes;
         return answers;
     }
 
