@@ -87,7 +87,24 @@ public final class AllocationAssert {
      * {@link #COUNTED_ATTEMPTS}) and fails.
      */
     public static <S> Result assertZero(String what, S state, Step<S> step, int warmup, int iterations) {
-        Result r = onThread(what, () -> settleAndCount(what, state, step, warmup, iterations));
+        return assertZero(what, state, step, warmup, iterations, null);
+    }
+
+    /**
+     * As {@link #assertZero(String, Object, Step, int, int)}, then {@code after} (unless null) on the
+     * measuring thread, whether the measurement passed or not: for what that thread owns and must
+     * close itself, such as a {@code ManualIoEventLoop} the step drives and the connections on it.
+     */
+    public static <S> Result assertZero(String what, S state, Step<S> step, int warmup, int iterations, Step<S> after) {
+        Result r = onThread(what, () -> {
+            try {
+                return settleAndCount(what, state, step, warmup, iterations);
+            } finally {
+                if (after != null) {
+                    after.run(state);
+                }
+            }
+        });
         if (r.totalBytes() != 0 || r.iterations() == 0) {
             throw new AssertionError("expected 0 bytes allocated per call, but "
                     + (r.iterations() == 0 ? "no settling round was clean: " : "every counted loop allocated: ") + r);

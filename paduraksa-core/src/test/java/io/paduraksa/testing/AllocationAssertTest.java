@@ -142,6 +142,24 @@ class AllocationAssertTest {
     }
 
     @Test
+    void theClosingStepRunsOnTheMeasuringThreadAfterTheLastCall() {
+        List<Thread> threads = new ArrayList<>();
+        Counter c = new Counter();
+        AllocationAssert.assertZero("closing", c, s -> {
+            s.value++;
+            if (threads.isEmpty()) {
+                threads.add(Thread.currentThread());
+            }
+        }, 1_000, 1_000, s -> {
+            threads.add(Thread.currentThread());
+            s.calls = (int) s.value;
+        });
+        assertThat(threads).hasSize(2);
+        assertThat(threads.get(1)).isSameAs(threads.get(0));
+        assertThat((long) c.calls).isEqualTo(c.value).isPositive();
+    }
+
+    @Test
     void exceptionsFromTheStepFailTheTest() {
         assertThatThrownBy(() -> AllocationAssert.measure("throws", new Counter(), s -> {
             throw new IllegalStateException("boom");

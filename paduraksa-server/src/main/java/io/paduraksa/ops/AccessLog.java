@@ -62,7 +62,6 @@ public final class AccessLog implements AutoCloseable {
 
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString REFERER = AsciiString.cached("referer");
-    private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -78,12 +77,6 @@ public final class AccessLog implements AutoCloseable {
             Ring r = new Ring(ringBytes);
             rings.add(r);
             return r;
-        }
-    };
-    private final FastThreadLocal<long[]> traceScratch = new FastThreadLocal<>() {
-        @Override
-        protected long[] initialValue() {
-            return new long[4];
         }
     };
     private final Thread writer;
@@ -133,7 +126,8 @@ public final class AccessLog implements AutoCloseable {
 
     /**
      * Queues the line of a request that ended. {@code view} may be null (a head that never
-     * parsed); {@code state} carries status, bytes, start, upstream and trace (its snapshot is null
+     * parsed); {@code state} carries status, bytes, start, upstream and trace (the one the forwarder
+     * sent upstream, or the client's own: {@code TraceParent.keepClientTrace}; its snapshot is null
      * when the gate did not run). The status and bytes are the state's.
      */
     public void log(int listener, int protocol, RequestState state, RequestView view, ClientInfo client, int decision) {
@@ -179,18 +173,8 @@ public final class AccessLog implements AutoCloseable {
         p = putLong(b, p, state.bytesSent());
         p = putLong(b, p, state.upstreamNanos());
         p = putLong(b, p, state.requestId());
-        long traceHigh = state.traceHigh();
-        long traceLow = state.traceLow();
-        if ((traceHigh | traceLow) == 0 && view != null) {
-            CharSequence tp = view.header(TRACEPARENT);
-            long[] ids = traceScratch.get();
-            if (tp != null && TraceParent.parse(tp, ids)) {
-                traceHigh = ids[0];
-                traceLow = ids[1];
-            }
-        }
-        p = putLong(b, p, traceHigh);
-        p = putLong(b, p, traceLow);
+        p = putLong(b, p, state.traceHigh());
+        p = putLong(b, p, state.traceLow());
         INT.set(b, p, (listener << 16) | (protocol << 8) | decision);
         INT.set(b, p + 4, state.status());
         p += 8;

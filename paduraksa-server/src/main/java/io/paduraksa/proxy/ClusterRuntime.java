@@ -106,9 +106,8 @@ final class ClusterRuntime implements AutoCloseable {
         ActiveHealthChecker.Target[] targets = new ActiveHealthChecker.Target[endpoints.length];
         for (int i = 0; i < targets.length; i++) {
             Endpoint e = endpoints[i];
-            String sni = model.tls().sni() != null ? model.tls().sni() : e.destination().ipLiteral() ? null : e.destination().host();
             targets[i] = new ActiveHealthChecker.Target(states[i], e.resolvedAddress(), authorities[i].toString(),
-                    e.poolSslContext(), sni, model.protocol());
+                    e.sslContext(), e.sni(), model.protocol());
         }
         ActiveHealthChecker c = new ActiveHealthChecker(group, endpoints.length == 0 ? null : endpoints[0].channelClass(),
                 model.name(), targets, h.activePath(), h.activeInterval(), h.activeTimeout(), h.healthyThreshold(),

@@ -1,5 +1,8 @@
 package io.paduraksa.proxy;
 
+import io.netty.channel.EventLoop;
+import io.paduraksa.snapshot.UpstreamCluster;
+
 /**
  * The connections of one destination on one event loop: {@code proxy.http1.Http1UpstreamPool} for
  * HTTP/1.1, {@code proxy.http2.Http2UpstreamPool} for h2 and h2c. Touched only by its loop.
@@ -13,14 +16,29 @@ public interface ConnectionPool {
      */
     @FunctionalInterface
     interface Factory {
-        ConnectionPool open(Endpoint endpoint, io.netty.channel.EventLoop loop);
+        ConnectionPool open(Endpoint endpoint, EventLoop loop);
     }
 
     /**
-     * Hands {@code call} an {@link UpstreamStream} now or later ({@link ForwardCall#connected}), or
-     * reports that connecting failed ({@link ForwardCall#connectFailed}); exactly one of the two.
+     * A pool's limits and timeouts, from its cluster's {@code pool} and {@code timeouts} settings:
+     * {@code maxRequestsPerConnection} 0 means unlimited; {@code connectNanos} bounds connecting and a
+     * call's wait for a busy pool; {@code idleNanos} a silent upstream in the middle of a response;
+     * {@code poolIdleNanos} an unused connection.
      */
-    void acquire(ForwardCall call);
+    record Limits(int maxConnections, int maxRequestsPerConnection, long connectNanos, long idleNanos, long poolIdleNanos) {
+        static Limits of(UpstreamCluster cluster) {
+            UpstreamCluster.Pool pool = cluster.pool();
+            return new Limits(pool.maxConnections(), pool.maxRequestsPerConnection(), cluster.timeouts().connect().toNanos(),
+                    cluster.timeouts().idle().toNanos(), pool.idleTimeout().toNanos());
+        }
+    }
+
+    /**
+     * Hands {@code call} an {@link UpstreamStream} now or later ({@link UpstreamCall#connected}), or
+     * reports that connecting failed ({@link UpstreamCall#connectFailed}) or that no connection came
+     * free within the connect timeout ({@link UpstreamCall#queueTimedOut}); exactly one of the three.
+     */
+    void acquire(UpstreamCall call);
 
     /** Stops pooling: idle connections close now, busy ones when their requests end. Any thread. */
     void close();

@@ -15,6 +15,7 @@ import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.paduraksa.proxy.health.ResolvedAddress;
 import io.paduraksa.snapshot.UpstreamCluster;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
 import javax.net.ssl.SSLException;
 
@@ -22,23 +23,21 @@ import javax.net.ssl.SSLException;
  * One destination of a cluster as the forwarder connects to it: its current address (host names
  * re-resolved off the event loops), its TLS client context, and one {@link ConnectionPool} per event
  * loop, opened by the {@link ConnectionPool.Factory} the forwarder was given (the protocol packages'
- * pools: {@code proxy.http1.Http1UpstreamPool}, {@code proxy.http2.Http2UpstreamPool}). Survives a
- * reload that leaves the cluster's connection settings unchanged, so its pools do.
- * {@link #pool} runs per request: a scan of a tiny array, no lock, no allocation.
+ * pools: {@code proxy.http1.Http1UpstreamPool}, {@code proxy.http2.Http2UpstreamPool}). A pool gets
+ * from it what it needs to connect, and no more: {@link #bootstrap}, {@link #address},
+ * {@link #newSslHandler}, {@link #limits} and {@link #describe}. Survives a reload that leaves the
+ * cluster's connection settings unchanged, so its pools do. {@link #pool} runs per request: a scan
+ * of a tiny array, no lock, no allocation.
  */
 public final class Endpoint implements AutoCloseable {
-    /** Largest upstream response head, and most header fields in it. */
-    public static final int MAX_RESPONSE_HEAD = 64 * 1024;
-    public static final int MAX_RESPONSE_HEADERS = 100;
-
     private final UpstreamCluster cluster;
     private final UpstreamCluster.Destination destination;
     private final Class<? extends SocketChannel> channelClass;
     private final ResolvedAddress address;
+    /** For TLS destinations: offers h2 and http/1.1 by ALPN on an h2 cluster, no ALPN on an HTTP/1.1 one; else null. */
     private final SslContext sslContext;
-    /** The context pools use: {@link #sslContext} for HTTP/1.1; for h2 one that offers h2 and http/1.1 by ALPN. */
-    private final SslContext poolContext;
     private final String sni;
+    private final ConnectionPool.Limits limits;
     private final ConnectionPool.Factory pools;
     private volatile LoopPool[] loopPools = new LoopPool[0];
 
@@ -52,11 +51,11 @@ public final class Endpoint implements AutoCloseable {
         this.destination = destination;
         this.channelClass = channelClass;
         this.address = new ResolvedAddress(destination.host(), destination.port(), cluster.resolveEvery(), resolver);
-        this.sslContext = destination.tls() ? clientContext(cluster.tls(), false) : null;
-        this.poolContext = destination.tls() && cluster.protocol() == UpstreamCluster.Protocol.H2
-                ? clientContext(cluster.tls(), true) : sslContext;
+        this.sslContext = destination.tls()
+                ? clientContext(cluster.tls(), cluster.protocol() == UpstreamCluster.Protocol.H2) : null;
         String configured = cluster.tls().sni();
         this.sni = configured != null ? configured : destination.ipLiteral() ? null : destination.host();
+        this.limits = ConnectionPool.Limits.of(cluster);
     }
 
     /**
@@ -83,16 +82,16 @@ public final class Endpoint implements AutoCloseable {
         return b.build();
     }
 
-    /** The cluster model this endpoint was built for. */
-    public UpstreamCluster cluster() {
-        return cluster;
+    /** The protocol the cluster speaks to its destinations: which pool the factory opens. */
+    public UpstreamCluster.Protocol protocol() {
+        return cluster.protocol();
     }
 
     UpstreamCluster.Destination destination() {
         return destination;
     }
 
-    public Class<? extends SocketChannel> channelClass() {
+    Class<? extends SocketChannel> channelClass() {
         return channelClass;
     }
 
@@ -106,25 +105,27 @@ public final class Endpoint implements AutoCloseable {
         return address;
     }
 
-    public SslContext sslContext() {
+    /** The TLS client context (ALPN h2 for h2 clusters), or null for cleartext destinations; the health checks share it. */
+    SslContext sslContext() {
         return sslContext;
     }
 
-    /** The context pooled connections use (ALPN h2 for h2 clusters), or null for cleartext destinations. */
-    SslContext poolSslContext() {
-        return poolContext;
+    /** The SNI name TLS connections send: the configured one, else the destination's host name (none for an IP literal). */
+    String sni() {
+        return sni;
     }
 
+    /** A TLS handler for a new connection (with the SNI name, ALPN h2 for h2 clusters), or null for cleartext destinations. */
     public SslHandler newSslHandler(ByteBufAllocator alloc) {
+        if (sslContext == null) {
+            return null;
+        }
         return sni == null ? sslContext.newHandler(alloc) : sslContext.newHandler(alloc, sni, destination.port());
     }
 
-    /** A TLS handler for a pooled connection (ALPN h2 for h2 clusters), or null for cleartext destinations. */
-    public SslHandler newPoolSslHandler(ByteBufAllocator alloc) {
-        if (poolContext == null) {
-            return null;
-        }
-        return sni == null ? poolContext.newHandler(alloc) : poolContext.newHandler(alloc, sni, destination.port());
+    /** The pools' limits and timeouts, from the cluster's settings. */
+    public ConnectionPool.Limits limits() {
+        return limits;
     }
 
     /** The destination's URL and cluster, for log lines. */
@@ -164,7 +165,7 @@ public final class Endpoint implements AutoCloseable {
                 return lp.pool;
             }
         }
-        LoopPool[] grown = java.util.Arrays.copyOf(p, p.length + 1);
+        LoopPool[] grown = Arrays.copyOf(p, p.length + 1);
         ConnectionPool pool = pools.open(this, loop);
         grown[p.length] = new LoopPool(loop, pool);
         loopPools = grown;

@@ -7,6 +7,7 @@ import io.paduraksa.ops.UpstreamMetrics;
 import io.paduraksa.proxy.balance.LoadBalancer;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.ResponseHeaderRules;
+import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
  * One forwarded request, from the gate's hand-off to the end of its response: picks a
@@ -23,15 +24,17 @@ import io.paduraksa.snapshot.ResponseHeaderRules;
  * body was streamed or a response started, the bytes are gone. An HTTP/2 upstream's refusal
  * (REFUSED_STREAM, or a stream above a GOAWAY's last stream id) is retried the same way.
  *
- * <p>The upstream side is an {@link UpstreamStream} (an HTTP/1.1 connection or an HTTP/2 stream);
- * its callbacks below ({@code onResponseHead} ...) are public for the protocol packages.
+ * <p>The upstream side is an {@link UpstreamStream} (an HTTP/1.1 connection or an HTTP/2 stream)
+ * taken from a {@link ConnectionPool}; both report to this call as an {@link UpstreamCall}, the only
+ * part of it the protocol packages see. The public methods outside that interface are the client
+ * side's ({@link ForwardExchange} implementations report the request body and the client's state).
  *
  * <p>WebSocket: a request with {@link ForwardExchange#isUpgradeRequest()} that gets {@code 101}
  * turns the call into a tunnel: raw bytes both ways through the same request-body and
  * response-body paths (with the same back-pressure), until either side closes; the other side is
  * then closed after what was written to it is flushed.
  */
-public final class ForwardCall {
+public final class ForwardCall implements UpstreamCall {
     private static final Recycler<ForwardCall> RECYCLER = new Recycler<>() {
         @Override
         protected ForwardCall newObject(Handle<ForwardCall> handle) {
@@ -67,8 +70,6 @@ public final class ForwardCall {
     private ResponseTrailers trailers;
     /** When the current attempt's request head was written (System.nanoTime). */
     private long sentNanos;
-    /** When a saturated pool queued this call (System.nanoTime). */
-    private long queuedNanos;
 
     private ForwardCall(Recycler.Handle<ForwardCall> handle) {
         this.handle = handle;
@@ -94,7 +95,7 @@ public final class ForwardCall {
         call.affinityLine = null;
         call.headRequest = Idempotency.isHead(state.view().method());
         // Only HTTP/1.1 upstreams can take an Upgrade; an HTTP/2 one gets a plain request.
-        call.upgradeRequest = exchange.isUpgradeRequest() && cluster.model().protocol() == io.paduraksa.snapshot.UpstreamCluster.Protocol.HTTP1;
+        call.upgradeRequest = exchange.isUpgradeRequest() && cluster.model().protocol() == UpstreamCluster.Protocol.HTTP1;
         cluster.onRequest();
         exchange.attach(call);
         call.cookieDestination = cluster.affinityChoice(state);
@@ -115,19 +116,10 @@ public final class ForwardCall {
         cluster.pool(d, exchange.eventLoop()).acquire(this);
     }
 
-    /** The request is a HEAD: its response has no body whatever it declares. */
-    public boolean isHeadRequest() {
-        return headRequest;
-    }
-
-    /** The request is a WebSocket handshake forwarded with its Upgrade fields. */
-    public boolean isUpgradeRequest() {
-        return upgradeRequest;
-    }
-
-    // ---- from the pool ----
+    // ---- UpstreamCall, from the pool ----
 
     /** The pool handed over a stream (on a fresh or reused connection); writes the request head and, if any, the body. */
+    @Override
     public void connected(UpstreamStream stream, boolean reused) {
         inPool = false;
         if (finished) {
@@ -146,21 +138,11 @@ public final class ForwardCall {
         sentNanos = System.nanoTime();
         cluster.meter(destination).request();
         state.upstream(destination, -1);
-        stream.begin(this, cluster.model().timeouts().responseHeaders().toNanos());
+        stream.begin(this, cluster.model().timeouts().responseHeaders().toNanos(), headRequest, upgradeRequest);
         stream.writeHead(state, exchange, cluster.model(), cluster.endpointAuthority(destination), requestLength);
         if (!requestDone && upstream == stream) {
             exchange.requestBodyReady();
         }
-    }
-
-    /** Connecting failed (refused, unreachable, timed out, TLS or ALPN refused): another destination, or 502. */
-    /** A pool with every connection busy queued this call at {@code nanos}. */
-    public void queued(long nanos) {
-        queuedNanos = nanos;
-    }
-
-    public long queuedNanos() {
-        return queuedNanos;
     }
 
     /**
@@ -168,6 +150,7 @@ public final class ForwardCall {
      * the pool was busy: 503 (the service is overloaded here; the upstream did nothing wrong, so no
      * passive-health failure and no retry elsewhere).
      */
+    @Override
     public void queueTimedOut() {
         inPool = false;
         if (finished) {
@@ -178,6 +161,8 @@ public final class ForwardCall {
         fail(503);
     }
 
+    /** Connecting failed (refused, unreachable, timed out, TLS or ALPN refused): another destination, or 502. */
+    @Override
     public void connectFailed() {
         inPool = false;
         if (finished) {
@@ -266,9 +251,10 @@ public final class ForwardCall {
         end(false);
     }
 
-    // ---- from the upstream ----
+    // ---- UpstreamCall, from the upstream stream ----
 
     /** The upstream can take more request bytes (true) or not (false). */
+    @Override
     public void upstreamWritable(boolean writable) {
         if (!finished && (!requestDone || tunnel)) {
             exchange.pauseRequestBody(!writable);
@@ -276,11 +262,13 @@ public final class ForwardCall {
     }
 
     /** An interim response (1xx other than 101); the caller keeps ownership of {@code head}. */
+    @Override
     public void onInterim(ResponseHead head) {
         exchange.interimResponse(head);
     }
 
     /** The final response head; the caller keeps ownership of {@code head}. */
+    @Override
     public void onResponseHead(ResponseHead head) {
         responseStarted = true;
         long latency = System.nanoTime() - sentNanos;
@@ -300,6 +288,7 @@ public final class ForwardCall {
     }
 
     /** A part of the response body, or tunnel bytes from the upstream (ownership passes here). */
+    @Override
     public void onResponseBody(ByteBuf chunk) {
         exchange.responseBody(chunk);
         if (!exchange.isWritable() && upstream != null) {
@@ -308,11 +297,13 @@ public final class ForwardCall {
     }
 
     /** Trailers of the response; released by this call once written. */
+    @Override
     public void onTrailers(ResponseTrailers t) {
         trailers = t;
     }
 
     /** The response ended completely. */
+    @Override
     public void onResponseEnd() {
         responseDone = true;
         ResponseTrailers t = trailers;
@@ -335,6 +326,7 @@ public final class ForwardCall {
     }
 
     /** The upstream's read ended: the client's queued writes go out. */
+    @Override
     public void flushClient() {
         if (!finished) {
             exchange.flush();
@@ -342,6 +334,7 @@ public final class ForwardCall {
     }
 
     /** The upstream's response was malformed or smuggled extra bytes: 502 before the head, else abort. */
+    @Override
     public void onUpstreamError() {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
@@ -356,6 +349,7 @@ public final class ForwardCall {
     }
 
     /** The upstream connection closed (or the HTTP/2 stream was reset) before the response ended. */
+    @Override
     public void onUpstreamClosed() {
         upstream = null;
         cluster.destination(destination).requestEnded();
@@ -385,6 +379,7 @@ public final class ForwardCall {
      * An HTTP/2 upstream did not process the stream (REFUSED_STREAM, or above a GOAWAY's last
      * stream id, RFC 9113 8.7): retried like a stale connection when the request may be retried.
      */
+    @Override
     public void onUpstreamRefused() {
         upstream = null;
         cluster.destination(destination).requestEnded();
@@ -402,6 +397,7 @@ public final class ForwardCall {
     }
 
     /** No response head within the cluster's response-headers timeout: 504. */
+    @Override
     public void onHeadersTimeout() {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
@@ -411,6 +407,7 @@ public final class ForwardCall {
     }
 
     /** The upstream was silent longer than the idle timeout in the middle of a response (or tunnel). */
+    @Override
     public void onIdleTimeout() {
         dropConnection();
         cluster.destination(destination).requestEnded();

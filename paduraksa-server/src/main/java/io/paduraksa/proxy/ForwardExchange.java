@@ -2,7 +2,6 @@ package io.paduraksa.proxy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
@@ -36,17 +35,14 @@ public interface ForwardExchange {
     boolean isUpgradeRequest();
 
     /**
-     * Writes the client's header fields that survive {@code rules} as HTTP/1.1 lines
-     * ({@code name: value\r\n}); the forwarder adds Host, framing and the forwarding headers itself.
+     * Offers the client's header fields that go on to the upstream ({@link ForwardingFields#isForwarded}
+     * under {@code rules}) to {@code sink}, in the order the client sent them: an HTTP/1.1 client's as
+     * field lines ({@link FieldSink#line}), an HTTP/2 client's as decoded fields ({@link FieldSink#field},
+     * pseudo-header fields left out). The upstream side writes them in its protocol and adds the
+     * request line or pseudo-header fields, Host, framing, {@code te: trailers} and the forwarding
+     * fields itself. Per request; allocates nothing per field.
      */
-    void writeRequestHeaders(ByteBuf out, ForwardingRules rules);
-
-    /**
-     * Adds the client's header fields that survive {@code rules} to an HTTP/2 upstream request, with
-     * lower-case names and without connection-specific fields (RFC 9113 8.2.2); {@code te: trailers}
-     * passes. The forwarder adds the pseudo-header fields and the forwarding fields itself.
-     */
-    void addRequestHeaders(Http2Headers out, ForwardingRules rules);
+    void offerRequestFields(FieldSink sink, ForwardingRules rules);
 
     /**
      * Called once when forwarding starts: from now on the exchange reports the client going away

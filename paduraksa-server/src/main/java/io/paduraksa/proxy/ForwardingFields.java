@@ -6,7 +6,6 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.net.IpParser;
-import io.paduraksa.ops.TraceParent;
 import io.paduraksa.policy.UpstreamFields;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
@@ -52,6 +51,18 @@ public final class ForwardingFields {
     };
 
     private ForwardingFields() {
+    }
+
+    /**
+     * Whether the client's field {@code name} goes on to the upstream: {@code rules} do not remove it
+     * (hop-by-hop fields, Host, framing, configured removals, identity fields unless they come from a
+     * trusted proxy: {@code trustedPeer}) and the client's Connection field ({@code connectionOptions},
+     * or null) does not name it (RFC 9110 7.6.1). Per field; allocates nothing.
+     */
+    public static boolean isForwarded(CharSequence name, ForwardingRules rules, boolean trustedPeer,
+                                      CharSequence connectionOptions) {
+        return !rules.isRemovedRequestHeader(name, trustedPeer)
+                && (connectionOptions == null || !ConnectionOptions.names(connectionOptions, name));
     }
 
     /**

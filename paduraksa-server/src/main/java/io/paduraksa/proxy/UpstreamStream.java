@@ -6,17 +6,21 @@ import io.paduraksa.gate.RequestState;
 import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
- * What one {@link ForwardCall} writes its request to and reads its response from: a pooled HTTP/1.1
- * connection for the length of one request ({@link Http1UpstreamHandler}), or one stream of a
- * multiplexed HTTP/2 connection ({@link io.paduraksa.proxy.http2.Http2UpstreamStream}). A pool
- * hands it over with {@link ForwardCall#connected}; from {@link #begin} on it reports the response
- * to the call ({@code onResponseHead}, {@code onResponseBody}, {@code onTrailers},
+ * What one call writes its request to and reads its response from: a pooled HTTP/1.1 connection
+ * for the length of one request ({@code proxy.http1.Http1UpstreamHandler}), or one stream of a
+ * multiplexed HTTP/2 connection ({@code proxy.http2.Http2UpstreamStream}). A pool hands it over with
+ * {@link UpstreamCall#connected}; from {@link #begin} on it reports the response to that
+ * {@link UpstreamCall} ({@code onResponseHead}, {@code onResponseBody}, {@code onTrailers},
  * {@code onResponseEnd}, failures and timeouts). Every method runs on the call's event loop.
  */
 public interface UpstreamStream {
 
-    /** Takes the stream for {@code call}; its response head is due within {@code headersTimeoutNanos}. */
-    void begin(ForwardCall call, long headersTimeoutNanos);
+    /**
+     * Takes the stream for {@code call}; its response head is due within {@code headersTimeoutNanos}.
+     * {@code headRequest}: the response has no body whatever it declares; {@code upgradeRequest}: a
+     * WebSocket handshake forwarded with its Upgrade fields (HTTP/1.1 only).
+     */
+    void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest);
 
     /**
      * Writes the request head: the normalised path and query, the authority (the client's when the

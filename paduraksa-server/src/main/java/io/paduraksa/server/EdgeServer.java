@@ -545,7 +545,7 @@ public final class EdgeServer {
 
     /** A destination's pool on one loop, in its cluster's protocol (the forwarder knows no protocol package). */
     private static ConnectionPool openPool(Endpoint endpoint, EventLoop loop) {
-        return endpoint.cluster().protocol() == UpstreamCluster.Protocol.HTTP1
+        return endpoint.protocol() == UpstreamCluster.Protocol.HTTP1
                 ? new Http1UpstreamPool(endpoint, loop) : new Http2UpstreamPool(endpoint, loop);
     }
 }

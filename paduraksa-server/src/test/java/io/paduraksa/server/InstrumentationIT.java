@@ -156,6 +156,7 @@ class InstrumentationIT {
         try (RawHttp client = new RawHttp(server.port("public"))) {
             client.exchange(get("a.test", "/fixed/json?token=secret", "User-Agent: probe/1.0 \"quoted\"\r\n"));
             client.exchange(get("a.test", "/answer/x", ""));
+            client.exchange(get("a.test", "/answer/traced", "traceparent: 00-" + TRACE + "-" + PARENT + "-01\r\n"));
         }
         try (RawHttp refused = new RawHttp(server.port("public"))) {
             refused.exchange("CONNECT a.test:443 HTTP/1.1\r\nHost: a.test:443\r\n\r\n");
@@ -188,6 +189,8 @@ class InstrumentationIT {
         assertThat(answered.get("bytes_sent").asLong()).isEqualTo(2);
         assertThat(answered.get("upstream").isNull()).isTrue();
         assertThat(answered.get("trace_id").isNull()).isTrue();
+        // Not forwarded, so no traceparent was written: the log still names the client's trace.
+        assertThat(lineFor("/answer/traced").get("trace_id").asText()).isEqualTo(TRACE);
 
         JsonNode refused = waitForLine(n -> n.get("decision").asText().equals("refused"));
         assertThat(refused.get("status").asInt()).isEqualTo(501);

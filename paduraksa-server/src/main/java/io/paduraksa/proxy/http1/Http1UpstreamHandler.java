@@ -1,6 +1,6 @@
 package io.paduraksa.proxy.http1;
 
-import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.UpstreamCall;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.UpstreamStream;
 import io.netty.buffer.ByteBuf;
@@ -18,7 +18,7 @@ import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
  * One pooled HTTP/1.1 upstream connection: feeds what {@link Http1ResponseDecoder} decodes to the
- * {@link ForwardCall} that holds the connection, reports closes and writability, and keeps the
+ * {@link UpstreamCall} that holds the connection, reports closes and writability, and keeps the
  * deadlines its pool's sweep checks (response headers, idle in the middle of a response, idle in
  * the pool). As the {@link UpstreamStream} of one call at a time it writes the request head and
  * body (chunked when the length is unknown). After a {@code 101} to a WebSocket handshake it is a
@@ -32,7 +32,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     private final Http1UpstreamPool pool;
     private final Http1ResponseDecoder decoder;
     private ChannelHandlerContext ctx;
-    private ForwardCall call;
+    private UpstreamCall call;
     private long headersDeadline;
     private long lastActivity;
     private int requests;
@@ -66,13 +66,13 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
 
     /** Takes the connection for {@code call}; the response must start within {@code headersTimeoutNanos}. */
     @Override
-    public void begin(ForwardCall call, long headersTimeoutNanos) {
+    public void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
         this.call = call;
         requests++;
         long now = System.nanoTime();
         lastActivity = now;
         headersDeadline = now + headersTimeoutNanos;
-        decoder.expectResponse(call.isHeadRequest(), call.isUpgradeRequest());
+        decoder.expectResponse(headRequest, upgradeRequest);
         readResponse(true);
     }
 
@@ -157,7 +157,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
 
     /** Called by the pool's sweep with the current time: fires the timeouts that are due. */
     void sweep(long now, long idleNanos, long poolIdleNanos) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null) {
             if (now - lastActivity >= poolIdleNanos) {
                 close();
@@ -181,7 +181,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         lastActivity = System.nanoTime();
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null) {
             ReferenceCountUtil.release(msg);
             if (msg instanceof Http1Error || msg instanceof Http1ResponseHead) {
@@ -218,7 +218,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c != null) {
             c.flushClient();
         }
@@ -226,7 +226,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c != null) {
             c.upstreamWritable(ctx.channel().isWritable());
         }
@@ -236,7 +236,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closed = true;
-        ForwardCall c = call;
+        UpstreamCall c = call;
         call = null;
         pool.closed(this);
         if (c != null) {

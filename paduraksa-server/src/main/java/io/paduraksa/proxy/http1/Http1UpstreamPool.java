@@ -1,64 +1,41 @@
 package io.paduraksa.proxy.http1;
 
-import io.paduraksa.proxy.ConnectionPool;
 import io.paduraksa.proxy.Endpoint;
-import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.UpstreamCall;
+import io.paduraksa.proxy.PerLoopPool;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
-import io.paduraksa.snapshot.UpstreamCluster;
+import io.netty.handler.ssl.SslHandler;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/1.1 connections of one destination on one event loop (per-loop pools, as nginx and
  * Envoy workers keep them): only that loop touches it, so it takes no locks. Idle connections are
  * reused last-in first-out (the warmest first); at most {@code pool.max_connections} are open; calls
  * beyond that wait in order for a released connection. A connection returns to the pool only when
- * its response ended cleanly and completely (the decoder says it is reusable). A sweep every
- * {@link #SWEEP_MILLIS} fires the response-headers, idle and pool-idle timeouts, so a request
- * schedules no timer of its own.
+ * its response ended cleanly and completely (the decoder says it is reusable). The sweep
+ * ({@link PerLoopPool}) fires the response-headers, idle and pool-idle timeouts.
  */
-public final class Http1UpstreamPool implements ConnectionPool {
-    static final long SWEEP_MILLIS = 100;
-
-    private final Endpoint endpoint;
-    private final EventLoop loop;
-    private final UpstreamCluster.Pool settings;
-    private final long headersNanos;
-    private final long idleNanos;
-    private final long poolIdleNanos;
-    /** How long a call may wait for a connection when all {@code max_connections} are busy: the connect timeout. */
-    private final long queueNanos;
+public final class Http1UpstreamPool extends PerLoopPool {
     private final Bootstrap bootstrap;
     private final ArrayDeque<Http1UpstreamHandler> idle = new ArrayDeque<>();
     private final ArrayList<Http1UpstreamHandler> all = new ArrayList<>();
-    private final ArrayDeque<ForwardCall> waiting = new ArrayDeque<>();
-    private final ScheduledFuture<?> sweep;
     private int connecting;
-    private boolean closed;
 
     public Http1UpstreamPool(Endpoint endpoint, EventLoop loop) {
-        this.endpoint = endpoint;
-        this.loop = loop;
-        UpstreamCluster cluster = endpoint.cluster();
-        this.settings = cluster.pool();
-        this.headersNanos = cluster.timeouts().responseHeaders().toNanos();
-        this.idleNanos = cluster.timeouts().idle().toNanos();
-        this.poolIdleNanos = settings.idleTimeout().toNanos();
-        this.queueNanos = cluster.timeouts().connect().toNanos();
+        super(endpoint, loop);
         this.bootstrap = endpoint.bootstrap(loop).handler(new Initializer());
-        this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        startSweeping();
     }
 
     /** Hands {@code call} a connection now (reused), after connecting, or when one is released. */
     @Override
-    public void acquire(ForwardCall call) {
+    public void acquire(UpstreamCall call) {
         Http1UpstreamHandler h;
         while ((h = idle.pollLast()) != null) {
             if (h.isUsable()) {
@@ -67,15 +44,14 @@ public final class Http1UpstreamPool implements ConnectionPool {
             }
             h.close();
         }
-        if (closed || all.size() + connecting < settings.maxConnections()) {
+        if (closed || all.size() + connecting < limits.maxConnections()) {
             connect(call);
         } else {
-            call.queued(System.nanoTime());
-            waiting.addLast(call);
+            waiting.add(call, System.nanoTime());
         }
     }
 
-    private void connect(ForwardCall call) {
+    private void connect(UpstreamCall call) {
         connecting++;
         ChannelFuture f = bootstrap.connect(endpoint.address());
         f.addListener(new Connected(this, call));
@@ -83,12 +59,12 @@ public final class Http1UpstreamPool implements ConnectionPool {
 
     /** The call ended with {@code h}: reuse it (a waiting call first) or close it. */
     void release(Http1UpstreamHandler h, boolean reusable) {
-        int max = settings.maxRequestsPerConnection();
+        int max = limits.maxRequestsPerConnection();
         if (!reusable || closed || !h.channel().isActive() || (max > 0 && h.requests() >= max)) {
             h.close();
             return;
         }
-        ForwardCall next = waiting.pollFirst();
+        UpstreamCall next = waiting.poll();
         if (next != null) {
             next.connected(h, true);
             return;
@@ -100,25 +76,14 @@ public final class Http1UpstreamPool implements ConnectionPool {
     void closed(Http1UpstreamHandler h) {
         all.remove(h);
         idle.remove(h);
-        ForwardCall next = waiting.pollFirst();
+        UpstreamCall next = waiting.poll();
         if (next != null) {
             connect(next);
         }
     }
 
-    /** Stops pooling: idle connections close now, busy ones when their call ends. On the pool's loop. */
     @Override
-    public void close() {
-        if (loop.inEventLoop()) {
-            close0();
-        } else {
-            loop.execute(this::close0);
-        }
-    }
-
-    private void close0() {
-        closed = true;
-        sweep.cancel(false);
+    protected void closeConnections() {
         Http1UpstreamHandler h;
         while ((h = idle.pollFirst()) != null) {
             h.close();
@@ -135,23 +100,16 @@ public final class Http1UpstreamPool implements ConnectionPool {
         return idle.size();
     }
 
-    private void sweep() {
-        long now = System.nanoTime();
+    @Override
+    protected void sweepConnections(long now) {
         for (int i = all.size() - 1; i >= 0; i--) {
             if (i < all.size()) {
-                all.get(i).sweep(now, idleNanos, poolIdleNanos);
+                all.get(i).sweep(now, limits.idleNanos(), limits.poolIdleNanos());
             }
-        }
-        // Calls queued behind a saturated pool (every connection busy, e.g. long downloads or
-        // WebSockets) must not wait forever: after the connect timeout they get 503.
-        ForwardCall w;
-        while ((w = waiting.peekFirst()) != null && now - w.queuedNanos() > queueNanos) {
-            waiting.pollFirst();
-            w.queueTimedOut();
         }
     }
 
-    private void connectDone(ChannelFuture f, ForwardCall call) {
+    private void connectDone(ChannelFuture f, UpstreamCall call) {
         connecting--;
         if (!f.isSuccess()) {
             call.connectFailed();
@@ -160,20 +118,15 @@ public final class Http1UpstreamPool implements ConnectionPool {
         Channel ch = f.channel();
         Http1UpstreamHandler h = ch.pipeline().get(Http1UpstreamHandler.class);
         all.add(h);
-        if (closed) {
-            // The pool closed while connecting: serve this call, then the connection closes on release.
-            call.connected(h, false);
-            return;
-        }
-        call.connected(h, false);
+        call.connected(h, false); // also when the pool closed meanwhile: the connection closes on release
     }
 
     /** Rare path (one per new connection): relays the connect result to the pool. */
     private static final class Connected implements ChannelFutureListener {
         private final Http1UpstreamPool pool;
-        private final ForwardCall call;
+        private final UpstreamCall call;
 
-        Connected(Http1UpstreamPool pool, ForwardCall call) {
+        Connected(Http1UpstreamPool pool, UpstreamCall call) {
             this.pool = pool;
             this.call = call;
         }
@@ -187,10 +140,11 @@ public final class Http1UpstreamPool implements ConnectionPool {
     private final class Initializer extends ChannelInitializer<Channel> {
         @Override
         protected void initChannel(Channel ch) {
-            if (endpoint.sslContext() != null) {
-                ch.pipeline().addLast(endpoint.newSslHandler(ch.alloc()));
+            SslHandler ssl = endpoint.newSslHandler(ch.alloc());
+            if (ssl != null) {
+                ch.pipeline().addLast(ssl);
             }
-            ch.pipeline().addLast(new Http1ResponseDecoder(Endpoint.MAX_RESPONSE_HEAD, Endpoint.MAX_RESPONSE_HEADERS));
+            ch.pipeline().addLast(new Http1ResponseDecoder()); // 64 KiB head, 100 fields
             ch.pipeline().addLast(new Http1UpstreamHandler(Http1UpstreamPool.this,
                     ch.pipeline().get(Http1ResponseDecoder.class)));
         }

@@ -12,13 +12,17 @@ import io.paduraksa.gate.RequestView;
 import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Writes the HTTP/1.1 request head an upstream receives: the request line with the NORMALISED path
  * (the path routes and policies judged, so the upstream cannot read a different one) and the
  * client's query, Host, the client's surviving fields, the forwarding fields from the gate's client
- * IP ({@link ForwardingFields}), and the body framing. Per request on the event loop; allocates
- * nothing (the forwarding fields go through a per-thread line writer).
+ * IP ({@link ForwardingFields}), and the body framing. An HTTP/1.1 client's fields are copied as the
+ * raw bytes of their lines; an HTTP/2 client's are written {@code name: value}, its {@code cookie}
+ * fields joined into one line after the others (RFC 9113 8.2.3). Per request on the event loop;
+ * allocates nothing (every field goes through a per-thread line writer, {@link Lines}).
  */
 final class UpstreamRequestHead {
     private static final byte[] HTTP_1_1_CRLF = {' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1', '\r', '\n'};
@@ -27,6 +31,8 @@ final class UpstreamRequestHead {
     private static final byte[] CHUNKED = ascii("Transfer-Encoding: chunked\r\n");
     /** RFC 6455 4.1: the upgrade fields are hop-by-hop; a forwarded WebSocket handshake carries them again. */
     private static final byte[] UPGRADE_WEBSOCKET = ascii("Connection: Upgrade\r\nUpgrade: websocket\r\n");
+    private static final byte[] COOKIE_LINE = ascii("cookie: ");
+    private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final int CRLF = ('\r' << 8) | '\n';
     private static final FastThreadLocal<Lines> LINES = new FastThreadLocal<>() {
         @Override
@@ -59,12 +65,13 @@ final class UpstreamRequestHead {
         out.writeBytes(HOST);
         ByteBufUtil.writeAscii(out, cluster.preserveHost() && authority != null ? authority : endpointAuthority);
         out.writeShort(CRLF);
-        exchange.writeRequestHeaders(out, rules);
+        Lines lines = LINES.get();
+        lines.out = out;
+        exchange.offerRequestFields(lines, rules);
+        lines.writeCookies();
         if (exchange.isUpgradeRequest()) {
             out.writeBytes(UPGRADE_WEBSOCKET);
         }
-        Lines lines = LINES.get();
-        lines.out = out;
         ForwardingFields.write(lines, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
         lines.out = null;
         if (bodyLength > 0) {
@@ -77,9 +84,54 @@ final class UpstreamRequestHead {
         out.writeShort(CRLF);
     }
 
-    /** Forwarding fields as {@code Name: value\r\n} lines; one per thread, pointed at the head being written. */
+    /**
+     * Every field as a {@code Name: value\r\n} line; one per thread, pointed at the head being
+     * written. An HTTP/2 client's {@code cookie} values wait in {@code cookies} (references to its
+     * decoded, immutable values) for {@link #writeCookies}.
+     */
     private static final class Lines implements FieldSink {
         ByteBuf out;
+        private CharSequence[] cookies = new CharSequence[4];
+        private int cookieCount;
+
+        @Override
+        public void line(ByteBuf head, int nameStart, int nameEnd, int valueStart, int valueEnd) {
+            out.writeBytes(head, nameStart, valueEnd - nameStart); // the client's bytes, as they came
+            out.writeShort(CRLF);
+        }
+
+        @Override
+        public void field(CharSequence name, CharSequence value) {
+            if (COOKIE.contentEqualsIgnoreCase(name)) {
+                if (cookieCount == cookies.length) {
+                    cookies = Arrays.copyOf(cookies, cookieCount * 2);
+                }
+                cookies[cookieCount++] = value;
+                return;
+            }
+            ByteBufUtil.writeAscii(out, name);
+            out.writeByte(':').writeByte(' ');
+            ByteBufUtil.writeAscii(out, value);
+            out.writeShort(CRLF);
+        }
+
+        /** The cookie fields an HTTP/2 client split, as one line in the order sent; forgets them. */
+        void writeCookies() {
+            int n = cookieCount;
+            if (n == 0) {
+                return;
+            }
+            out.writeBytes(COOKIE_LINE);
+            for (int i = 0; i < n; i++) {
+                if (i > 0) {
+                    out.writeByte(';').writeByte(' ');
+                }
+                ByteBufUtil.writeAscii(out, cookies[i]);
+                cookies[i] = null;
+            }
+            cookieCount = 0;
+            out.writeShort(CRLF);
+        }
 
         @Override
         public void name(AsciiString http1Name, AsciiString lowerName) {
@@ -110,6 +162,6 @@ final class UpstreamRequestHead {
     }
 
     private static byte[] ascii(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

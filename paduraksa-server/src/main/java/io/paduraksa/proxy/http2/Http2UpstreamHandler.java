@@ -37,6 +37,8 @@ public final class Http2UpstreamHandler extends Http2ConnectionHandler {
     static final int CONNECTION_WINDOW = 16 << 20;
 
     private final Http2UpstreamPool pool;
+    /** The header block of the stream being opened (encoded within open, so one serves every stream). */
+    private final Http2RequestHeaders requestHeaders = new Http2RequestHeaders();
     private final IntObjectHashMap<Http2UpstreamStream> streams = new IntObjectHashMap<>(8);
     /** Streams that received DATA in the current read: their clients are flushed once at its end. */
     private final ArrayList<Http2UpstreamStream> dirty = new ArrayList<>(4);
@@ -110,6 +112,11 @@ public final class Http2UpstreamHandler extends Http2ConnectionHandler {
 
     int opened() {
         return opened;
+    }
+
+    /** The header block to build a new stream's request head in; cleared after {@link #open}. */
+    Http2RequestHeaders requestHeaders() {
+        return requestHeaders;
     }
 
     /** A stream for the pool to hand out. */

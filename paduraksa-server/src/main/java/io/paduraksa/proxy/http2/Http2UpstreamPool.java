@@ -7,12 +7,9 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.util.concurrent.ScheduledFuture;
-import io.paduraksa.proxy.ConnectionPool;
 import io.paduraksa.proxy.Endpoint;
-import io.paduraksa.proxy.ForwardCall;
-import io.paduraksa.snapshot.UpstreamCluster;
-import java.util.ArrayDeque;
+import io.paduraksa.proxy.UpstreamCall;
+import io.paduraksa.proxy.PerLoopPool;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -24,37 +21,21 @@ import org.slf4j.LoggerFactory;
  * SETTINGS_MAX_CONCURRENT_STREAMS; when none has, it waits and one more connection is opened (one
  * at a time, at most {@code pool.max_connections} in all). Connections count as usable once the
  * upstream's SETTINGS arrived (and ALPN chose h2 over TLS). If connecting fails while no connection
- * is usable or on its way, the waiting calls fail (they retry elsewhere or answer 502). A sweep
- * every 100 ms fires the response-headers and idle timeouts of streams, the connect deadline (TCP,
- * TLS and SETTINGS together) and the pool idle timeout.
+ * is usable or on its way, the waiting calls fail (they retry elsewhere or answer 502). The sweep
+ * ({@link PerLoopPool}) fires the response-headers and idle timeouts of streams, the connect
+ * deadline (TCP, TLS and SETTINGS together) and the pool idle timeout.
  */
-public final class Http2UpstreamPool implements ConnectionPool {
+public final class Http2UpstreamPool extends PerLoopPool {
     private static final Logger LOG = LoggerFactory.getLogger(Http2UpstreamPool.class);
-    static final long SWEEP_MILLIS = 100;
 
-    private final Endpoint endpoint;
-    private final UpstreamCluster.Pool settings;
-    private final long connectNanos;
-    private final long idleNanos;
-    private final long poolIdleNanos;
     private final Bootstrap bootstrap;
     private final ArrayList<Http2UpstreamHandler> connections = new ArrayList<>(4);
-    private final ArrayDeque<ForwardCall> waiting = new ArrayDeque<>();
-    private final EventLoop loop;
-    private final ScheduledFuture<?> sweep;
     private int connecting;
-    private boolean closed;
 
     public Http2UpstreamPool(Endpoint endpoint, EventLoop loop) {
-        this.endpoint = endpoint;
-        this.loop = loop;
-        UpstreamCluster cluster = endpoint.cluster();
-        this.settings = cluster.pool();
-        this.connectNanos = cluster.timeouts().connect().toNanos();
-        this.idleNanos = cluster.timeouts().idle().toNanos();
-        this.poolIdleNanos = settings.idleTimeout().toNanos();
+        super(endpoint, loop);
         this.bootstrap = endpoint.bootstrap(loop);
-        this.sweep = loop.scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        startSweeping();
     }
 
     String describe() {
@@ -62,23 +43,22 @@ public final class Http2UpstreamPool implements ConnectionPool {
     }
 
     long gracefulShutdownMillis() {
-        return Math.max(1000, endpoint.cluster().timeouts().idle().toMillis());
+        return Math.max(1000, TimeUnit.NANOSECONDS.toMillis(limits.idleNanos()));
     }
 
     @Override
-    public void acquire(ForwardCall call) {
+    public void acquire(UpstreamCall call) {
         Http2UpstreamHandler c = usable();
         if (c != null && waiting.isEmpty()) {
             give(c, call);
             return;
         }
-        call.queued(System.nanoTime());
-        waiting.addLast(call);
+        waiting.add(call, System.nanoTime());
         drain();
     }
 
     private Http2UpstreamHandler usable() {
-        int max = settings.maxRequestsPerConnection();
+        int max = limits.maxRequestsPerConnection();
         for (int i = 0; i < connections.size(); i++) {
             Http2UpstreamHandler c = connections.get(i);
             if (c.canOpenStream(max)) {
@@ -88,7 +68,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
         return null;
     }
 
-    private static void give(Http2UpstreamHandler c, ForwardCall call) {
+    private static void give(Http2UpstreamHandler c, UpstreamCall call) {
         call.connected(c.newStream(), c.opened() > 0);
     }
 
@@ -96,9 +76,9 @@ public final class Http2UpstreamPool implements ConnectionPool {
     private void drain() {
         Http2UpstreamHandler c;
         while (!waiting.isEmpty() && (c = usable()) != null) {
-            give(c, waiting.pollFirst());
+            give(c, waiting.poll());
         }
-        if (!waiting.isEmpty() && connecting == 0 && connections.size() < settings.maxConnections()) {
+        if (!waiting.isEmpty() && connecting == 0 && connections.size() < limits.maxConnections()) {
             connect();
         }
     }
@@ -107,8 +87,8 @@ public final class Http2UpstreamPool implements ConnectionPool {
         Http2UpstreamHandler h = Http2UpstreamHandler.create(this);
         connections.add(h);
         connecting++;
-        ChannelFuture f = bootstrap.clone().handler(new Initializer(endpoint, h)).connect(endpoint.address());
-        f.addListener(new Connected(this, h));
+        Connecting c = new Connecting(h);
+        bootstrap.clone().handler(c).connect(endpoint.address()).addListener(c);
     }
 
     void connectionReady(Http2UpstreamHandler h) {
@@ -146,7 +126,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     private void failWaiting() {
         int n = waiting.size();
         for (int i = 0; i < n; i++) {
-            ForwardCall call = waiting.pollFirst();
+            UpstreamCall call = waiting.poll();
             if (call == null) {
                 return;
             }
@@ -155,17 +135,7 @@ public final class Http2UpstreamPool implements ConnectionPool {
     }
 
     @Override
-    public void close() {
-        if (loop.inEventLoop()) {
-            close0();
-        } else {
-            loop.execute(this::close0);
-        }
-    }
-
-    private void close0() {
-        closed = true;
-        sweep.cancel(false);
+    protected void closeConnections() {
         for (Http2UpstreamHandler h : connections.toArray(new Http2UpstreamHandler[0])) {
             if (h.isReady()) {
                 h.drain();
@@ -189,57 +159,38 @@ public final class Http2UpstreamPool implements ConnectionPool {
         return idle;
     }
 
-    private void sweep() {
-        long now = System.nanoTime();
+    @Override
+    protected void sweepConnections(long now) {
         for (int i = connections.size() - 1; i >= 0; i--) {
             if (i < connections.size()) {
-                connections.get(i).sweep(now, connectNanos, idleNanos, poolIdleNanos);
-            }
-        }
-        // Every connection full (max concurrent streams on each, max_connections reached): a call
-        // waits at most the connect timeout for a stream, then gets 503.
-        ForwardCall w;
-        while ((w = waiting.peekFirst()) != null && now - w.queuedNanos() > connectNanos) {
-            waiting.pollFirst();
-            w.queueTimedOut();
-        }
-    }
-
-    /** Rare path (one per new connection): a refused or timed-out connect. */
-    private static final class Connected implements ChannelFutureListener {
-        private final Http2UpstreamPool pool;
-        private final Http2UpstreamHandler handler;
-
-        Connected(Http2UpstreamPool pool, Http2UpstreamHandler handler) {
-            this.pool = pool;
-            this.handler = handler;
-        }
-
-        @Override
-        public void operationComplete(ChannelFuture future) {
-            if (!future.isSuccess()) {
-                LOG.debug("upstream {}: connect failed: {}", pool.describe(), future.cause().toString());
-                pool.connectionClosed(handler);
+                connections.get(i).sweep(now, limits.connectNanos(), limits.idleNanos(), limits.poolIdleNanos());
             }
         }
     }
 
-    private static final class Initializer extends ChannelInitializer<Channel> {
-        private final Endpoint endpoint;
+    /** Rare path, one per new connection: sets up its pipeline, and reports a refused or timed-out connect. */
+    private final class Connecting extends ChannelInitializer<Channel> implements ChannelFutureListener {
         private final Http2UpstreamHandler handler;
 
-        Initializer(Endpoint endpoint, Http2UpstreamHandler handler) {
-            this.endpoint = endpoint;
+        Connecting(Http2UpstreamHandler handler) {
             this.handler = handler;
         }
 
         @Override
         protected void initChannel(Channel ch) {
-            SslHandler ssl = endpoint.newPoolSslHandler(ch.alloc());
+            SslHandler ssl = endpoint.newSslHandler(ch.alloc());
             if (ssl != null) {
                 ch.pipeline().addLast(ssl);
             }
             ch.pipeline().addLast(handler);
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            if (!future.isSuccess()) {
+                LOG.debug("upstream {}: connect failed: {}", describe(), future.cause().toString());
+                connectionClosed(handler);
+            }
         }
     }
 }

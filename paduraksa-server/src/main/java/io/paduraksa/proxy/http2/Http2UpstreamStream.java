@@ -3,7 +3,6 @@ package io.paduraksa.proxy.http2;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -11,34 +10,36 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
-import io.paduraksa.proxy.FieldSink;
-import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
+import io.paduraksa.proxy.UpstreamCall;
 import io.paduraksa.proxy.UpstreamStream;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
  * One forwarded request as a stream of an {@link Http2UpstreamHandler} connection. The request
- * head becomes an HTTP/2 header block: {@code :method}, {@code :scheme} (the upstream's: https for
- * h2, http for h2c), {@code :authority} (the client's when the cluster preserves the host, else the
- * destination's), {@code :path} from the NORMALISED path and the client's query, then the client's
- * surviving fields (lower case, no connection-specific ones, {@code te: trailers} kept) and the
- * forwarding fields ({@link ForwardingFields}, shared with HTTP/1.1). The response comes back as
- * HEADERS, DATA and trailing HEADERS; while the client cannot take more, DATA is not consumed, so
- * the upstream's flow-control window closes (HTTP/2 flow control is the back-pressure).
+ * head becomes an HTTP/2 header block (the connection's {@link Http2RequestHeaders}): {@code :method},
+ * {@code :scheme} (the upstream's: https for h2, http for h2c), {@code :authority} (the client's when
+ * the cluster preserves the host, else the destination's), {@code :path} from the NORMALISED path and
+ * the client's query, then the client's surviving fields (lower case, no connection-specific ones),
+ * {@code te: trailers} when the client's TE asked for trailers, and the forwarding fields
+ * ({@link ForwardingFields}, shared with HTTP/1.1). The response comes back as HEADERS, DATA and
+ * trailing HEADERS; while the client cannot take more, DATA is not consumed, so the upstream's
+ * flow-control window closes (HTTP/2 flow control is the back-pressure).
  *
  * <p>One object per request (not pooled), on the connection's event loop.
  */
-public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
+public final class Http2UpstreamStream implements UpstreamStream {
     private static final AsciiString HTTPS = AsciiString.cached("https");
     private static final AsciiString HTTP = AsciiString.cached("http");
-    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
+    private static final AsciiString TE = AsciiString.cached("te");
+    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
 
     private final Http2UpstreamHandler connection;
     private final Http2ResponseFields fields = new Http2ResponseFields();
-    private ForwardCall call;
+    private UpstreamCall call;
     private int id = -1;
     private boolean headRequest;
     private boolean headDone;
@@ -47,11 +48,6 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
     private long resetCode = -1;
     private long headersDeadline;
     private long lastActivity;
-    /** The header block being written and the forwarding field being built (see the FieldSink methods). */
-    private Http2Headers building;
-    private AsciiString fieldName;
-    private byte[] fieldValue;
-    private int fieldLength;
 
     Http2UpstreamStream(Http2UpstreamHandler connection) {
         this.connection = connection;
@@ -72,9 +68,9 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
     // ---- UpstreamStream, from the call
 
     @Override
-    public void begin(ForwardCall call, long headersTimeoutNanos) {
+    public void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
         this.call = call;
-        this.headRequest = call.isHeadRequest();
+        this.headRequest = headRequest;
         long now = System.nanoTime();
         lastActivity = now;
         headersDeadline = now + headersTimeoutNanos;
@@ -86,20 +82,24 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
         RequestView view = state.view();
         ForwardingRules rules = state.snapshot().forwarding();
         CharSequence authority = view.authority();
-        Http2Headers h = new DefaultHttp2Headers(false, 24);
+        Http2RequestHeaders h = connection.requestHeaders();
         h.method(AsciiString.of(view.method()));
         h.scheme(cluster.protocol() == UpstreamCluster.Protocol.H2 ? HTTPS : HTTP);
         h.authority(cluster.preserveHost() && authority != null ? AsciiString.of(authority) : endpointAuthority);
         h.path(path(state, view));
-        exchange.addRequestHeaders(h, rules);
-        building = h;
-        ForwardingFields.write(this, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
-        building = null;
-        if (bodyLength > 0) {
-            h.set(CONTENT_LENGTH, AsciiString.of(Long.toString(bodyLength)));
+        exchange.offerRequestFields(h, rules);
+        CharSequence te = state.header(TE);
+        if (te != null && ConnectionOptions.names(te, TRAILERS)) {
+            h.add(TE, TRAILERS); // RFC 9113 8.2.2: the one TE value HTTP/2 carries (gRPC needs it)
         }
-        if (!connection.open(this, h, bodyLength == 0) && call != null) {
-            ForwardCall c = call;
+        ForwardingFields.write(h, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
+        if (bodyLength > 0) {
+            h.contentLength(bodyLength);
+        }
+        boolean opened = connection.open(this, h, bodyLength == 0);
+        h.clear(); // encoded by now (see Http2RequestHeaders)
+        if (!opened && call != null) {
+            UpstreamCall c = call;
             call = null;
             c.onUpstreamRefused(); // the connection could not open a stream after all (closing, limit)
         }
@@ -196,48 +196,10 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
         close(); // no tunnels over HTTP/2 upstreams
     }
 
-    // ---- FieldSink: forwarding fields into the header block being built
-
-    @Override
-    public void name(AsciiString http1Name, AsciiString lowerName) {
-        fieldName = lowerName.toLowerCase();
-        fieldLength = 0;
-        if (fieldValue == null) {
-            fieldValue = new byte[256];
-        }
-    }
-
-    @Override
-    public void value(CharSequence text) {
-        int n = text.length();
-        grow(n);
-        for (int i = 0; i < n; i++) {
-            fieldValue[fieldLength++] = (byte) text.charAt(i);
-        }
-    }
-
-    @Override
-    public void value(byte[] bytes, int from, int length) {
-        grow(length);
-        System.arraycopy(bytes, from, fieldValue, fieldLength, length);
-        fieldLength += length;
-    }
-
-    private void grow(int more) {
-        if (fieldLength + more > fieldValue.length) {
-            fieldValue = java.util.Arrays.copyOf(fieldValue, Math.max(fieldValue.length * 2, fieldLength + more));
-        }
-    }
-
-    @Override
-    public void end() {
-        building.add(fieldName, new AsciiString(fieldValue, 0, fieldLength, true));
-    }
-
     // ---- from the connection
 
     void onHeaders(Http2Headers headers, boolean endStream) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null) {
             return;
         }
@@ -270,7 +232,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     int onData(ByteBuf data, int padding, boolean endStream) {
         int n = data.readableBytes();
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null || !headDone) {
             return n + padding;
         }
@@ -289,7 +251,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
         return n + padding;
     }
 
-    private void end(ForwardCall c) {
+    private void end(UpstreamCall c) {
         c.onResponseEnd();
         fields.clear();
     }
@@ -300,7 +262,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     /** Netty closed the stream: a clean end was already reported; anything else fails the call. */
     void onClosed(boolean unprocessed) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         call = null;
         fields.clear();
         if (c == null) {
@@ -314,14 +276,14 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
     }
 
     void onWritabilityChanged(boolean writable) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c != null) {
             c.upstreamWritable(writable);
         }
     }
 
     void flushClient() {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c != null) {
             c.flushClient();
         }
@@ -329,7 +291,7 @@ public final class Http2UpstreamStream implements UpstreamStream, FieldSink {
 
     /** The connection's sweep: response-headers and idle timeouts of this stream. */
     void sweep(long now, long idleNanos) {
-        ForwardCall c = call;
+        UpstreamCall c = call;
         if (c == null) {
             return;
         }

@@ -8,6 +8,7 @@ import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.policy.AsyncPolicy;
 import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.proxy.TraceParent;
 import io.paduraksa.respond.PrecomputedResponse;
 
 /**
@@ -103,6 +104,7 @@ public final class RequestCycle implements AsyncPolicy.Decided {
         AccessLog log = services.accessLog();
         if (log != null) {
             state.startNanos(startNanos);
+            TraceParent.keepClientTrace(state, view); // the client's trace, when no traceparent went upstream
             log.log(services.listener(), protocol, state, view, client, decision);
         }
     }

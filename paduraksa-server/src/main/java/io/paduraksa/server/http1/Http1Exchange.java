@@ -5,10 +5,9 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.proxy.ConnectionOptions;
+import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
@@ -55,8 +54,6 @@ final class Http1Exchange implements ForwardExchange {
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
-    private static final AsciiString TE = AsciiString.cached("te");
-    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
     private static final byte[] CONNECTION_UPGRADE = "Connection: Upgrade\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] COLON_SPACE = {':', ' '};
     private static final int CRLF = ('\r' << 8) | '\n';
@@ -196,19 +193,16 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     @Override
-    public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
+    public void offerRequestFields(FieldSink sink, ForwardingRules rules) {
         Http1RequestHead h = head;
         ByteBuf bytes = h.buffer();
         int connection = h.findHeader(CONNECTION);
         CharSequence options = connection < 0 ? null : copyOf(h, connection);
         boolean trusted = handler.state().isPeerTrustedProxy();
         for (int i = 0, n = h.headerCount(); i < n; i++) {
-            CharSequence name = h.headerName(i);
-            if (rules.isRemovedRequestHeader(name, trusted) || (options != null && ConnectionOptions.names(options, name))) {
-                continue;
+            if (ForwardingFields.isForwarded(h.headerName(i), rules, trusted, options)) {
+                sink.line(bytes, h.headerNameStart(i), h.headerNameEnd(i), h.headerValueStart(i), h.headerValueEnd(i));
             }
-            out.writeBytes(bytes, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));
-            out.writeShort(CRLF);
         }
     }
 
@@ -217,25 +211,6 @@ final class Http1Exchange implements ForwardExchange {
 
     private CharSequence copyOf(Http1RequestHead h, int index) {
         return connectionValue.point(h.buffer(), h.headerValueStart(index), h.headerValueEnd(index));
-    }
-
-    @Override
-    public void addRequestHeaders(Http2Headers out, ForwardingRules rules) {
-        Http1RequestHead h = head;
-        int connection = h.findHeader(CONNECTION);
-        CharSequence options = connection < 0 ? null : copyOf(h, connection);
-        boolean trusted = handler.state().isPeerTrustedProxy();
-        for (int i = 0, n = h.headerCount(); i < n; i++) {
-            CharSequence name = h.headerName(i);
-            if (rules.isRemovedRequestHeader(name, trusted) || (options != null && ConnectionOptions.names(options, name))) {
-                continue;
-            }
-            out.add(new AsciiString(name).toLowerCase(), new AsciiString(h.headerValue(i)));
-        }
-        int te = h.findHeader(TE);
-        if (te >= 0 && ConnectionOptions.names(h.headerValue(te), TRAILERS)) {
-            out.add(TE, TRAILERS); // RFC 9113 8.2.2: the one TE value HTTP/2 carries (gRPC needs it)
-        }
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.paduraksa.server.http2;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -17,7 +16,7 @@ import io.netty.util.Recycler;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.AccessLog;
-import io.paduraksa.proxy.ConnectionOptions;
+import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
@@ -28,7 +27,6 @@ import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.server.cycle.ProtocolExchange;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -36,10 +34,11 @@ import java.util.Map;
  * {@link Recycler} when a stream's headers arrive and returned when the request ends, so two live
  * streams never share one. On the event loop, taking and returning allocate nothing.
  *
- * <p>For a forwarded stream it is also the {@link ForwardExchange}: the request's fields are
- * written as HTTP/1.1 lines for the upstream (several {@code cookie} fields joined with "; ",
- * RFC 9113 8.2.3), DATA frames stream up with HTTP/2 flow control as back-pressure (bytes are
- * returned to the client's window only while the upstream connection is writable), and the
+ * <p>For a forwarded stream it is also the {@link ForwardExchange}: the request's decoded fields
+ * are offered to the upstream side, which writes them in its protocol (an HTTP/1.1 upstream joins
+ * several {@code cookie} fields with "; ", RFC 9113 8.2.3), DATA frames stream up with HTTP/2
+ * flow control as back-pressure (bytes are returned to the client's window only while the
+ * upstream connection is writable), and the
  * upstream's response becomes HEADERS, DATA and trailing HEADERS. The response head costs Netty
  * header objects (lower-cased names, copied values); the rest allocates nothing per request.
  *
@@ -62,13 +61,8 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             return new Http2Exchange(handle);
         }
     };
-    private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
-    private static final AsciiString TE = AsciiString.cached("te");
-    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
-    private static final byte[] COOKIE_LINE = "cookie: ".getBytes(StandardCharsets.US_ASCII);
-    private static final int CRLF = ('\r' << 8) | '\n';
 
     /** Where the stream's request is; see the class comment for the transitions. */
     enum Phase {
@@ -351,60 +345,15 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     }
 
     @Override
-    public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
-        Http2Headers headers = view.headers();
-        CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
-        boolean trusted = state.isPeerTrustedProxy();
-        boolean cookies = false;
-        for (Map.Entry<CharSequence, CharSequence> e : headers) {
-            CharSequence name = e.getKey();
-            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name, trusted)
-                    || (options != null && ConnectionOptions.names(options, name))) {
-                continue;
-            }
-            if (COOKIE.contentEqualsIgnoreCase(name)) {
-                cookies = true;
-                continue;
-            }
-            ByteBufUtil.writeAscii(out, name);
-            out.writeByte(':').writeByte(' ');
-            ByteBufUtil.writeAscii(out, e.getValue());
-            out.writeShort(CRLF);
-        }
-        if (cookies) {
-            writeCookies(out, headers);
-        }
-    }
-
-    private static void writeCookies(ByteBuf out, Http2Headers headers) {
-        out.writeBytes(COOKIE_LINE);
-        boolean first = true;
-        for (CharSequence v : headers.getAll(COOKIE)) {
-            if (!first) {
-                out.writeByte(';').writeByte(' ');
-            }
-            ByteBufUtil.writeAscii(out, v);
-            first = false;
-        }
-        out.writeShort(CRLF);
-    }
-
-    @Override
-    public void addRequestHeaders(Http2Headers out, ForwardingRules rules) {
+    public void offerRequestFields(FieldSink sink, ForwardingRules rules) {
         Http2Headers headers = view.headers();
         CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
         boolean trusted = state.isPeerTrustedProxy();
         for (Map.Entry<CharSequence, CharSequence> e : headers) {
             CharSequence name = e.getKey();
-            if (name.length() == 0 || name.charAt(0) == ':' || rules.isRemovedRequestHeader(name, trusted)
-                    || (options != null && ConnectionOptions.names(options, name))) {
-                continue;
+            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted, options)) {
+                sink.field(name, e.getValue()); // decoded names are lower case already; values are immutable
             }
-            out.add(name, e.getValue()); // decoded names are lower case already; values are immutable
-        }
-        CharSequence te = headers.get(TE);
-        if (te != null && ConnectionOptions.names(te, TRAILERS)) {
-            out.add(TE, TRAILERS);
         }
     }
 

@@ -12,7 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.Gate;
@@ -107,6 +106,16 @@ class UpstreamRequestHeadAllocationTest {
         }
 
         @Override
+        public void line(ByteBuf head, int nameStart, int nameEnd, int valueStart, int valueEnd) {
+            throw new UnsupportedOperationException("the forwarding fields come as name, value, end");
+        }
+
+        @Override
+        public void field(CharSequence name, CharSequence value) {
+            throw new UnsupportedOperationException("the forwarding fields come as name, value, end");
+        }
+
+        @Override
         public void name(AsciiString http1Name, AsciiString lowerName) {
             append(http1Name);
             text[length++] = '=';
@@ -140,11 +149,41 @@ class UpstreamRequestHeadAllocationTest {
         }
     }
 
-    /** The client side as the HTTP/1.1 exchange offers it: the client's own fields are copied bytes. */
+    /**
+     * The client side as the HTTP/1.1 exchange offers it: the client's own fields are lines of its
+     * head's bytes, handed over by position (the head is parsed here once, for the positions).
+     */
     static final class Exchange implements ForwardExchange {
+        final ByteBuf head = PooledByteBufAllocator.DEFAULT.directBuffer(CLIENT_HEADERS.length).writeBytes(CLIENT_HEADERS);
+        final int[] positions = new int[4 * 8];
+        final int lines;
+
+        Exchange() {
+            int n = 0;
+            int start = 0;
+            for (int i = 0; i < CLIENT_HEADERS.length; i++) {
+                if (CLIENT_HEADERS[i] == '\n') {
+                    int colon = start;
+                    while (CLIENT_HEADERS[colon] != ':') {
+                        colon++;
+                    }
+                    positions[n * 4] = start;
+                    positions[n * 4 + 1] = colon;
+                    positions[n * 4 + 2] = colon + 2;
+                    positions[n * 4 + 3] = i - 1;
+                    n++;
+                    start = i + 1;
+                }
+            }
+            lines = n;
+        }
+
         @Override
-        public void writeRequestHeaders(ByteBuf out, ForwardingRules rules) {
-            out.writeBytes(CLIENT_HEADERS);
+        public void offerRequestFields(FieldSink sink, ForwardingRules rules) {
+            int[] p = positions;
+            for (int i = 0; i < lines; i++) {
+                sink.line(head, p[i * 4], p[i * 4 + 1], p[i * 4 + 2], p[i * 4 + 3]);
+            }
         }
 
         @Override
@@ -161,7 +200,6 @@ class UpstreamRequestHeadAllocationTest {
         @Override public void answer(PrecomputedResponse response) { throw new UnsupportedOperationException(); }
         @Override public boolean isOpen() { return true; }
         @Override public EventLoop eventLoop() { throw new UnsupportedOperationException(); }
-        @Override public void addRequestHeaders(Http2Headers out, ForwardingRules rules) { throw new UnsupportedOperationException(); }
         @Override public void attach(ForwardCall call) { throw new UnsupportedOperationException(); }
         @Override public void requestBodyReady() { throw new UnsupportedOperationException(); }
         @Override public void pauseRequestBody(boolean pause) { throw new UnsupportedOperationException(); }
@@ -230,6 +268,7 @@ class UpstreamRequestHeadAllocationTest {
 
         void close() {
             out.release();
+            exchange.head.release();
             snapshot.release();
         }
     }

@@ -4,24 +4,14 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.paduraksa.gate.ClientInfo;
-import io.paduraksa.gate.Gate;
+import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
-import io.paduraksa.net.IpParser;
-import io.paduraksa.ops.Metrics;
+import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardExchange;
-import io.paduraksa.proxy.ResponseHead;
-import io.paduraksa.respond.DateHeader;
-import io.paduraksa.server.cycle.ListenerServices;
-import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
-import io.paduraksa.snapshot.SnapshotStore;
 import io.paduraksa.testing.AllocationAssert;
 import io.paduraksa.testing.CompiledFixtures;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,49 +48,43 @@ class Http1ForwardedFieldsAllocationTest {
     /** What the stand-in forwarder copied for the upstream last (the client's surviving fields). */
     static final ByteBuf UPSTREAM_FIELDS = Unpooled.buffer(4096);
 
-    /** An empty 204 from the upstream: no fields, no body. */
-    private static final ResponseHead NO_CONTENT = new ResponseHead() {
+    /** Copies the offered lines as the HTTP/1.1 upstream's head writer does (their bytes, then CRLF). */
+    private static final FieldSink LINES = new FieldSink() {
         @Override
-        public int status() {
-            return 204;
+        public void line(ByteBuf head, int nameStart, int nameEnd, int valueStart, int valueEnd) {
+            UPSTREAM_FIELDS.writeBytes(head, nameStart, valueEnd - nameStart).writeByte('\r').writeByte('\n');
         }
 
         @Override
-        public int headerCount() {
-            return 0;
+        public void field(CharSequence name, CharSequence value) {
+            throw new AssertionError("an HTTP/1.1 client offers lines");
         }
 
         @Override
-        public CharSequence headerName(int index) {
-            throw new IndexOutOfBoundsException(index);
+        public void name(AsciiString http1Name, AsciiString lowerName) {
+            throw new AssertionError("no computed fields here");
         }
 
         @Override
-        public CharSequence headerValue(int index) {
-            throw new IndexOutOfBoundsException(index);
+        public void value(CharSequence text) {
+            throw new AssertionError("no computed fields here");
         }
 
         @Override
-        public long contentLength() {
-            return -1;
+        public void value(byte[] bytes, int from, int length) {
+            throw new AssertionError("no computed fields here");
         }
 
         @Override
-        public boolean hasBody() {
-            return false;
-        }
-
-        @Override
-        public boolean isConnectionOption(CharSequence headerName) {
-            return false;
+        public void end() {
+            throw new AssertionError("no computed fields here");
         }
     };
 
     private static void forward(RequestState state, ForwardExchange exchange) {
         UPSTREAM_FIELDS.clear();
-        exchange.writeRequestHeaders(UPSTREAM_FIELDS, state.snapshot().forwarding());
-        exchange.responseHead(NO_CONTENT, state.snapshot().defaultResponseHeaders(), null);
-        exchange.responseEnd(null);
+        exchange.offerRequestFields(LINES, state.snapshot().forwarding());
+        ForwardedChannel.answerNoContent(state, exchange);
     }
 
     private State state;
@@ -133,8 +117,7 @@ class Http1ForwardedFieldsAllocationTest {
     static final class State {
         final Snapshot snapshot = CompiledFixtures.compile("forwarded.yaml", YAML);
         final byte[][] requests = new byte[VARIANTS][];
-        final ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
-        final EmbeddedChannel channel = new EmbeddedChannel();
+        final ForwardedChannel channel;
         long answered;
         int next;
 
@@ -142,44 +125,19 @@ class Http1ForwardedFieldsAllocationTest {
             for (int i = 0; i < VARIANTS; i++) {
                 requests[i] = ("GET /page/" + i + "?q=" + i + " HTTP/1.1\r\n" + HEADERS).getBytes(ISO_8859_1);
             }
-            long[] ip = new long[2];
-            IpParser.parse(peer, 0, peer.length(), ip);
-            boolean trusted = peer.startsWith("203.");
-            channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
-            channel.attr(ClientInfoHandler.CLIENT_INFO).set(new ClientInfo(ip[0], ip[1], trusted, ClientInfo.NO_COUNTRY));
-            SnapshotStore store = new SnapshotStore(snapshot);
-            ListenerServices context = new ListenerServices(new Gate(store), Http1ForwardedFieldsAllocationTest::forward,
-                    new DateHeader(), null, new Metrics(store, List.of("public"), new boolean[1]), 0);
-            Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
-            Http1RequestDecoder decoder = new Http1RequestDecoder();
-            channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));
+            channel = new ForwardedChannel(snapshot, peer, peer.startsWith("203."), Http1ForwardedFieldsAllocationTest::forward);
         }
 
         static void step(State s) {
-            s.in.clear().writeBytes(s.requests[s.next++ & (VARIANTS - 1)]);
-            s.channel.pipeline().fireChannelRead(s.in.retain());
-            s.channel.pipeline().fireChannelReadComplete();
-            for (Object out = s.channel.readOutbound(); out != null; out = s.channel.readOutbound()) {
-                s.answered++;
-                ((ByteBuf) out).release();
-            }
+            s.answered += s.channel.exchange(s.requests[s.next++ & (VARIANTS - 1)]);
         }
 
         String answerOnce() {
-            in.clear().writeBytes(requests[0]);
-            channel.pipeline().fireChannelRead(in.retain());
-            channel.pipeline().fireChannelReadComplete();
-            StringBuilder all = new StringBuilder();
-            for (Object out = channel.readOutbound(); out != null; out = channel.readOutbound()) {
-                all.append(((ByteBuf) out).toString(ISO_8859_1));
-                ((ByteBuf) out).release();
-            }
-            return all.toString();
+            return channel.exchangeText(requests[0]);
         }
 
         void close() {
-            channel.finishAndReleaseAll();
-            in.release();
+            channel.close();
             snapshot.release();
         }
     }

@@ -1,4 +1,4 @@
-package io.paduraksa.ops;
+package io.paduraksa.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,17 @@
-package io.paduraksa.ops;
+package io.paduraksa.proxy;
+
+import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.gate.RequestView;
 
 /**
  * W3C Trace Context {@code traceparent} (https://www.w3.org/TR/trace-context/ section 3.2) read
  * in place: {@code version "-" trace-id "-" parent-id "-" trace-flags}, lower-case hex only.
  * Version {@code ff} is invalid; version {@code 00} is exactly 55 characters; a later version may
  * carry more after a {@code -}, which is ignored (we answer with version 00, as the spec asks).
- * An all-zero trace id or parent id is invalid. Per request on the event loop; allocates nothing.
+ * An all-zero trace id or parent id is invalid. Per forwarded request on the event loop (the
+ * forwarding fields continue or start a trace, {@link ForwardingFields}); allocates nothing.
  */
 public final class TraceParent {
     /** Length of a version-00 {@code traceparent}. */
@@ -13,7 +19,32 @@ public final class TraceParent {
     /** Longest {@code tracestate} passed on (the spec's 512-character guidance for propagation). */
     public static final int MAX_TRACESTATE = 512;
 
+    private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
+    private static final FastThreadLocal<long[]> IDS = new FastThreadLocal<>() {
+        @Override
+        protected long[] initialValue() {
+            return new long[4];
+        }
+    };
+
     private TraceParent() {
+    }
+
+    /**
+     * For the access log of a request whose trace the forwarder did not record (answered by the
+     * gate, refused, or failed before its upstream head): the client's own trace id, when its
+     * {@code traceparent} is valid, goes into {@code state}. {@code view} may be null (no head).
+     * At the end of a request, on the event loop; allocates nothing.
+     */
+    public static void keepClientTrace(RequestState state, RequestView view) {
+        if ((state.traceHigh() | state.traceLow()) != 0 || view == null) {
+            return;
+        }
+        CharSequence incoming = view.header(TRACEPARENT);
+        long[] ids = IDS.get();
+        if (incoming != null && parse(incoming, ids)) {
+            state.trace(ids[0], ids[1]);
+        }
     }
 
     /**
