@@ -40,8 +40,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front: Netty's
- * {@link Http2ConnectionHandler} with a frame listener, no child channel per stream (measured
- * cheaper, DESIGN.md). When a stream's headers arrive the gate runs on a recycled
+ * {@link Http2ConnectionHandler} with a frame listener, no child channel per stream (fewer objects
+ * per stream than Netty's multiplex handler). When a stream's headers arrive the gate runs on a recycled
  * {@link Http2Exchange}; answers are written from precomputed parts, drops reset the stream,
  * FORWARD goes to the forwarder. Body frames of answered streams are consumed and credited.
  */
