@@ -68,12 +68,16 @@ class GateAllocationIT {
     static final long H2_MAX_SINGLE = 1_024;
     /**
      * HTTP/1.1: the most the server's event loops may allocate over all {@link #MEASURED} counted
-     * requests together (0.2 B per request). Nothing is allocated per request; what shows, in some
-     * runs and not others, is 0 to 760 B per 10,000 requests from Netty's own pools refilling
-     * (recorded with JFR, TLABs off: {@code PoolThreadCache$MemoryRegionCache$Entry} and
-     * {@code Recycler} handles when a per-thread recycler pool runs dry, a recycler queue growing).
+     * requests together (0.4 B per request: one byte per request anywhere would be 10,000 B).
+     * Nothing is allocated per request; what shows, in some runs and not others, is 0 to 760 B per
+     * 10,000 requests from Netty's own pools refilling (recorded with JFR, TLABs off:
+     * {@code PoolThreadCache$MemoryRegionCache$Entry} and {@code Recycler} handles when a per-thread
+     * recycler pool runs dry, a recycler queue growing), and now and then the heap metadata of a new
+     * {@code PoolChunk} when the arena frees an empty chunk and makes a new one (2,952 and 3,128 B in
+     * two consecutive counted runs of the 200 answer with the log off on CI, 2026-12-01; the same
+     * 3,128 B {@code PoolArena.allocateNormal -> newChunk} traced in {@code AllocationAssert}).
      */
-    static final long H1_LOOP_BYTES = 2_048;
+    static final long H1_LOOP_BYTES = 4_096;
 
     static final String YAML = """
             listeners:
@@ -143,7 +147,7 @@ class GateAllocationIT {
         origin.close();
     }
 
-    @ParameterizedTest(name = "HTTP/1.1 {0}, access log {3}: at most 2,048 B per 10,000 requests on the server's loops")
+    @ParameterizedTest(name = "HTTP/1.1 {0}, access log {3}: at most 4,096 B per 10,000 requests on the server's loops")
     @CsvSource({"200 answer, /static/app, 200, on", "301 redirect, /old/page, 301, on", "403 policy denial, /admin/users, 403, on",
         "200 forwarded, /fixed/app, 200, on",
         "200 answer, /static/app, 200, off", "301 redirect, /old/page, 301, off", "403 policy denial, /admin/users, 403, off",
