@@ -19,7 +19,7 @@ public final class AttackRule {
     public static final int WARNING = 3;
     public static final int NOTICE = 2;
     /** Compile time only (deciding {@link #isAlone}); never run on request bytes. */
-    private static final Pattern GAP = Pattern.compile("\\.\\*|\\[\\^[^\\]]*\\][*+]|\\]\\{[0-9]");
+    private static final Pattern GAP = Pattern.compile("\\.[*+]|\\[\\^[^\\]]*\\][*+]|\\]\\{[0-9]");
 
     private final int id;
     private final int index;
@@ -30,9 +30,11 @@ public final class AttackRule {
     private final String message;
     /** Unbounded gaps or counted runs: compiled alone, since in a union they multiply its states. */
     private final boolean alone;
+    private final boolean cmdLine;
     private Dfa dfa;
 
-    AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message) {
+    AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message, boolean cmdLine) {
+        this.cmdLine = cmdLine;
         this.id = id;
         this.index = index;
         this.paranoia = paranoia;
@@ -44,7 +46,7 @@ public final class AttackRule {
     }
 
     /**
-     * True when the pattern has a gap ({@code .*}, a negated class repeated) or a counted run
+     * True when the pattern has a gap ({@code .*} or {@code .+}, a negated class repeated) or a counted run
      * ({@code [...]{12}}): such a rule gets its own automaton, walked over every value, instead of
      * joining the union (where each gap would double the states of all the others).
      */
@@ -52,11 +54,19 @@ public final class AttackRule {
         return alone;
     }
 
+    /**
+     * True when the rule reads the value after {@link Transform#cmdLine} (as CRS's command-injection
+     * rules do) instead of the common chain; such rules have their own unions.
+     */
+    boolean isCmdLine() {
+        return cmdLine;
+    }
+
     public int id() {
         return id;
     }
 
-    /** Position in the table, 0 to 63: the rule's bit in a request's match set. */
+    /** Position in the table: the rule's bit in a request's match set ({@link Inspection#matched}). */
     int index() {
         return index;
     }
