@@ -31,10 +31,14 @@ public final class AttackRule {
     /** Unbounded gaps or counted runs: compiled alone, since in a union they multiply its states. */
     private final boolean alone;
     private final boolean cmdLine;
+    /** For a gap rule: a gap-free pattern that every match of the rule contains (its part before the first gap). */
+    private final String trigger;
     private Dfa dfa;
 
-    AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message, boolean cmdLine) {
+    AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message, boolean cmdLine,
+            String trigger) {
         this.cmdLine = cmdLine;
+        this.trigger = trigger;
         this.id = id;
         this.index = index;
         this.paranoia = paranoia;
@@ -43,6 +47,9 @@ public final class AttackRule {
         this.pattern = pattern;
         this.message = message;
         this.alone = GAP.matcher(pattern).find();
+        if (alone && (trigger == null || GAP.matcher(trigger).find())) {
+            throw new IllegalStateException(id + ": a rule with a gap needs a gap-free trigger for the union (" + pattern + ")");
+        }
     }
 
     /**
@@ -96,6 +103,14 @@ public final class AttackRule {
     /** The pattern as a dk.brics automaton (compile time). */
     Automaton automaton() {
         return new RegExp(pattern, RegExp.NONE).toAutomaton();
+    }
+
+    /**
+     * What this rule adds to its part's union pre-filter: the pattern itself, or for a gap rule its
+     * trigger, so that a value the union does not match skips the gap rules too (compile time).
+     */
+    Automaton prefilter() {
+        return alone ? new RegExp(trigger, RegExp.NONE).toAutomaton() : automaton();
     }
 
     /** This rule alone, searched anywhere; built on first use (compile time, under the table's lock). */

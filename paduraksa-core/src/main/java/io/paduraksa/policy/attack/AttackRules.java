@@ -63,14 +63,14 @@ public final class AttackRules {
                     "HTTP response splitting (CR/LF and a header or a document)"),
             rule(921110, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(" + alternatives("get", "post", "head", "options", "connect", "put",
                     "delete", "trace", "track", "patch", "propfind", "proppatch", "mkcol", "copy", "move", "lock", "unlock")
-                    + ") (/|[a-z0-9_])[^ \n]* http/[0-9]", "HTTP request smuggling (a request line in a value)"),
+                    + ") (/|[a-z0-9_])[^ \n]* http/[0-9]", " http/[0-9]", "HTTP request smuggling (a request line in a value)"),
             rule(921190, 1, CRITICAL, PATH, "\n", "CR or LF in the path"),
             rule(920440, 1, CRITICAL, PATH, "\\.(" + alternatives("asa", "asax", "ascx", "axd", "backup", "bak", "bat", "cdx", "cer",
                     "cfg", "cmd", "config", "conf", "cs", "csproj", "csr", "dat", "db", "dbf", "dll", "dos", "htr", "htw", "ida", "idc",
                     "idq", "inc", "ini", "key", "licx", "lnk", "log", "mdb", "old", "pass", "pdb", "pol", "printer", "pwd", "rdb",
                     "resources", "resx", "sql", "swp", "sys", "vb", "vbs", "vbproj", "vsdisco", "webinfo", "xsd", "xsx") + ")" + E,
                     "restricted file extension"),
-            rule(920500, 1, CRITICAL, PATH, "\\.[^/.~]+~(/|" + E + ")", "backup or working file (name~)"),
+            rule(920500, 1, CRITICAL, PATH, "\\.[^/.~]+~(/|" + E + ")", "~", "backup or working file (name~)"),
             // 930: path traversal and local file inclusion.
             rule(930100, 1, CRITICAL, NOT_UA, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
                     "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e"), "path traversal, encoded"),
@@ -91,17 +91,17 @@ public final class AttackRules {
                     "regsvr32", "mshta", "cscript", "wscript") + ")([ ;|&<>`/]|" + E + ")|powershell(\\.exe)? ?[-/](enc|e|c|nop|noni|w|"
                     + "command|encodedcommand|executionpolicy|ep)( |" + E + ")", "Windows command"),
             rule(932120, 1, CRITICAL, VALUES, "/s?bin/(ba|z|k|c|da)?sh|/usr/s?bin/|\\$\\{ifs\\}", "Unix shell path"),
-            rule(932130, 2, CRITICAL, VALUES, "\\$\\([a-z]|`[a-z]+( [^`]*)?`", "shell command substitution"),
+            rule(932130, 2, CRITICAL, VALUES, "\\$\\([a-z]|`[a-z]+( [^`]*)?`", "\\$\\([a-z]|`[a-z]", "shell command substitution"),
             // Windows FOR / IF (CRS 932140), read after cmdLine: "for /f" is "for/f", "in (x)" is "in(x)".
             cmdRule(932140, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(if(/i)?( not)?( exist| defined| errorlevel| cmdextversion)(" + NW
                     + "|" + E + ")|if(/i)?( not)?[ (](.*" + NW + ")?(geq|equ|neq|leq|gtr|lss)(" + NW + "|" + E + ")"
-                    + "|if(/i)?( not)?[ (].*==|for(/[dflr].*)? %+[^ ]+ in\\(.*\\) ?do)", "Windows FOR or IF command"),
+                    + "|if(/i)?( not)?[ (].*==|for(/[dflr].*)? %+[^ ]+ in\\(.*\\) ?do)", "(" + B + "|" + NW + ")(if|for)", "Windows FOR or IF command"),
             rule(932170, 1, CRITICAL, ALL, "\\( ?\\) ?\\{", "Shellshock function definition"),
             // 933: PHP injection.
             rule(933100, 1, CRITICAL, VALUES, "<\\?(php|=)", "PHP open tag"),
             rule(933110, 1, CRITICAL, VALUES, "(" + alternatives("php", "phar", "zlib", "glob", "expect", "ogg", "rar", "zip",
                     "compress.zlib", "compress.bzip2") + "):/", "PHP stream wrapper"),
-            rule(933111, 1, CRITICAL, FILE_NAME, "\\.(php[0-9]*|phtml|phar)\\.*" + E, "PHP file name in an upload header"),
+            rule(933111, 1, CRITICAL, FILE_NAME, "\\.(php[0-9]*|phtml|phar)\\.*" + E, "\\.(php|phtml|phar)", "PHP file name in an upload header"),
             rule(933120, 1, CRITICAL, VALUES, "\\$(_(get|post|cookie|server|request|files|env|session)|globals)([^a-z0-9_]|" + E + ")",
                     "PHP superglobal"),
             rule(933150, 1, CRITICAL, PATH | QUERY | COOKIE, words("__halt_compiler", "apache_child_terminate", "base64_decode",
@@ -120,9 +120,9 @@ public final class AttackRules {
                     + alternatives("system", "exec", "assert", "include", "require", "include_once", "require_once", "readfile",
                     "fopen") + ")\\(", "PHP function call"),
             rule(933180, 1, CRITICAL, PATH | QUERY | COOKIE, "\\$+([a-z_\u007f-\u00ff][a-z0-9_\u007f-\u00ff]*| ?\\{.+\\})"
-                    + "( |\\[.+\\]|\\{.+\\}|//.*|#.*)*\\(.*\\)", "PHP variable function call"),
+                    + "( |\\[.+\\]|\\{.+\\}|//.*|#.*)*\\(.*\\)", "\\$", "PHP variable function call"),
             rule(933210, 1, CRITICAL, PATH | QUERY | COOKIE, "[(\\[][a-z0-9_.$\\\"'\\[\\](){}/* ]+[)\\]][0-9_.$\\\"'\\[\\](){}/* ]*"
-                    + "\\([a-z0-9_.$\\\"'\\[\\](){}/* ].*\\)|\\( ?string ?\\) ?[\\\"']", "PHP callable in parentheses or brackets"),
+                    + "\\([a-z0-9_.$\\\"'\\[\\](){}/* ].*\\)|\\( ?string ?\\) ?[\\\"']", "\\(", "PHP callable in parentheses or brackets"),
             rule(933170, 1, CRITICAL, VALUES, "[oc]:[0-9]+:\\\"[a-z0-9_\\\\]+\\\":[0-9]+:\\{", "PHP serialized object"),
             // 941: cross-site scripting.
             rule(941110, 1, CRITICAL, ALL, "< ?(/ ?)?([a-z0-9_-]+ ?: ?)?script", "script tag (a namespace prefix too)"),
@@ -132,7 +132,7 @@ public final class AttackRules {
             rule(941162, 1, CRITICAL, ALL, "[ \\\"'`;/0-9=,(]on[a-z][a-z][a-z][a-z]* ?=([^=]|" + E + ")", "event handler attribute"),
             rule(941240, 1, CRITICAL, ALL, "<\\? ?import[ /]|<[a-z0-9_-]+:namespace|<\\?xml-stylesheet|behavior ?:",
                     "IE import, namespace or behaviour"),
-            rule(941120, 1, CRITICAL, ALL, "<[a-z!/?][^>]*[ /\\\"'`]on[a-z]+ ?=", "event handler in a tag"),
+            rule(941120, 1, CRITICAL, ALL, "<[a-z!/?][^>]*[ /\\\"'`]on[a-z]+ ?=", "<[a-z!/?]", "event handler in a tag"),
             rule(941130, 1, CRITICAL, ALL, words("xlink:href", "formaction", "srcdoc", "data:text/html", "fscommand",
                     "seeksegmenttime"), "XSS attribute or data URL"),
             rule(941160, 1, CRITICAL, ALL, "<(" + alternatives("iframe", "frame", "frameset", "svg", "object", "embed", "applet",
@@ -140,7 +140,7 @@ public final class AttackRules {
                     "details", "marquee", "link", "style", "layer", "bgsound", "template", "noscript") + ")([ />\n]|" + E + ")",
                     "dangerous HTML tag"),
             rule(941170, 1, CRITICAL, ALL, "(java|vb|live)script ?:(.*[=\\\\(\\[.<`]|.*(" + B + "|" + NW + ")name(" + NW + "|" + E + "))",
-                    "script URL scheme with code after it"),
+                    "(java|vb|live)script ?:", "script URL scheme with code after it"),
             rule(941210, 1, CRITICAL, ALL, obfuscated("javascript:") + "|" + obfuscated("vbscript:") + "|" + obfuscated("livescript:"),
                     "script URL scheme, letters spaced out"),
             rule(941180, 1, CRITICAL, ALL, words("document.cookie", "document.domain", "document.write", "window.location",
@@ -173,8 +173,8 @@ public final class AttackRules {
             rule(942180, 1, CRITICAL, SQL, Q + " ?(--|\\) ?--)", "quote then SQL comment"),
             rule(942181, 2, CRITICAL, SQL, Q + " ?(#|;)", "quote then # or ;"),
             rule(942190, 1, CRITICAL, SQL, "select[ (]+(\\*|count ?\\(|[a-z0-9_]+ ?,|@@|concat|null).*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]",
-                    "SELECT ... FROM"),
-            rule(942191, 2, CRITICAL, SQL, "select" + SP + ".*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]", "SELECT ... FROM, loose"),
+                    "select[ (]", "SELECT ... FROM"),
+            rule(942191, 2, CRITICAL, SQL, "select" + SP + ".*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]", "select[ ()]", "SELECT ... FROM, loose"),
             rule(942220, 1, CRITICAL, SQL, B + "(" + alternatives("-0000023456", "4294967295", "4294967296", "2147483648", "2147483647",
                     "0000012345", "-2147483648", "-2147483649", "0000023456", "2.2250738585072007e-308", "2.2250738585072011e-308",
                     "1e309") + ")" + E, "integer overflow or magic number"),
@@ -190,16 +190,16 @@ public final class AttackRules {
             rule(942440, 2, CRITICAL, SQL, "[a-z0-9_)] ?; ?(--|#)", "statement end then SQL comment"),
             rule(942480, 2, CRITICAL, SQL, words("msdasql", "sqloledb", "openrowset", "opendatasource", "openquery"),
                     "SQL Server remote data sources"),
-            rule(942430, 2, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{12}", "12 SQL special characters in a row"),
-            rule(942431, 3, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{6}", "6 SQL special characters in a row"),
-            rule(942432, 4, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{2}", "2 SQL special characters in a row"),
+            rule(942430, 2, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{12}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "12 SQL special characters in a row"),
+            rule(942431, 3, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{6}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "6 SQL special characters in a row"),
+            rule(942432, 4, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{2}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "2 SQL special characters in a row"),
             // 944: Java.
             rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",
                     "org.apache.commons.collections", "#_memberaccess", "ognlcontext", "@ognl"), "Java class or OGNL"),
             rule(944150, 1, CRITICAL, ALL, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
                     "base64", "k8s", "docker", "spring", "bundle", "log4j", "sd", "web", "event", "marker", "map") + ")[:$]"
-                    + "|\\$\\{[^}]*\\$\\{", "Log4Shell lookup"),
+                    + "|\\$\\{[^}]*\\$\\{", "\\$\\{", "Log4Shell lookup"),
             rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)", "Spring4Shell class loader"),
             rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
 
@@ -254,7 +254,8 @@ public final class AttackRules {
     }
 
     /**
-     * The union pre-filter of the {@link #applying} rules that are not {@link AttackRule#isAlone alone};
+     * The union pre-filter of the {@link #applying} rules ({@link AttackRule#prefilter}: a gap rule
+     * joins with its gap-free trigger);
      * built once per set of rules for the process (the query, cookie and header parts share one).
      * Compile time: seconds on a busy machine, dominated by dk.brics's subset construction.
      */
@@ -262,16 +263,13 @@ public final class AttackRules {
         BitSet key = new BitSet();
         List<Automaton> automata = new ArrayList<>();
         for (AttackRule r : applying(part, paranoia, cmdLine)) {
-            if (!r.isAlone()) {
-                key.set(r.index());
-            }
+            key.set(r.index());
         }
+        key.set(RULES.size() + (cmdLine ? 1 : 0));
         Dfa dfa = UNIONS.get(key);
         if (dfa == null) {
             for (AttackRule r : applying(part, paranoia, cmdLine)) {
-                if (!r.isAlone()) {
-                    automata.add(r.automaton());
-                }
+                automata.add(r.prefilter());
             }
             dfa = Dfa.search(automata);
             UNIONS.put(key, dfa);
@@ -280,12 +278,17 @@ public final class AttackRules {
     }
 
     private static AttackRule rule(int id, int paranoia, int score, int parts, String pattern, String message) {
-        return new AttackRule(id, nextIndex++, paranoia, score, parts, pattern, message, false);
+        return new AttackRule(id, nextIndex++, paranoia, score, parts, pattern, message, false, null);
+    }
+
+    /** A rule with a gap, and the gap-free {@code trigger} every match of it contains. */
+    private static AttackRule rule(int id, int paranoia, int score, int parts, String pattern, String trigger, String message) {
+        return new AttackRule(id, nextIndex++, paranoia, score, parts, pattern, message, false, trigger);
     }
 
     /** A rule over the {@link Transform#cmdLine} form of a value (CRS's {@code t:cmdLine}). */
-    private static AttackRule cmdRule(int id, int paranoia, int score, int parts, String pattern, String message) {
-        return new AttackRule(id, nextIndex++, paranoia, score, parts, pattern, message, true);
+    private static AttackRule cmdRule(int id, int paranoia, int score, int parts, String pattern, String trigger, String message) {
+        return new AttackRule(id, nextIndex++, paranoia, score, parts, pattern, message, true, trigger);
     }
 
     /**

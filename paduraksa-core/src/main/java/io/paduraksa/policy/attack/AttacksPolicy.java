@@ -309,10 +309,13 @@ public final class AttacksPolicy implements RequestPolicy {
     }
 
     private void walk(int part, byte[] b, int length, Dfa union, AttackRule[] candidates, Dfa[] dfas, Inspection in, long active) {
-        boolean unionHit = in.explain != null || union.find(b, 0, length) >= 0;
+        // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
+        if (in.explain == null && union.find(b, 0, length) < 0) {
+            return;
+        }
         for (int k = 0; k < candidates.length; k++) {
             AttackRule rule = candidates[k];
-            if (!unionHit && !rule.isAlone() || in.hasMatched(rule) && in.explain == null) {
+            if (in.hasMatched(rule) && in.explain == null) {
                 continue;
             }
             int end = dfas[k].find(b, 0, length);
