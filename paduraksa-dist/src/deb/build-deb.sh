@@ -23,7 +23,9 @@ install -m 0644 "$repo/bin/find-java.sh" "$root/usr/share/paduraksa/bin/find-jav
 install -d -m 0755 "$root/usr/lib/paduraksa"
 cp -a "$stage/runtime" "$root/usr/lib/paduraksa/runtime"
 ln -s ../../lib/paduraksa/runtime "$root/usr/share/paduraksa/runtime"
-install -m 0644 "$lib"/*.jar "$root/usr/share/paduraksa/lib/"
+# -p keeps the build's timestamps: the AOT cache (lib/paduraksa.aot, when the build made one) names its jars.
+install -p -m 0644 "$lib"/*.jar "$root/usr/share/paduraksa/lib/"
+if [ -f "$lib/paduraksa.aot" ]; then install -p -m 0644 "$lib/paduraksa.aot" "$root/usr/share/paduraksa/lib/"; fi
 ln -s ../share/paduraksa/bin/paduraksa "$root/usr/bin/paduraksa"
 install -m 0644 "$repo"/config/*.yaml "$repo"/config/*.txt "$root/etc/paduraksa/"
 install -m 0644 "$repo/dist/default/paduraksa" "$root/etc/default/paduraksa"

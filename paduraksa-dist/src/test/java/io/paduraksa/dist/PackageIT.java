@@ -174,7 +174,7 @@ class PackageIT {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jdeps").toString(),
                 "--ignore-missing-deps", "--list-deps", "--multi-release", Integer.toString(Runtime.version().feature())));
         try (var jars = Files.list(tarRoot.resolve("lib"))) {
-            jars.map(Path::toString).sorted().forEach(command::add);
+            jars.map(Path::toString).filter(j -> j.endsWith(".jar")).sorted().forEach(command::add); // not the AOT cache
         }
         Set<String> needed = new TreeSet<>();
         for (String line : run(command).lines().map(String::strip).toList()) {
@@ -203,6 +203,40 @@ class PackageIT {
         }
         Result version = launch(debRoot.resolve("usr/bin/paduraksa"), env, "--version");
         assertThat(version.output()).isEqualTo("paduraksa " + VERSION + "\n");
+    }
+
+    /**
+     * The package ships the AOT cache its build trained (src/aot/train.sh) and the launcher starts the
+     * bundled runtime with it: the server's classes come from the cache ("shared objects file"), unless
+     * PADURAKSA_AOT=off. A JVM that cannot use the cache (here: other heap settings) runs without it
+     * and says nothing; another runtime (PADURAKSA_JAVA_HOME) is not given it at all.
+     */
+    @Test
+    void launcherStartsTheBundledRuntimeWithTheTrainedAotCache() throws Exception {
+        String release = Files.readString(tarRoot.resolve("runtime/release"));
+        Matcher major = Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(release);
+        assertThat(major.find()).as(release).isTrue();
+        if (Integer.parseInt(major.group(1)) < 25) { // train.sh makes no cache for a runtime without one-step training
+            assertThat(tarRoot.resolve("lib/paduraksa.aot")).doesNotExist();
+            return;
+        }
+        assertThat(tarRoot.resolve("lib/paduraksa.aot")).isNotEmptyFile();
+        assertThat(debRoot.resolve("usr/share/paduraksa/lib/paduraksa.aot")).hasSameBinaryContentAs(tarRoot.resolve("lib/paduraksa.aot"));
+        String classLog = "-Xlog:class+load=info:stdout -Xmx64m";
+        for (Path launcher : List.of(tarRoot.resolve("bin/paduraksa"), debRoot.resolve("usr/share/paduraksa/bin/paduraksa"))) {
+            Result cached = launch(launcher, Map.of("PADURAKSA_JAVA_OPTS", classLog), "--version");
+            assertThat(cached.exit()).as(cached.output()).isZero();
+            assertThat(cached.output()).as("%s uses the cache", launcher)
+                    .containsPattern("io\\.paduraksa\\.server\\.Main source: shared objects file");
+            Result off = launch(launcher, Map.of("PADURAKSA_JAVA_OPTS", classLog, "PADURAKSA_AOT", "off"), "--version");
+            assertThat(off.output()).contains("io.paduraksa.server.Main source: file:");
+        }
+        Result unusable = launch(tarRoot.resolve("bin/paduraksa"), Map.of("PADURAKSA_JAVA_OPTS", "-Xmx64m -XX:-UseCompressedOops"), "--version");
+        assertThat(unusable.output()).as("a cache the JVM refuses is skipped silently").isEqualTo("paduraksa " + VERSION + "\n");
+        Result other = launch(tarRoot.resolve("bin/paduraksa"),
+                Map.of("PADURAKSA_JAVA_HOME", System.getProperty("java.home"), "PADURAKSA_JAVA_OPTS", classLog), "--version");
+        assertThat(other.exit()).as(other.output()).isZero();
+        assertThat(other.output()).contains("io.paduraksa.server.Main source: file:");
     }
 
     @Test

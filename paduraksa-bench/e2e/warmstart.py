@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Time from start to steady state, with and without the package's AOT cache (docs/benchmarks.md,
+"A warm start").
+
+    warmstart.py [--dist DIR] [--rounds 3] [--seconds 30] [--protos h1,h2c] [--connections 16]
+
+For each round and protocol, the unpacked package's launcher starts Paduraksa pinned to CPU 1
+(`server.threads: 1`) twice, once with its AOT cache and once with PADURAKSA_AOT=off, in alternating
+order; constant load (wrk for HTTP/1.1, h2load for h2c, both proxied to an nginx upstream on CPU 0)
+starts the moment the port accepts. Every second the server's CPU time (/proc, all threads) and its
+request counter (admin /metrics) are sampled, which gives requests per second and CPU per request in
+1 s buckets from the start. Reported per run: the time from exec to the first accepted connection,
+the requests and CPU of the first 5 and 10 s, and the first second from which requests per second stay
+within 10% of the steady state (the mean of the last 5 buckets). Results go to
+results/warmstart-<timestamp>/ (runs.json, summary.md).
+
+--dist defaults to the tarball paduraksa-dist/target/paduraksa-*.tar.gz, unpacked into the results
+directory (./mvnw -B -q -DskipTests package builds it). Needs nginx, wrk, h2load and taskset.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import genconf  # noqa: E402
+from harness import Procs, descendants, log, port_free, proc_ticks, wait_port  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+BODY_PATH = "/app/page?id=7"
+
+
+def config(port, admin, upstream):
+    return "\n".join([
+        "server: {threads: 1}",
+        "listeners:",
+        '  - {name: public, address: "127.0.0.1:%d", protocols: [http1, h2c]}' % port,
+        '  - {name: admin, address: "127.0.0.1:%d", admin: true}' % admin,
+        "clusters:",
+        '  up: {destinations: [{url: "http://127.0.0.1:%d"}]}' % upstream,
+        "policies:",
+        "  no-admin: {type: path, deny: [/admin]}",
+        "  bots: {type: user_agent, deny: [sqlmap, nikto]}",
+        "hosts:",
+        '  - names: [a.test]',
+        "    policies: [no-admin, bots]",
+        "    routes:",
+        "      - {path: /, forward: up}",
+        "",
+    ])
+
+
+def requests_total(admin):
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % admin, timeout=2) as r:
+            text = r.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("paduraksa_requests_total"):
+            total += float(line.split()[-1])
+    return total
+
+
+def load_argv(proto, port, seconds, connections):
+    url = "http://127.0.0.1:%d%s" % (port, BODY_PATH)
+    if proto == "h1":
+        return ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "-H", "Host: a.test", url]
+    return ["h2load", "-t1", "-c%d" % max(1, connections // 4), "-m8", "-D", str(seconds),
+            "-H", ":authority: a.test", url]
+
+
+def one_run(dist, mode, proto, a, ports, procs, out_dir, index):
+    env = dict(os.environ)
+    env.pop("JAVA_OPTS", None)
+    env.pop("PADURAKSA_JAVA_OPTS", None)
+    env["PADURAKSA_AOT"] = "on" if mode == "aot" else "off"
+    conf = os.path.join(out_dir, "paduraksa.yaml")
+    launcher = os.path.join(dist, "bin", "paduraksa")
+    name = "paduraksa-%d" % index
+    t0 = time.monotonic()
+    p = procs.start(name, ["taskset", "-c", "1", launcher, "run", "--config", conf],
+                    os.path.join(out_dir, "%s-%s-%s-%d.log" % (name, mode, proto, index)), env=env)
+    # the first accepted connection: poll fast, the wait is what is measured
+    import socket
+    started = None
+    while time.monotonic() - t0 < 60:
+        if p.poll() is not None:
+            raise SystemExit("paduraksa exited at start; see %s" % out_dir)
+        try:
+            socket.create_connection(("127.0.0.1", ports["pad"]), timeout=0.2).close()
+            started = time.monotonic() - t0
+            break
+        except OSError:
+            time.sleep(0.005)
+    if started is None:
+        raise SystemExit("paduraksa did not listen within 60 s")
+    load = subprocess.Popen(["taskset", "-c", "0"] + load_argv(proto, ports["pad"], a.seconds, a.connections),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    buckets = []
+    last_req, last_cpu = requests_total(ports["pad_admin"]) or 0.0, proc_ticks([p.pid] + descendants(p.pid))
+    next_t = time.monotonic() + 1
+    for _ in range(a.seconds):
+        time.sleep(max(0, next_t - time.monotonic()))
+        next_t += 1
+        req = requests_total(ports["pad_admin"]) or last_req
+        cpu = proc_ticks([p.pid] + descendants(p.pid))
+        # the metrics request itself is one request a second: not counted
+        buckets.append({"requests": max(0.0, req - last_req - 1), "cpu_s": (cpu - last_cpu) / TICK})
+        last_req, last_cpu = req, cpu
+    out = load.communicate(timeout=30)[0].decode("utf-8", "replace")
+    procs.stop_all()
+    rps = [b["requests"] for b in buckets]
+    steady = sum(rps[-5:]) / 5 if len(rps) >= 5 else max(rps)
+    settle = next((i + 1 for i in range(len(rps)) if all(r >= 0.9 * steady for r in rps[i:])), None)
+
+    def window(n):
+        req = sum(b["requests"] for b in buckets[:n])
+        cpu = sum(b["cpu_s"] for b in buckets[:n])
+        return {"requests": req, "cpu_s": cpu, "cpu_us_per_request": (cpu * 1e6 / req) if req else None}
+
+    steady_cpu = sum(b["cpu_s"] for b in buckets[-5:])
+    steady_req = sum(b["requests"] for b in buckets[-5:])
+    return {"mode": mode, "proto": proto, "round": index, "start_to_listen_s": round(started, 3),
+            "buckets": buckets, "steady_rps": steady,
+            "steady_cpu_us_per_request": steady_cpu * 1e6 / steady_req if steady_req else None,
+            "seconds_to_steady": settle, "first5": window(5), "first10": window(10),
+            "load_tail": out.strip().splitlines()[-6:]}
+
+
+def summarize(runs, out_dir, a, dist):
+    lines = ["# Warm start: with and without the AOT cache", "",
+             "`paduraksa-bench/e2e/warmstart.py %s` at %s; dist %s. Paduraksa pinned to CPU 1, one event loop;"
+             " proxied GET to an nginx upstream on CPU 0; load starts at the first accepted connection."
+             % (" ".join(sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dist), "",
+             "| proto | mode | runs | exec to listening (s) | requests in first 5 s | CPU µs/request, first 5 s |"
+             " first 10 s | steady | seconds to steady (within 10%) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for proto in a.protos.split(","):
+        for mode in ("off", "aot"):
+            rs = [r for r in runs if r["proto"] == proto and r["mode"] == mode]
+            if not rs:
+                continue
+
+            def med(f):
+                v = sorted(x for x in (f(r) for r in rs) if x is not None)
+                return v[len(v) // 2] if v else None
+
+            def fmt(x, d=1):
+                return "-" if x is None else ("%.*f" % (d, x))
+            lines.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+                proto, "AOT cache" if mode == "aot" else "no cache", len(rs),
+                fmt(med(lambda r: r["start_to_listen_s"]), 2), fmt(med(lambda r: r["first5"]["requests"]), 0),
+                fmt(med(lambda r: r["first5"]["cpu_us_per_request"])), fmt(med(lambda r: r["first10"]["cpu_us_per_request"])),
+                fmt(med(lambda r: r["steady_cpu_us_per_request"])), fmt(med(lambda r: r["seconds_to_steady"]), 0)))
+    lines += ["", "Medians over the rounds; each round ran both modes back to back, in alternating order.",
+              "Requests per second, 1 s buckets (median run of each row):", ""]
+    for proto in a.protos.split(","):
+        for mode in ("off", "aot"):
+            rs = [r for r in runs if r["proto"] == proto and r["mode"] == mode]
+            if rs:
+                rs.sort(key=lambda r: r["first5"]["requests"])
+                r = rs[len(rs) // 2]
+                lines.append("- %s %s: %s" % (proto, mode, " ".join("%d" % b["requests"] for b in r["buckets"])))
+    with open(os.path.join(out_dir, "summary.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dist")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=int, default=30)
+    ap.add_argument("--protos", default="h1,h2c")
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    for tool in ("nginx", "wrk", "h2load", "taskset"):
+        if shutil.which(tool) is None:
+            raise SystemExit("warmstart.py: %s is missing (apt-get install -y nginx-light wrk nghttp2-client)" % tool)
+    out_dir = a.out or os.path.join(HERE, "results", "warmstart-" + time.strftime("%Y%m%d-%H%M%S"))
+    os.makedirs(out_dir, exist_ok=True)
+    dist = a.dist
+    if dist is None:
+        tarballs = sorted(glob.glob(os.path.join(REPO, "paduraksa-dist", "target", "paduraksa-*.tar.gz")))
+        if not tarballs:
+            raise SystemExit("warmstart.py: no tarball; build it: ./mvnw -B -q -DskipTests package")
+        with tarfile.open(tarballs[-1]) as t:
+            t.extractall(out_dir)
+        dist = glob.glob(os.path.join(out_dir, "paduraksa-*"))[0]
+    dist = os.path.abspath(dist)
+    if not os.path.exists(os.path.join(dist, "lib", "paduraksa.aot")):
+        raise SystemExit("warmstart.py: %s has no lib/paduraksa.aot" % dist)
+    base = 18700
+    ports = {"up_h1": base, "up_h2": base + 1, "pad": base + 30, "pad_admin": base + 31}
+    for p in ports.values():
+        if not port_free(p):
+            raise SystemExit("warmstart.py: port %d is in use" % p)
+    with open(os.path.join(out_dir, "paduraksa.yaml"), "w") as f:
+        f.write(config(ports["pad"], ports["pad_admin"], ports["up_h1"]))
+    os.makedirs(os.path.join(out_dir, "upstream.tmp"), exist_ok=True)
+    with open(os.path.join(out_dir, "upstream.conf"), "w") as f:
+        f.write(genconf.nginx_upstream_conf(out_dir, ports["up_h1"], ports["up_h2"]))
+    upstream_procs = Procs(os.path.join(out_dir, "upstream.pids"))
+    procs = Procs(os.path.join(out_dir, "paduraksa.pids"))
+    runs = []
+    try:
+        up = upstream_procs.start("upstream", ["taskset", "-c", "0", "nginx", "-c", os.path.join(out_dir, "upstream.conf"),
+                                               "-p", out_dir, "-g", "daemon off;"], os.path.join(out_dir, "upstream.out"))
+        if not wait_port(ports["up_h1"], up, 10):
+            raise SystemExit("the upstream nginx did not start")
+        for i in range(a.rounds):
+            for proto in a.protos.split(","):
+                order = ("aot", "off") if (i + len(runs)) % 2 == 0 else ("off", "aot")
+                for mode in order:
+                    r = one_run(dist, mode, proto, a, ports, procs, out_dir, i)
+                    log("round %d %s %s: listening after %.2f s, first 5 s %d requests at %s us/request, steady %.0f req/s"
+                        % (i, proto, mode, r["start_to_listen_s"], r["first5"]["requests"],
+                           "%.1f" % r["first5"]["cpu_us_per_request"] if r["first5"]["cpu_us_per_request"] else "-",
+                           r["steady_rps"]))
+                    runs.append(r)
+                    time.sleep(1)
+    finally:
+        procs.stop_all()
+        upstream_procs.stop_all()
+        with open(os.path.join(out_dir, "runs.json"), "w") as f:
+            json.dump(runs, f, indent=1)
+    summarize(runs, out_dir, a, dist)
+
+
+if __name__ == "__main__":
+    main()
