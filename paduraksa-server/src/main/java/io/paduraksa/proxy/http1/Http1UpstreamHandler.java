@@ -2,6 +2,7 @@ package io.paduraksa.proxy.http1;
 
 import io.paduraksa.proxy.UpstreamCall;
 import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.LoopFlushes;
 import io.paduraksa.proxy.UpstreamStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -83,9 +84,10 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         ByteBuf out = ch.alloc().ioBuffer(UpstreamRequestHead.estimate(state));
         chunkedUp = bodyLength < 0;
         UpstreamRequestHead.write(out, state, exchange, cluster, endpointAuthority, bodyLength);
-        // Flushed at once even with a body to follow: a client that sent Expect: 100-continue waits
-        // for the upstream's 100 before sending it.
-        ch.writeAndFlush(out, ch.voidPromise());
+        // Flushed at the end of this loop turn even with a body to follow: a client that sent Expect:
+        // 100-continue waits for the upstream's 100 before sending it.
+        ch.write(out, ch.voidPromise());
+        LoopFlushes.flushLater(ch);
     }
 
     @Override
