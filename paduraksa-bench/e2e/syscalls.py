@@ -117,6 +117,7 @@ def main():
     ap.add_argument("--h2-threads", type=int, default=2)
     ap.add_argument("--loadgen-cpus", default="")
     ap.add_argument("--paduraksa", default=os.path.join(REPO, "bin", "paduraksa"))
+    ap.add_argument("--paduraksa-transport", default="", help="server.transport for Paduraksa (io_uring, epoll, nio)")
     ap.add_argument("--out")
     a = ap.parse_args()
     for tool in ("strace", "nginx", "haproxy", "wrk", "h2load", "taskset"):
@@ -129,6 +130,14 @@ def main():
     genconf.write_all(raw, ports)
     with open(os.path.join(raw, "upstream.conf"), "w") as f:
         f.write(upstream_conf(raw, ports))
+    if a.paduraksa_transport:
+        path = os.path.join(raw, "paduraksa.yaml")
+        with open(path) as f:
+            text = f.read()
+        text = text.replace("server: {threads: 1}", "server: {threads: 1, transport: %s}" % a.paduraksa_transport, 1)
+        assert "transport: " in text
+        with open(path, "w") as f:
+            f.write(text)
     procs = Procs(os.path.join(raw, "pids"))
     load = harness.Load(a, raw, procs)
     results = []
