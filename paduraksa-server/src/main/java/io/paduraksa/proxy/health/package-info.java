@@ -1,9 +1,9 @@
 /**
  * Step: forward, health of upstream destinations (between choosing a destination and connecting to it).
  *
- * <p>{@link io.paduraksa.proxy.balance.PassiveHealth} holds the outlier-ejection settings that
- * {@link io.paduraksa.proxy.balance.DestinationState} applies per request result, on the event loop
- * that saw the result (lock-free, 0 B). {@link io.paduraksa.proxy.health.ActiveHealthChecker} probes
+ * <p>Active health: passive health (outlier ejection per request result) is {@code proxy.balance}'s
+ * ({@code PassiveHealth}, applied by {@code DestinationState}); this package imports that one and
+ * reports into the same state, never the other way. {@link io.paduraksa.proxy.health.ActiveHealthChecker} probes
  * destinations off the request path in the cluster's protocol (HTTP/1.1, h2c, h2 over TLS), at the
  * address their {@code ResolvedAddress} holds at probe time: each destination is pinned to one event
  * loop of the server's group, where its timers and probe connections run. {@link io.paduraksa.proxy.health.ResolvedAddress}
