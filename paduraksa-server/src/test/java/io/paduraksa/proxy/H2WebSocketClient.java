@@ -89,6 +89,11 @@ final class H2WebSocketClient implements AutoCloseable {
         return new H2WebSocketClient(ch, h[0], listener);
     }
 
+    /** GOAWAY from the server (its last stream id), when one came. */
+    CompletableFuture<Integer> goAway() {
+        return listener.goAway;
+    }
+
     /** The server's SETTINGS. */
     Http2Settings serverSettings() {
         return listener.settings.join();
@@ -299,6 +304,12 @@ final class H2WebSocketClient implements AutoCloseable {
     private static final class Listener extends Http2FrameAdapter {
         final Map<Integer, Tunnel> tunnels = new ConcurrentHashMap<>();
         final CompletableFuture<Http2Settings> settings = new CompletableFuture<>();
+        final CompletableFuture<Integer> goAway = new CompletableFuture<>();
+
+        @Override
+        public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
+            goAway.complete(lastStreamId);
+        }
 
         @Override
         public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings s) {

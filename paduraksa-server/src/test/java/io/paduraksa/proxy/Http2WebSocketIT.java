@@ -43,7 +43,7 @@ class Http2WebSocketIT {
                 protocols: [http1, h2]
                 tls: {certificates: [{cert: "%s", key: "%s"}]}
               - {name: off, address: "127.0.0.1:0", protocols: [h2c], h2_websockets: false}
-            limits: {idle_timeout: 1s}
+            limits: {idle_timeout: 1s, max_body_size: 64KiB}
             policies:
               no-admin: {type: path, deny: [/ws-admin]}
               slow-down: {type: rate_limit, rate: 1/h, burst: 2, key: client_ip_and_route}
@@ -128,7 +128,7 @@ class Http2WebSocketIT {
             assertThat(t.next()).isEqualTo("hello");
             t.sendBinary(new byte[] {0, 1, 2, (byte) 0xFF});
             assertThat((byte[]) t.next()).containsExactly(0, 1, 2, (byte) 0xFF);
-            byte[] big = new byte[1 << 20]; // 16 times the stream's initial window: flow control both ways
+            byte[] big = new byte[1 << 20]; // 16 times the stream's initial window, 16 times max_body_size: no body limit
             for (int i = 0; i < big.length; i++) {
                 big[i] = (byte) (i * 31);
             }
@@ -285,7 +285,11 @@ class Http2WebSocketIT {
             assertThat(quiet.endedWithin(2)).as("the raw cluster's 2 s idle timeout ended its tunnel").isTrue();
             ws.sendText("awake");
             assertThat(ws.next()).isEqualTo("awake");
-            assertThat(c.isOpen()).isTrue();
+            assertThat(c.goAway()).as("no idle GOAWAY while a tunnel is open").isNotDone();
+        }
+        try (H2WebSocketClient c = h2c()) {
+            c.open("http", "a.test", "/status/403").ended.get(5, TimeUnit.SECONDS);
+            assertThat(c.goAway().get(5, TimeUnit.SECONDS)).as("without a tunnel the connection idles out as before").isPositive();
         }
     }
 
