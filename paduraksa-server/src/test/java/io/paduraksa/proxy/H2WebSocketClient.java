@@ -23,6 +23,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.paduraksa.server.http2.H2Client;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -30,12 +31,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A scripted WebSocket-over-HTTP/2 client (RFC 8441) for integration tests: Netty's client
  * {@link Http2ConnectionHandler} (so both flow-control windows work as a browser's do) over h2c
  * or h2 with TLS, an extended CONNECT per {@link #open}, and RFC 6455 frames written by hand
- * (masked, as a client must) into DATA frames and parsed from the DATA frames that come back.
+ * (masked, as a client must) into DATA frames and parsed from the DATA frames that come back
+ * (unmasked from a server; masked ones, a raw echo of ours, are unmasked too).
  * Header blocks go out exactly as given (validation off), so malformed requests can be sent too.
  */
 final class H2WebSocketClient implements AutoCloseable {
@@ -206,7 +209,7 @@ final class H2WebSocketClient implements AutoCloseable {
             try {
                 ended.get(seconds, TimeUnit.SECONDS);
                 return true;
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 return false;
             }
         }
@@ -270,10 +273,20 @@ final class H2WebSocketClient implements AutoCloseable {
                     }
                     header = 10;
                 }
+                boolean masked = (all[pos + 1] & 0x80) != 0; // a client's frame echoed back as it was
+                int maskAt = pos + header;
+                if (masked) {
+                    header += 4;
+                }
                 if (all.length - pos - header < length) {
                     break;
                 }
-                byte[] payload = java.util.Arrays.copyOfRange(all, pos + header, pos + header + (int) length);
+                byte[] payload = Arrays.copyOfRange(all, pos + header, pos + header + (int) length);
+                if (masked) {
+                    for (int i = 0; i < payload.length; i++) {
+                        payload[i] ^= all[maskAt + (i & 3)];
+                    }
+                }
                 pos += header + (int) length;
                 frame(b0, payload);
             }
