@@ -339,6 +339,33 @@ class Http2WebSocketIT {
         }
     }
 
+    @Test
+    void aStopEndsOnceTheLastTunnelCloses() throws Exception {
+        WebSocketOrigin origin = new WebSocketOrigin();
+        // idle_timeout 60 s: the connection must close because its last tunnel did, not because it idled
+        TestServer own = TestServer.start(CONFIG.formatted(H2Client.testFile("a-test-chain.pem"), H2Client.testFile("a-test.key"),
+                origin.url(), raw.port(), plain.url(), h2.port(), "").replace("idle_timeout: 1s", "idle_timeout: 60s"));
+        try (H2WebSocketClient c = H2WebSocketClient.connect(own.port("h2c"))) {
+            H2WebSocketClient.Tunnel t = c.open("http", "a.test", "/ws");
+            long start = System.nanoTime();
+            Thread stopper = new Thread(() -> own.server().stop(Duration.ofSeconds(20)));
+            stopper.start();
+            Thread.sleep(1_500); // past the final GOAWAY: only the tunnel keeps the connection
+            assertThat(stopper.isAlive()).as("the stop waits for the tunnel").isTrue();
+            t.sendText("bye"); // the upstream closes; our side ends too
+            assertThat(t.next()).isEqualTo(1000);
+            assertThat(t.endedWithin(5)).isTrue();
+            t.end();
+            stopper.join(10_000);
+            assertThat(stopper.isAlive()).isFalse();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .as("the stop ended with the last tunnel, long before drain_timeout").isLessThan(8_000L);
+        } finally {
+            own.close();
+            origin.close();
+        }
+    }
+
     private static void waitFor(IntSupplier value, int atLeast) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (value.getAsInt() < atLeast && System.nanoTime() < deadline) {

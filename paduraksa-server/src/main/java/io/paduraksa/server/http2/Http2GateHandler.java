@@ -81,9 +81,15 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         this.websockets = limits.websockets();
     }
 
-    /** A stream became a WebSocket tunnel (true) or such a tunnel ended (false). */
+    /**
+     * A stream became a WebSocket tunnel (true) or such a tunnel ended (false). The last tunnel of a
+     * stopping connection lets the close go on (see {@link #finishDrain}).
+     */
     void tunnel(boolean open) {
         tunnels += open ? 1 : -1;
+        if (tunnels == 0 && drainFinished && ctx.channel().isActive()) {
+            closeGracefully(ctx);
+        }
     }
 
     /**
@@ -253,13 +259,27 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         ctx.executor().schedule(() -> finishDrain(ctx), DRAIN_ACK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** The stop's final GOAWAY names the last stream taken; the connection closes once its streams are done. */
+    /**
+     * The stop's final GOAWAY names the last stream taken; the connection closes once its streams
+     * are done. While a WebSocket tunnel is open the close waits for it (or for the server's
+     * {@code drain_timeout}, after which the server closes what is left), as an HTTP/1.1 tunnel
+     * does: Netty's close would cut it after its graceful-shutdown wait of
+     * {@link Http2Limits#gracefulShutdownMillis}, whatever the drain timeout says.
+     */
     private void finishDrain(ChannelHandlerContext ctx) {
         if (drainFinished || !ctx.channel().isActive()) {
             return;
         }
         drainFinished = true;
         goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise());
+        if (tunnels > 0) {
+            flush(ctx);
+            return;
+        }
+        closeGracefully(ctx);
+    }
+
+    private void closeGracefully(ChannelHandlerContext ctx) {
         try {
             close(ctx, ctx.newPromise());
         } catch (Exception e) { // Netty's close declares it; it fails only when the channel is broken
