@@ -11,10 +11,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.Base64;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -101,7 +97,6 @@ class Http2TunnelAllocationIT {
      * the echo as a frame whose mask bit it ignores).
      */
     private static final class EchoUpstream implements AutoCloseable {
-        private static final Pattern KEY = Pattern.compile("(?im)^sec-websocket-key: *(\\S+)");
         private final ServerSocket socket = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
 
         EchoUpstream() throws Exception {
@@ -127,10 +122,7 @@ class Http2TunnelAllocationIT {
                     }
                     head.append((char) b);
                 }
-                Matcher m = KEY.matcher(head);
-                String key = m.find() ? m.group(1) : "";
-                String accept = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
-                        .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII)));
+                String accept = Http2WebSocketIT.RawUpgradeOrigin.accept(Http2WebSocketIT.RawUpgradeOrigin.key(head));
                 out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();

@@ -406,6 +406,18 @@ class Http2WebSocketIT {
             return c;
         }
 
+        /** RFC 6455 4.2.2: the {@code Sec-WebSocket-Accept} for {@code key}. */
+        static String accept(String key) throws Exception {
+            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
+                    .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII)));
+        }
+
+        /** The request head's {@code Sec-WebSocket-Key}, or "". */
+        static String key(CharSequence head) {
+            Matcher m = KEY.matcher(head);
+            return m.find() ? m.group(1) : "";
+        }
+
         String lastKeyBefore(Connection c) {
             return c.previousKey;
         }
@@ -435,10 +447,8 @@ class Http2WebSocketIT {
                     }
                     head.append((char) b);
                 }
-                Matcher m = KEY.matcher(head);
-                String key = m.find() ? m.group(1) : "";
-                String accept = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
-                        .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII)));
+                String key = key(head);
+                String accept = accept(key);
                 String path = head.substring(4, head.indexOf(" ", 4));
                 String upgrade = "websocket";
                 if (path.startsWith("/raw/bad-accept")) {

@@ -439,6 +439,11 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (phase == Phase.FORWARDING) {
             phase = Phase.FORWARDING_BODY;
         }
+        sendPending();
+    }
+
+    /** What collected goes up to the call, then the end if it came, and the credit. */
+    private void sendPending() {
         ByteBuf p = pending;
         pending = null;
         if (p != null && p.isReadable()) {
@@ -625,19 +630,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         phase = Phase.TUNNEL;
         handler.tunnel(true);
         logEnd();
-        ByteBuf p = pending;
-        pending = null;
-        if (p != null && p.isReadable()) {
-            call.requestBody(p);
-        } else if (p != null) {
-            p.release();
-        }
-        if (requestEnded && call != null) {
-            call.requestEnd();
-        }
-        if (!upstreamFull) {
-            returnCredit();
-        }
+        sendPending();
         handler.flush();
     }
 

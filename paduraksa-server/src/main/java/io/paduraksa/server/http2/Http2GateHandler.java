@@ -543,8 +543,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     }
 
     /**
-     * Requests refused before the gate: CONNECT gets 501 like on HTTP/1.1 (no tunnels; an RFC 9113
-     * 8.5 CONNECT has no :path, so it is checked first), a request without :method or :path 400
+     * Requests refused before the gate: a plain CONNECT gets 501 like on HTTP/1.1 (no tunnels to a
+     * host the client names; an RFC 9113 8.5 CONNECT has no :path, so it is checked first; extended
+     * CONNECT is {@link #extendedConnect}'s), a request without :method or :path 400
      * (malformed, RFC 9113 8.3.1). Returns 0 for the rest.
      */
     private static int refusal(CharSequence method, Http2Headers headers) {
