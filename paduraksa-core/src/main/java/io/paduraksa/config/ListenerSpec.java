@@ -8,12 +8,15 @@ import java.util.List;
  * lists the senders (CIDRs) whose PROXY protocol v1/v2 header is required and believed; empty turns
  * PROXY protocol off. {@code trustedOnly} locks the listener down to {@code client_ip.trusted_proxies}
  * (e.g. Cloudflare): other peers are refused at accept time, before a byte is read. {@code admin}
- * makes it the admin listener (health, readiness, metrics, config status).
+ * makes it the admin listener (health, readiness, metrics, config status). {@code h2Websockets}
+ * (default on) advertises {@code SETTINGS_ENABLE_CONNECT_PROTOCOL} on its HTTP/2 connections and
+ * accepts WebSockets over HTTP/2 (RFC 8441 extended CONNECT); off, such a request is malformed.
  */
 public record ListenerSpec(
         String name, String address, List<String> protocols, TlsSpec tls, boolean admin,
-        List<String> proxyProtocol, boolean trustedOnly) {
+        List<String> proxyProtocol, boolean trustedOnly, Boolean h2Websockets) {
     public ListenerSpec {
+        h2Websockets = h2Websockets == null ? Boolean.TRUE : h2Websockets;
         protocols = protocols == null ? List.of("http1") : List.copyOf(protocols);
         proxyProtocol = proxyProtocol == null ? List.of() : List.copyOf(proxyProtocol);
     }

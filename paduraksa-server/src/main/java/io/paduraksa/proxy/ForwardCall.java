@@ -98,6 +98,10 @@ public final class ForwardCall implements UpstreamCall {
         call.upgradeRequest = exchange.isUpgradeRequest() && cluster.model().protocol() == UpstreamCluster.Protocol.HTTP1;
         cluster.onRequest();
         exchange.attach(call);
+        if (!call.upgradeRequest && exchange.isTunnelRequired()) {
+            call.fail(502); // an HTTP/2 upstream: extended CONNECT towards it is not implemented
+            return;
+        }
         call.cookieDestination = cluster.affinityChoice(state);
         call.pickAndConnect(call.cookieDestination, -1);
     }
@@ -277,6 +281,14 @@ public final class ForwardCall implements UpstreamCall {
         cluster.destination(destination).onResponse(head.status(), System.nanoTime());
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
+        if (upgradeRequest && !exchange.acceptsUpgradeResponse(head)) {
+            // A 101 with a wrong Sec-WebSocket-Accept, or a 2xx an HTTP/2 client would take for an open tunnel.
+            dropConnection();
+            cluster.destination(destination).requestEnded();
+            cluster.meter(destination).error(UpstreamMetrics.INVALID_RESPONSE);
+            fail(502);
+            return;
+        }
         if (head.status() == 101 && upgradeRequest) {
             tunnel = true;
             requestDone = true;

@@ -28,7 +28,9 @@ import java.util.List;
 /**
  * {@code paduraksa explain}: runs one request through a compiled snapshot without a network and
  * prints what the gate decides and why: the client IP, the host entry and route, each policy's
- * verdict in order, and the answer or the cluster.
+ * verdict in order, and the answer or the cluster. A {@code ws://} or {@code wss://} URL explains a
+ * WebSocket handshake, which the gate judges as a {@code GET} of its path whether it comes as an
+ * HTTP/1.1 Upgrade or as an HTTP/2 extended CONNECT (RFC 8441).
  */
 final class Explain implements GateTrace {
     private final PrintStream out;
@@ -53,11 +55,12 @@ final class Explain implements GateTrace {
             throw new IllegalArgumentException("--peer '" + peer + "' is not an IP address");
         }
         boolean trusted = snapshot.trustedProxies().contains(ip[0], ip[1]);
-        StaticRequestView view = new StaticRequestView().client(new ClientInfo(ip[0], ip[1], trusted, ClientInfo.NO_COUNTRY)).method(method);
         String authority = null;
         String target = url;
+        boolean websocket = false;
         if (!url.startsWith("/") && !url.equals("*")) {
             URI uri = parseUrl(url);
+            websocket = "ws".equalsIgnoreCase(uri.getScheme()) || "wss".equalsIgnoreCase(uri.getScheme());
             authority = uri.getRawAuthority();
             target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                     + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
@@ -68,18 +71,28 @@ final class Explain implements GateTrace {
                 throw new IllegalArgumentException("-H '" + h + "' is not a header (expected 'Name: value')");
             }
             String name = h.substring(0, colon).trim();
-            String value = h.substring(colon + 1).trim();
             if (name.equalsIgnoreCase("host")) {
-                authority = value;
-            } else {
-                view.header(name, value);
+                authority = h.substring(colon + 1).trim();
+            }
+        }
+        StaticRequestView view = new StaticRequestView().client(new ClientInfo(ip[0], ip[1], trusted, ClientInfo.NO_COUNTRY))
+                .method(websocket ? "GET" : method);
+        for (String h : headers) {
+            int colon = h.indexOf(':');
+            String name = h.substring(0, colon).trim();
+            if (!name.equalsIgnoreCase("host")) {
+                view.header(name, h.substring(colon + 1).trim());
             }
         }
         view.authority(authority).target(target);
         Explain explain = new Explain(out, snapshot);
         out.printf("config    %s (generation %d, sha256 %s)%n", snapshot.sourceName(), snapshot.generation(),
                 snapshot.sourceSha256().substring(0, 16));
-        out.printf("request   %s %s (Host: %s)%n", method, target, authority == null ? "none" : authority);
+        out.printf("request   %s %s (Host: %s)%n", websocket ? "GET" : method, target, authority == null ? "none" : authority);
+        if (websocket) {
+            out.printf("websocket a WebSocket handshake, judged as GET %s: an HTTP/1.1 Upgrade, or an HTTP/2 extended CONNECT"
+                    + " (:protocol websocket) where the listener's h2_websockets is on%n", target);
+        }
         out.printf("peer      %s%s%n", IpParser.format(ip[0], ip[1]), trusted
                 ? " (a trusted proxy: " + snapshot.clientIpHeader() + " is honoured)"
                 : " (not a trusted proxy: " + snapshot.clientIpHeader() + " is ignored)");

@@ -53,6 +53,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     private final AtomicInteger open = new AtomicInteger();
     private final boolean http1;
     private final boolean h2c;
+    private final Http2Limits h2Limits;
 
     ListenerInitializer(int index, ListenerSpec spec, LimitsSpec limits, ListenerServices context, SnapshotStore store,
                         TlsContexts tls, ChannelGroup channels) {
@@ -75,6 +76,10 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         this.channels = channels;
         this.http1 = spec.protocols().contains("http1");
         this.h2c = spec.protocols().contains("h2c");
+        this.h2Limits = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
+                Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
+                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis(),
+                limits.maxBodySize().bytes(), limits.sendTimeout().toMillis(), spec.h2Websockets());
     }
 
     ListenerSpec spec() {
@@ -143,12 +148,8 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     }
 
     void installHttp2(ChannelPipeline p) {
-        Http2Limits h2 = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
-                Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
-                Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis(),
-                limits.maxBodySize().bytes(), limits.sendTimeout().toMillis());
         p.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        p.addLast("http2-gate", Http2GateHandler.create(context, h2));
+        p.addLast("http2-gate", Http2GateHandler.create(context, h2Limits));
     }
 
     /**

@@ -147,6 +147,11 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
         return state == HEAD && expected == 0 && actualReadableBytes() == 0;
     }
 
+    /** True after a 101 to an upgrade request: every byte now is the tunnel's. */
+    public boolean isTunnel() {
+        return state == TUNNEL;
+    }
+
     private static IllegalStateException tooManyPending() {
         return new IllegalStateException("more than " + MAX_PENDING + " responses expected at once");
     }

@@ -10,6 +10,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.paduraksa.gate.RequestState;
@@ -112,8 +113,22 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         return ch.isWritable();
     }
 
+    /**
+     * The request body ended; in a tunnel the client ended its side (an HTTP/2 WebSocket's
+     * END_STREAM, RFC 8441 4): the upstream gets a FIN after what was written, and may still answer
+     * until it closes (which ends the tunnel).
+     */
     @Override
     public void endBody() {
+        if (decoder.isTunnel()) {
+            Channel ch = ctx.channel();
+            if (ch instanceof DuplexChannel duplex) {
+                ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> duplex.shutdownOutput());
+            } else {
+                closeAfterFlush();
+            }
+            return;
+        }
         if (chunkedUp) {
             Channel ch = ctx.channel();
             ch.writeAndFlush(ch.alloc().ioBuffer(LAST_CHUNK.length).writeBytes(LAST_CHUNK), ch.voidPromise());

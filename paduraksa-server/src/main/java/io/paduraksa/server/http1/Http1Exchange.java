@@ -40,8 +40,8 @@ import java.util.ArrayDeque;
  *
  * <p>WebSocket: a handshake is forwarded with its Upgrade fields; on {@code 101} the head goes out
  * with {@code Connection: Upgrade}, the request decoder leaves the pipeline (what it buffered is
- * passed on as raw bytes) and the connection is a tunnel until either side closes. Extended
- * CONNECT (RFC 8441, WebSocket over HTTP/2 clients) is not supported.
+ * passed on as raw bytes) and the connection is a tunnel until either side closes. (HTTP/2 clients'
+ * WebSockets, RFC 8441 extended CONNECT, are {@code server.http2.Http2Exchange}'s.)
  */
 final class Http1Exchange implements ForwardExchange {
     private static final byte[] HTTP_1_1 = "HTTP/1.1 ".getBytes(StandardCharsets.US_ASCII);

@@ -1,6 +1,7 @@
 package io.paduraksa.server.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -50,9 +51,22 @@ import java.util.Map;
  *  |  ^-- WAITING_FOR_POLICY (an asynchronous policy decides; DATA is held by the handler)
  *  +--forward--&gt; FORWARDING --upstream head written--&gt; FORWARDING_BODY --response head--&gt; RESPONDING
  *                 --end, abort, the forwarder's own answer, the client's reset--&gt; DONE
+ *                                                  RESPONDING --101 accepted--&gt; TUNNEL --either side ends--&gt; DONE
  * </pre>
  * Besides the phase only facts: a HEAD request, whether the request's END_STREAM has come, and the
  * upstream's back-pressure.
+ *
+ * <p><b>WebSocket over HTTP/2</b> (RFC 8441): an extended CONNECT the gate let through goes to an
+ * HTTP/1.1 upstream as the usual handshake ({@code GET}, {@code Upgrade: websocket}, a fresh
+ * {@code Sec-WebSocket-Key} from {@link WebSocketHandshake}, the client's
+ * {@code Sec-WebSocket-Version}/{@code -Protocol}/{@code -Extensions}); the upstream's 101 is checked
+ * ({@code Sec-WebSocket-Accept}) and becomes {@code :status 200}, a refusal passes with its status,
+ * and a 2xx that is no switch becomes 502. In TUNNEL, DATA goes up as raw bytes (credited while the
+ * upstream connection is writable: the stream's window bounds what waits) and the upstream's bytes
+ * come down as DATA (the upstream is not read while the client's windows or socket are full); the
+ * client's END_STREAM half-closes the upstream connection, its RST_STREAM closes it, the upstream's
+ * close ends the stream (END_STREAM), and the upstream side's idle timeout ends a quiet tunnel. The
+ * request's access-log line is written when the tunnel opens, as on HTTP/1.1.
  */
 final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     private static final Recycler<Http2Exchange> RECYCLER = new Recycler<>() {
@@ -63,6 +77,11 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     };
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
+    private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
+    private static final AsciiString WEBSOCKET = AsciiString.cached("websocket");
+    private static final AsciiString SEC_WEBSOCKET_KEY = AsciiString.cached("sec-websocket-key");
+    private static final AsciiString SEC_WEBSOCKET_ACCEPT = AsciiString.cached("sec-websocket-accept");
+    private static final AsciiString STATUS_200 = HttpResponseStatus.OK.codeAsText();
 
     /** Where the stream's request is; see the class comment for the transitions. */
     enum Phase {
@@ -76,6 +95,8 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         FORWARDING_BODY,
         /** The upstream's response head went to the client; its body and trailers follow. */
         RESPONDING,
+        /** A WebSocket over HTTP/2: the upstream switched protocols, bytes flow both ways until either side ends. */
+        TUNNEL,
         /** The request ended (answered, dropped, reset, its response done): back in the pool. */
         DONE
     }
@@ -107,6 +128,12 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
      */
     long blockedSince;
     private ByteBuf pending;
+    /** An extended CONNECT for a WebSocket (RFC 8441): forwarded as an Upgrade, answered 200 on a 101. */
+    private boolean websocket;
+    /** The access-log line was written (a tunnel is logged when it opens). */
+    private boolean logged;
+    /** The upstream handshake's key and expected accept; made on first WebSocket, kept with the exchange. */
+    private WebSocketHandshake handshake;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
         this.handle = handle;
@@ -126,7 +153,17 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         e.blockedSince = 0;
         e.call = null;
         e.decision = AccessLog.RESPOND;
+        e.websocket = false;
+        e.logged = false;
         return e;
+    }
+
+    /** The stream is a WebSocket over HTTP/2 (RFC 8441 extended CONNECT the handler accepted). */
+    void websocket(boolean websocket) {
+        this.websocket = websocket;
+        if (websocket && handshake == null) {
+            handshake = new WebSocketHandshake();
+        }
     }
 
     /** GATE -> FORWARDING: the stream's DATA frames now belong to the upstream. */
@@ -137,7 +174,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     /** Whether the forwarder has the request (the handler routes its frames here). */
     boolean isForwarding() {
-        return phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING;
+        return phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING || phase == Phase.TUNNEL;
     }
 
     // ---- ProtocolExchange: the request cycle's orders for this stream, carried out by the handler ----
@@ -212,8 +249,8 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     int onData(ByteBuf data, int padding, boolean endOfStream) {
         int n = data.readableBytes();
         received += n;
-        if (received > handler.maxBodySize()) {
-            return bodyTooLarge(n + padding);
+        if (received > handler.maxBodySize() && phase != Phase.TUNNEL) {
+            return bodyTooLarge(n + padding); // a tunnel's bytes are no body: no limit, as on HTTP/1.1
         }
         boolean upstreamReady = phase != Phase.FORWARDING;
         if (n > 0) {
@@ -223,7 +260,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
                 if (pending == null) {
                     pending = data.alloc().compositeBuffer();
                 }
-                ((io.netty.buffer.CompositeByteBuf) pending).addComponent(true, data.retain());
+                ((CompositeByteBuf) pending).addComponent(true, data.retain());
             }
         }
         if (endOfStream) {
@@ -315,8 +352,8 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public long requestBodyLength() {
-        if (requestEnded) {
-            return 0;
+        if (requestEnded || websocket) {
+            return 0; // a WebSocket handshake has no body: what the client sends later is the tunnel's
         }
         long n = declaredLength(view.headers());
         return n <= 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
@@ -341,7 +378,37 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public boolean isUpgradeRequest() {
-        return false;
+        return websocket;
+    }
+
+    @Override
+    public boolean isTunnelRequired() {
+        return websocket;
+    }
+
+    /**
+     * The upstream's answer to the handshake: a 101 must name websocket in {@code Upgrade} and carry
+     * the accept of our key (RFC 6455 4.1, which an HTTP/2 client cannot check); a 2xx that is no
+     * switch would read as an open tunnel to the client (RFC 8441 5), so it is refused too. Others
+     * (403, 426, ...) pass with their status.
+     */
+    @Override
+    public boolean acceptsUpgradeResponse(ResponseHead h) {
+        int status = h.status();
+        if (status == 101) {
+            return handshake.accepts(value(h, SEC_WEBSOCKET_ACCEPT)) && WEBSOCKET.contentEqualsIgnoreCase(value(h, UPGRADE));
+        }
+        return status < 200 || status > 299;
+    }
+
+    /** The value of {@code name} in the upstream's head, or null (a small walk: once per handshake). */
+    private static CharSequence value(ResponseHead h, AsciiString name) {
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            if (name.contentEqualsIgnoreCase(h.headerName(i))) {
+                return h.headerValue(i);
+            }
+        }
+        return null;
     }
 
     @Override
@@ -351,9 +418,13 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         boolean trusted = state.isPeerTrustedProxy();
         for (Map.Entry<CharSequence, CharSequence> e : headers) {
             CharSequence name = e.getKey();
-            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted, options)) {
+            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted, options)
+                    && !(websocket && SEC_WEBSOCKET_KEY.contentEqualsIgnoreCase(name))) {
                 sink.field(name, e.getValue()); // decoded names are lower case already; values are immutable
             }
+        }
+        if (websocket) {
+            sink.field(SEC_WEBSOCKET_KEY, handshake.newKey()); // ours, checked in acceptsUpgradeResponse
         }
     }
 
@@ -368,6 +439,11 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (phase == Phase.FORWARDING) {
             phase = Phase.FORWARDING_BODY;
         }
+        sendPending();
+    }
+
+    /** What collected goes up to the call, then the end if it came, and the credit. */
+    private void sendPending() {
         ByteBuf p = pending;
         pending = null;
         if (p != null && p.isReadable()) {
@@ -414,17 +490,25 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         // 1xx responses are not relayed over HTTP/2 (optional; 100-continue is answered by the upstream's final response).
     }
 
-    /** FORWARDING(_BODY) -> RESPONDING: the upstream's head becomes the stream's HEADERS; its status counts the request. */
+    /**
+     * FORWARDING(_BODY) -> RESPONDING: the upstream's head becomes the stream's HEADERS; its status
+     * counts the request. A WebSocket's accepted 101 becomes {@code :status 200} without END_STREAM
+     * (RFC 8441 5), keeping {@code Sec-WebSocket-Protocol}/{@code -Extensions}; {@link #upgraded} follows.
+     */
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
-        forwardStatus(h.status());
+        boolean tunnel = websocket && h.status() == 101;
+        forwardStatus(tunnel ? 200 : h.status());
         phase = Phase.RESPONDING;
         Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 5);
-        out.status(HttpResponseStatus.valueOf(h.status()).codeAsText()); // cached for registered statuses
+        out.status(tunnel ? STATUS_200 : HttpResponseStatus.valueOf(h.status()).codeAsText()); // cached for registered statuses
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
             if (rules.isRemoved(name) || h.isConnectionOption(name)) { // rules remove hop-by-hop fields, Transfer-Encoding too
                 continue;
+            }
+            if (tunnel && (SEC_WEBSOCKET_ACCEPT.contentEqualsIgnoreCase(name) || CONTENT_LENGTH.contentEqualsIgnoreCase(name))) {
+                continue; // the accept was for us; a 200 that opens a tunnel has no length
             }
             // The name is shared when Netty knows it; the value is copied (the upstream's head is released).
             out.add(ResponseFieldNames.lowerCase(name), new AsciiString(h.headerValue(i)));
@@ -447,7 +531,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             out.set(RateLimitFields.REMAINING, RateLimitFields.ascii(state.rateLimitRemaining()));
             out.set(RateLimitFields.RESET, RateLimitFields.ascii(state.rateLimitReset()));
         }
-        boolean endStream = head || !h.hasBody();
+        boolean endStream = !tunnel && (head || !h.hasBody());
         if (endStream) {
             detach();
         }
@@ -534,10 +618,20 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         finish();
     }
 
-    /** Never called: HTTP/2 clients cannot ask for an Upgrade (Extended CONNECT, RFC 8441, is not supported). */
+    /**
+     * RESPONDING -> TUNNEL: the 200 went out; the request is logged now (its end has no request any
+     * more, as on HTTP/1.1), DATA that came early goes up, and what waited uncredited is credited.
+     */
     @Override
     public void upgraded() {
-        throw new IllegalStateException("no upgrade on HTTP/2 streams");
+        if (!isOpen()) {
+            return;
+        }
+        phase = Phase.TUNNEL;
+        handler.tunnel(true);
+        logEnd();
+        sendPending();
+        handler.flush();
     }
 
     /**
@@ -596,9 +690,10 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (!isOpen()) {
             return;
         }
-        if (handler != null) {
-            handler.cycle().log(AccessLog.HTTP2, state, view, view.client(), started, decision);
+        if (phase == Phase.TUNNEL && handler != null) {
+            handler.tunnel(false);
         }
+        logEnd();
         boolean forwarded = isForwarding();
         phase = Phase.DONE;
         releasePending();
@@ -607,8 +702,19 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         }
         call = null;
         handler = null;
+        if (handshake != null) {
+            handshake.reset();
+        }
         view.clear();
         state.clear();
         handle.recycle(this);
+    }
+
+    /** The request's access-log line, once: at its end, or when its tunnel opens. */
+    private void logEnd() {
+        if (!logged && handler != null) {
+            logged = true;
+            handler.cycle().log(AccessLog.HTTP2, state, view, view.client(), started, decision);
+        }
     }
 }

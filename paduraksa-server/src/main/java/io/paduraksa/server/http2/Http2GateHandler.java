@@ -66,6 +66,10 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     private ChannelHandlerContext ctx;
     /** The stop's final GOAWAY is out (see {@link #announceDrain}). */
     private boolean drainFinished;
+    /** Whether extended CONNECT (RFC 8441) is advertised and taken: the listener's {@code h2_websockets}. */
+    private final boolean websockets;
+    /** Streams of this connection that are WebSocket tunnels now: while any is open, the connection is not idle. */
+    private int tunnels;
 
     Http2GateHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
                      ListenerServices context, Http2Limits limits) {
@@ -74,6 +78,18 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         this.cycle = context.cycle();
         this.maxBodySize = limits.maxBodySize();
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.sendTimeoutMillis());
+        this.websockets = limits.websockets();
+    }
+
+    /**
+     * A stream became a WebSocket tunnel (true) or such a tunnel ended (false). The last tunnel of a
+     * stopping connection lets the close go on (see {@link #finishDrain}).
+     */
+    void tunnel(boolean open) {
+        tunnels += open ? 1 : -1;
+        if (tunnels == 0 && drainFinished && ctx.channel().isActive()) {
+            closeGracefully(ctx);
+        }
     }
 
     /**
@@ -217,6 +233,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             announceDrain(ctx);
             return;
         }
+        if (evt instanceof IdleStateEvent && tunnels > 0) {
+            return; // a WebSocket's quiet is the tunnel's to judge (the upstream side's idle timeout), as on HTTP/1.1
+        }
         if (evt instanceof IdleStateEvent || evt instanceof DrainEvent) {
             // Our own close (Http2ConnectionHandler's) sends GOAWAY and waits for open streams;
             // ctx.close() would start at the handler before us and cut the connection without GOAWAY.
@@ -240,13 +259,27 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         ctx.executor().schedule(() -> finishDrain(ctx), DRAIN_ACK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** The stop's final GOAWAY names the last stream taken; the connection closes once its streams are done. */
+    /**
+     * The stop's final GOAWAY names the last stream taken; the connection closes once its streams
+     * are done. While a WebSocket tunnel is open the close waits for it (or for the server's
+     * {@code drain_timeout}, after which the server closes what is left), as an HTTP/1.1 tunnel
+     * does: Netty's close would cut it after its graceful-shutdown wait of
+     * {@link Http2Limits#gracefulShutdownMillis}, whatever the drain timeout says.
+     */
     private void finishDrain(ChannelHandlerContext ctx) {
         if (drainFinished || !ctx.channel().isActive()) {
             return;
         }
         drainFinished = true;
         goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise());
+        if (tunnels > 0) {
+            flush(ctx);
+            return;
+        }
+        closeGracefully(ctx);
+    }
+
+    private void closeGracefully(ChannelHandlerContext ctx) {
         try {
             close(ctx, ctx.newPromise());
         } catch (Exception e) { // Netty's close declares it; it fails only when the channel is broken
@@ -345,12 +378,22 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
         }
         CharSequence method = headers.method();
+        CharSequence protocol = headers.get(PROTOCOL);
+        int extended = protocol == null ? NOT_EXTENDED : extendedConnect(method, protocol, headers, endOfStream);
+        if (extended == MALFORMED) {
+            // RFC 8441 3, 4 and RFC 9113 8.1.1: :protocol without our setting, on another method than
+            // CONNECT, or without :authority is a malformed request: a stream error, as Netty treats a
+            // missing :scheme or :path.
+            resetStream(ctx, streamId, Http2Error.PROTOCOL_ERROR.code(), ctx.voidPromise());
+            return;
+        }
         boolean head = method != null && HttpMethod.HEAD.asciiName().contentEquals(method);
         Http2Exchange exchange = Http2Exchange.take(this, streamId, head, endOfStream);
         exchange.started = cycle.startNanos();
-        exchange.view.reset(client, headers); // before a refusal too: its log line shows what was asked
-        int refusal = refusal(method, headers);
-        if (refusal == 0 && !endOfStream && Http2Exchange.declaredLength(headers) > maxBodySize) {
+        exchange.websocket(extended == WEBSOCKET);
+        exchange.view.reset(client, headers, extended == WEBSOCKET); // before a refusal too: its log line shows what was asked
+        int refusal = extended > 0 ? extended : extended == WEBSOCKET ? 0 : refusal(method, headers);
+        if (refusal == 0 && extended != WEBSOCKET && !endOfStream && Http2Exchange.declaredLength(headers) > maxBodySize) {
             refusal = 413; // refused before the gate, as the HTTP/1.1 decoder refuses such a head
         }
         if (refusal != 0) {
@@ -473,9 +516,36 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         return stream.isTrailersReceived() && stream.state() != Http2Stream.State.HALF_CLOSED_REMOTE;
     }
 
+    /** {@link #extendedConnect}: not an extended CONNECT (no {@code :protocol}). */
+    private static final int NOT_EXTENDED = -1;
+    /** {@link #extendedConnect}: a WebSocket over HTTP/2 to run through the gate like a GET of its {@code :path}. */
+    private static final int WEBSOCKET = 0;
+    /** {@link #extendedConnect}: malformed, the stream is reset with PROTOCOL_ERROR. */
+    private static final int MALFORMED = -2;
+    private static final AsciiString PROTOCOL = Http2Headers.PseudoHeaderName.PROTOCOL.value();
+    private static final AsciiString WEBSOCKET_PROTOCOL = AsciiString.cached("websocket");
+
     /**
-     * Requests refused before the gate: CONNECT gets 501 like on HTTP/1.1 (no tunnels; an RFC 9113
-     * 8.5 CONNECT has no :path, so it is checked first), a request without :method or :path 400
+     * A request with {@code :protocol} (RFC 8441 4): {@link #WEBSOCKET} for a CONNECT with
+     * {@code :protocol websocket} and {@code :authority} (Netty checked {@code :scheme} and
+     * {@code :path}); {@link #MALFORMED} when this listener does not advertise the setting, the
+     * method is not CONNECT or {@code :authority} is missing; 501 for another protocol (we tunnel
+     * only WebSockets); 400 when the HEADERS end the stream (a tunnel that can carry nothing).
+     */
+    private int extendedConnect(CharSequence method, CharSequence protocol, Http2Headers headers, boolean endOfStream) {
+        if (!websockets || method == null || !HttpMethod.CONNECT.asciiName().contentEquals(method) || headers.authority() == null) {
+            return MALFORMED;
+        }
+        if (!WEBSOCKET_PROTOCOL.contentEqualsIgnoreCase(protocol)) {
+            return 501;
+        }
+        return endOfStream ? 400 : WEBSOCKET;
+    }
+
+    /**
+     * Requests refused before the gate: a plain CONNECT gets 501 like on HTTP/1.1 (no tunnels to a
+     * host the client names; an RFC 9113 8.5 CONNECT has no :path, so it is checked first; extended
+     * CONNECT is {@link #extendedConnect}'s), a request without :method or :path 400
      * (malformed, RFC 9113 8.3.1). Returns 0 for the rest.
      */
     private static int refusal(CharSequence method, Http2Headers headers) {
@@ -609,9 +679,13 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             this.context = context;
             this.limits = limits;
             server(true);
-            initialSettings(Http2Settings.defaultSettings()
+            Http2Settings settings = Http2Settings.defaultSettings()
                     .maxConcurrentStreams(limits.maxConcurrentStreams())
-                    .maxHeaderListSize(limits.maxHeaderListSize()));
+                    .maxHeaderListSize(limits.maxHeaderListSize());
+            if (limits.websockets()) {
+                settings.connectProtocolEnabled(true); // RFC 8441 3: SETTINGS_ENABLE_CONNECT_PROTOCOL = 1
+            }
+            initialSettings(settings);
             validateHeaders(true);
             validateRequiredPseudoHeaders(true);
             // CVE-2023-44487 (rapid reset) and CONTINUATION floods: Netty counts and closes with GOAWAY.

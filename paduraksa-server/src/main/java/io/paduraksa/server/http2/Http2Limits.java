@@ -5,7 +5,9 @@ package io.paduraksa.server.http2;
  * resets per window (rapid reset, CVE-2023-44487), small CONTINUATION frames (CONTINUATION floods),
  * the graceful-shutdown wait after GOAWAY, the largest request body of a stream
  * ({@code limits.max_body_size}) and the send timeout ({@code limits.send_timeout}: how long a
- * forwarded stream's response data may wait for the client's flow-control windows or socket).
+ * forwarded stream's response data may wait for the client's flow-control windows or socket), and
+ * whether WebSockets over HTTP/2 are accepted ({@code websockets}: {@code SETTINGS_ENABLE_CONNECT_PROTOCOL}
+ * advertised and RFC 8441 extended CONNECT taken; the listener's {@code h2_websockets}).
  */
 public record Http2Limits(
         int maxConcurrentStreams,
@@ -15,8 +17,9 @@ public record Http2Limits(
         int maxSmallContinuationFrames,
         long gracefulShutdownMillis,
         long maxBodySize,
-        long sendTimeoutMillis) {
+        long sendTimeoutMillis,
+        boolean websockets) {
 
-    /** 100 streams, 32 KiB of headers, 200 resets per 30 s, 16 small CONTINUATIONs, 30 s drain, 10 MiB bodies, 60 s send timeout. */
-    public static final Http2Limits DEFAULT = new Http2Limits(100, 32 * 1024, 200, 30, 16, 30_000, 10L * 1024 * 1024, 60_000);
+    /** 100 streams, 32 KiB of headers, 200 resets per 30 s, 16 small CONTINUATIONs, 30 s drain, 10 MiB bodies, 60 s send timeout, WebSockets on. */
+    public static final Http2Limits DEFAULT = new Http2Limits(100, 32 * 1024, 200, 30, 16, 30_000, 10L * 1024 * 1024, 60_000, true);
 }

@@ -1,6 +1,7 @@
 package io.paduraksa.server.http2;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.ClientInfo;
@@ -10,9 +11,12 @@ import java.util.List;
 /**
  * The gate's view of one HTTP/2 request, over the stream's decoded {@link Http2Headers}. HPACK
  * hands back shared {@code AsciiString}s, so reading allocates nothing. Owned by a recycled
- * {@link Http2Exchange}.
+ * {@link Http2Exchange}. A WebSocket over HTTP/2 (RFC 8441 extended CONNECT) shows the gate a
+ * {@code GET} of its {@code :path}, the request an HTTP/1.1 client's handshake is, so methods,
+ * routes, policies and rate limits judge both alike.
  */
 final class Http2RequestView implements RequestView {
+    private static final AsciiString GET = HttpMethod.GET.asciiName();
     /**
      * Several {@code cookie} fields of one request joined with "; " (RFC 9113 8.2.3: HTTP/2 clients
      * may split the Cookie header, and browsers do), built at most once per request and only when a
@@ -23,10 +27,12 @@ final class Http2RequestView implements RequestView {
     private boolean cookiesJoined;
     private ClientInfo client;
     private Http2Headers headers;
+    private boolean websocket;
 
-    void reset(ClientInfo client, Http2Headers headers) {
+    void reset(ClientInfo client, Http2Headers headers, boolean websocket) {
         this.client = client;
         this.headers = headers;
+        this.websocket = websocket;
         this.cookiesJoined = false;
     }
 
@@ -46,7 +52,7 @@ final class Http2RequestView implements RequestView {
 
     @Override
     public CharSequence method() {
-        return headers.method();
+        return websocket ? GET : headers.method();
     }
 
     @Override
