@@ -61,10 +61,10 @@ class ActiveHealthCheckerIT {
                 assertThat(state.isActiveHealthy()).isTrue();
                 assertThat(origin.seen).contains(authority + " /healthz");
 
-                int before = origin.requests.get();
                 origin.status.set(503);
                 Await.until("unhealthy after 503s", () -> !state.isActiveHealthy());
-                assertThat(origin.requests.get() - before).isGreaterThanOrEqualTo(3);
+                // 503s answered, not requests since the switch: a probe that arrived just before it may get one too.
+                assertThat(origin.failed.get()).isGreaterThanOrEqualTo(3);
 
                 origin.status.set(200);
                 Await.until("healthy again after 200s", state::isActiveHealthy);

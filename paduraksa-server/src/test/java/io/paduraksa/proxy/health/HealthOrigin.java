@@ -41,6 +41,8 @@ final class HealthOrigin implements AutoCloseable {
 
     final AtomicInteger status = new AtomicInteger(200);
     final AtomicInteger requests = new AtomicInteger();
+    /** Requests answered with a 5xx: counted with the status each one got (a test may switch it mid-request). */
+    final AtomicInteger failed = new AtomicInteger();
     final Queue<String> seen = new ConcurrentLinkedQueue<>();
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel server;
@@ -83,13 +85,23 @@ final class HealthOrigin implements AutoCloseable {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
+    /** Counts a request and returns the status it gets. */
+    private int answer() {
+        int answer = status.get();
+        requests.incrementAndGet();
+        if (answer >= 500) {
+            failed.incrementAndGet();
+        }
+        return answer;
+    }
+
     private final class Http1Answer extends SimpleChannelInboundHandler<HttpRequest> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, HttpRequest request) {
-            requests.incrementAndGet();
+            int answer = answer();
             seen.add(request.headers().get(HttpHeaderNames.HOST) + " " + request.uri());
             DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.valueOf(status.get()));
+                    HttpResponseStatus.valueOf(answer));
             response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
             ctx.writeAndFlush(response);
         }
@@ -98,9 +110,9 @@ final class HealthOrigin implements AutoCloseable {
     private final class Http2Answer extends SimpleChannelInboundHandler<Http2HeadersFrame> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
-            requests.incrementAndGet();
+            int answer = answer();
             seen.add(frame.headers().authority() + " " + frame.headers().path());
-            ctx.writeAndFlush(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status(Integer.toString(status.get())), true)
+            ctx.writeAndFlush(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status(Integer.toString(answer)), true)
                     .stream(frame.stream()));
         }
     }
