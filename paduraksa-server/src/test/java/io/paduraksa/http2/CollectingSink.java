@@ -10,12 +10,14 @@ import java.util.List;
 final class CollectingSink implements HpackFieldSink {
     final List<String> fields = new ArrayList<>();
     final List<Integer> staticIndices = new ArrayList<>();
+    private final List<Boolean> pseudo = new ArrayList<>();
 
     @Override
     public void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
             int staticIndex) {
         fields.add(name.toString(nameIndex, nameLength, ISO_8859_1) + ": " + value.toString(valueIndex, valueLength, ISO_8859_1));
         staticIndices.add(staticIndex);
+        pseudo.add(nameLength > 0 && name.getByte(nameIndex) == ':');
     }
 
     /**
@@ -25,8 +27,8 @@ final class CollectingSink implements HpackFieldSink {
     String normalized() {
         List<String> pseudo = new ArrayList<>();
         List<String> regular = new ArrayList<>();
-        for (String f : fields) {
-            (f.startsWith(":") ? pseudo : regular).add(f);
+        for (int i = 0; i < fields.size(); i++) {
+            (this.pseudo.get(i) ? pseudo : regular).add(fields.get(i));
         }
         pseudo.addAll(regular);
         return String.join("\n", pseudo);

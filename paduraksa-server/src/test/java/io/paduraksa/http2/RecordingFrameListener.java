@@ -4,8 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 
-/** Test listener: one line of text per event, so that readers can be compared event by event. */
+/**
+ * Test listener: one line of text per event, so that readers can be compared event by event. With
+ * a decoder set, field blocks are decoded and a decoding error takes the place of the block's event,
+ * as with Netty's reader (which throws it).
+ */
 class RecordingFrameListener implements Http2FrameListener {
     final List<String> events = new ArrayList<>();
     /** Decodes field blocks when set; the decoded fields are then part of the event. */
@@ -28,8 +33,10 @@ class RecordingFrameListener implements Http2FrameListener {
             int dependency, int weight) {
         String priority = weight == 0 ? "" : " dep=" + (dependency & 0x7FFFFFFF) + " excl=" + (dependency < 0)
                 + " weight=" + weight;
-        events.add("HEADERS " + streamId + " pad=" + padding + " end=" + endStream + priority + " "
-                + fields(streamId, block, index, length));
+        String fields = fields(streamId, block, index, length);
+        if (fields != null) {
+            events.add("HEADERS " + streamId + " pad=" + padding + " end=" + endStream + priority + " " + fields);
+        }
     }
 
     @Override
@@ -43,17 +50,18 @@ class RecordingFrameListener implements Http2FrameListener {
         events.add("RST_STREAM " + streamId + " " + errorCode);
     }
 
-    private final StringBuilder settings = new StringBuilder();
+    /** By identifier, the last value of an identifier winning, as a peer applies them (RFC 9113 6.5). */
+    private final TreeMap<Integer, Long> settings = new TreeMap<>();
 
     @Override
     public void onSetting(int id, long value) {
-        settings.append(' ').append(id).append('=').append(value);
+        settings.put(id, value);
     }
 
     @Override
     public void onSettingsEnd() {
-        events.add("SETTINGS" + settings);
-        settings.setLength(0);
+        events.add("SETTINGS " + settings);
+        settings.clear();
     }
 
     @Override
@@ -63,8 +71,10 @@ class RecordingFrameListener implements Http2FrameListener {
 
     @Override
     public void onPushPromise(int streamId, int promisedStreamId, ByteBuf block, int index, int length, int padding) {
-        events.add("PUSH_PROMISE " + streamId + " promised=" + promisedStreamId + " pad=" + padding + " "
-                + fields(streamId, block, index, length));
+        String fields = fields(streamId, block, index, length);
+        if (fields != null) {
+            events.add("PUSH_PROMISE " + streamId + " promised=" + promisedStreamId + " pad=" + padding + " " + fields);
+        }
     }
 
     @Override
@@ -112,13 +122,14 @@ class RecordingFrameListener implements Http2FrameListener {
         if (v == null) {
             return sink.normalized();
         }
-        lastViolation = v;
         if (v.isConnectionError()) {
             if (reader != null) {
                 reader.stop();
             }
-            return "!CONNECTION_ERROR " + Http2ErrorCodes.name(v.code());
+            onConnectionError(v);
+        } else {
+            onStreamError(streamId, v);
         }
-        return "!STREAM_ERROR " + streamId + " " + Http2ErrorCodes.name(v.code());
+        return null;
     }
 }
