@@ -96,9 +96,8 @@ public final class Http2FrameReader {
         failed = true;
     }
 
-    /** Drops the block buffer; call when the connection closes. */
+    /** Drops the block buffer (a heap array: nothing to release); call when the connection closes. */
     public void close() {
-        block.release();
         block = Unpooled.EMPTY_BUFFER;
         blockStreamId = 0;
     }
@@ -298,9 +297,9 @@ public final class Http2FrameReader {
 
     private void growBlock(int needed) {
         int capacity = Math.max(needed, Math.min(maxFieldBlockSize, Math.max(1024, block.capacity() * 2)));
-        ByteBuf grown = Unpooled.buffer(capacity, capacity);
+        // a heap array, wrapped: the collector frees it with the reader, no release to forget
+        ByteBuf grown = Unpooled.wrappedBuffer(new byte[capacity]).clear();
         grown.writeBytes(block);
-        block.release();
         block = grown;
     }
 

@@ -64,7 +64,12 @@ public final class Http2HeaderBlock {
         public Builder field(String name, String value) {
             ByteBuf n = Unpooled.copiedBuffer(name, StandardCharsets.ISO_8859_1);
             ByteBuf v = Unpooled.copiedBuffer(value, StandardCharsets.ISO_8859_1);
-            HpackEncoder.field(scratch, n, 0, n.readableBytes(), v, 0, v.readableBytes(), huffman);
+            try {
+                HpackEncoder.field(scratch, n, 0, n.readableBytes(), v, 0, v.readableBytes(), huffman);
+            } finally {
+                n.release();
+                v.release();
+            }
             return this;
         }
 

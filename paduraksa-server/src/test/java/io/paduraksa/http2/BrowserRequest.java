@@ -1,8 +1,6 @@
 package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A Chrome-like request as an HPACK encoder sends it on a connection: the first block inserts the
@@ -43,12 +41,12 @@ final class BrowserRequest {
     }
 
     private static ByteBuf ascii(String s) {
-        return Unpooled.copiedBuffer(s, StandardCharsets.ISO_8859_1);
+        return TestBuffers.ascii(s);
     }
 
     /** The first block: :method GET, :scheme https, :path /, and every repeated field inserted. */
     static ByteBuf firstBlock() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         out.writeByte(0x82).writeByte(0x87).writeByte(0x84);
         for (String[] f : REPEATED) {
             ByteBuf value = ascii(f[1]);
@@ -66,7 +64,7 @@ final class BrowserRequest {
 
     /** A later block: all repeated fields by dynamic index, path and cookie as Huffman literals. */
     static ByteBuf laterBlock(String path) {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         out.writeByte(0x82).writeByte(0x87);
         ByteBuf p = ascii(path);
         HpackEncoder.literalWithStaticName(out, PATH, p, 0, p.readableBytes(), true);
@@ -80,7 +78,7 @@ final class BrowserRequest {
 
     /** {@code block} as one HEADERS frame with END_HEADERS and END_STREAM. */
     static ByteBuf headersFrame(ByteBuf block, int streamId) {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         Http2FrameWriter.headers(out, streamId, block, block.readerIndex(), block.readableBytes(), true, 16384);
         return out;
     }

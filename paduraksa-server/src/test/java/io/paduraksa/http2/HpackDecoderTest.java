@@ -4,8 +4,6 @@ import static io.paduraksa.http2.HpackDecoderAppendixCTest.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -146,9 +144,9 @@ class HpackDecoderTest {
     @Test
     void a_huffman_string_too_large_for_the_scratch_area_is_checked_but_not_stored() {
         HpackDecoder d = new HpackDecoder(64, 100, false);
-        ByteBuf block = Unpooled.buffer();
+        ByteBuf block = TestBuffers.buffer();
         block.writeBytes(hex("4001 61"));
-        ByteBuf value = Unpooled.copiedBuffer("z".repeat(1000), StandardCharsets.ISO_8859_1);
+        ByteBuf value = TestBuffers.ascii("z".repeat(1000));
         HpackEncoder.string(block, value, 0, 1000, true);
         CollectingSink sink = new CollectingSink();
         assertThat(d.decode(block, 0, block.readableBytes(), Http2FieldValidator.NONE, sink))

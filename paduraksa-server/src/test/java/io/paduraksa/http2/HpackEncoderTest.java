@@ -7,7 +7,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2Headers;
-import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +17,12 @@ import org.junit.jupiter.api.Test;
  */
 class HpackEncoderTest {
     private static ByteBuf ascii(String s) {
-        return Unpooled.copiedBuffer(s, StandardCharsets.ISO_8859_1);
+        return TestBuffers.ascii(s);
     }
 
     @Test
     void c1_integers_as_in_appendix_c1() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         HpackEncoder.integer(out, 0, 5, 10);
         assertThat(ByteBufUtil.hexDump(out)).as("C.1.1").isEqualTo("0a");
         out.clear();
@@ -36,7 +35,7 @@ class HpackEncoderTest {
 
     @Test
     void c4_1_huffman_string_as_in_appendix_c4() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         ByteBuf s = ascii("www.example.com");
         HpackEncoder.string(out, s, 0, s.readableBytes(), true);
         assertThat(ByteBufUtil.hexDump(out)).isEqualTo("8cf1e3c2e5f23a6ba0ab90f4ff");
@@ -44,7 +43,7 @@ class HpackEncoderTest {
 
     @Test
     void a_static_field_is_one_index_and_a_static_name_is_indexed() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         ByteBuf n = ascii(":method");
         ByteBuf v = ascii("GET");
         HpackEncoder.field(out, n, 0, 7, v, 0, 3, false);
@@ -65,7 +64,7 @@ class HpackEncoderTest {
                 bytes[k] = (byte) random.nextInt(256);
             }
             ByteBuf src = Unpooled.wrappedBuffer(bytes);
-            ByteBuf enc = Unpooled.buffer();
+            ByteBuf enc = TestBuffers.buffer();
             HpackHuffman.encode(enc, src, 0, bytes.length);
             assertThat(enc.readableBytes()).isEqualTo(HpackHuffman.encodedLength(src, 0, bytes.length));
             byte[] dst = new byte[bytes.length];
@@ -106,11 +105,11 @@ class HpackEncoderTest {
 
     @Test
     void a_block_over_the_frame_size_goes_out_as_headers_and_continuation() {
-        ByteBuf block = Unpooled.buffer();
+        ByteBuf block = TestBuffers.buffer();
         ByteBuf value = ascii("v".repeat(40_000));
         ByteBuf name = ascii("x-big");
         HpackEncoder.field(block, name, 0, 5, value, 0, 40_000, false);
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         Http2FrameWriter.headers(out, 1, block, 0, block.readableBytes(), true, 16384);
         assertThat(out.readableBytes()).isEqualTo(Http2FrameWriter.headersSize(block.readableBytes(), 16384));
         RecordingFrameListener listener = new RecordingFrameListener();

@@ -127,7 +127,7 @@ class Http2CodecAllocationTest {
         for (int i = 0; i < PATHS.length; i++) {
             frames[i] = BrowserRequest.headersFrame(BrowserRequest.laterBlock(PATHS[i]), 2 * i + 1);
         }
-        ByteBuf data = Unpooled.buffer();
+        ByteBuf data = TestBuffers.buffer();
         Http2FrameWriter.data(data, 1, Unpooled.wrappedBuffer(new byte[1024]), 0, 1024, false);
         Connection c = new Connection(frames, data);
         c.readOne(BrowserRequest.headersFrame(BrowserRequest.firstBlock(), 1));

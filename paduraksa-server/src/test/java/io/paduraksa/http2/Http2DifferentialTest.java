@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -173,7 +172,7 @@ class Http2DifferentialTest {
         RecordingFrameListener listener = new RecordingFrameListener();
         listener.decoder = new HpackDecoder(4096, maxList, false);
         listener.reader = reader;
-        ByteBuf cumulation = Unpooled.buffer();
+        ByteBuf cumulation = TestBuffers.buffer();
         int from = 0;
         for (int cut : cuts) {
             cumulation.writeBytes(wire, from, cut - from);
@@ -188,7 +187,7 @@ class Http2DifferentialTest {
     private static List<String> netty(ByteBuf wire, List<Integer> cuts, int maxList) {
         DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(false, maxList));
         NettyRecorder listener = new NettyRecorder();
-        ByteBuf cumulation = Unpooled.buffer();
+        ByteBuf cumulation = TestBuffers.buffer();
         int from = 0;
         boolean dead = false;
         for (int cut : cuts) {

@@ -3,8 +3,6 @@ package io.paduraksa.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,10 +19,10 @@ class Http2FieldValidatorTest {
 
     /** Encodes name/value pairs as literals (static names by index, so both name paths are used). */
     static ByteBuf block(String... pairs) {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         for (int i = 0; i < pairs.length; i += 2) {
-            ByteBuf n = Unpooled.copiedBuffer(pairs[i], StandardCharsets.ISO_8859_1);
-            ByteBuf v = Unpooled.copiedBuffer(pairs[i + 1], StandardCharsets.ISO_8859_1);
+            ByteBuf n = TestBuffers.ascii(pairs[i]);
+            ByteBuf v = TestBuffers.ascii(pairs[i + 1]);
             HpackEncoder.field(out, n, 0, n.readableBytes(), v, 0, v.readableBytes(), i % 4 == 0);
         }
         return out;

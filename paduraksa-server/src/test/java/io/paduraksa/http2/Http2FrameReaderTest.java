@@ -36,7 +36,7 @@ class Http2FrameReaderTest {
 
     static ByteBuf frame(int type, int flags, int streamId, String payloadHex) {
         ByteBuf payload = Unpooled.wrappedBuffer(ByteBufUtil.decodeHexDump(payloadHex.replace(" ", "")));
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         Http2FrameWriter.frameHeader(out, payload.readableBytes(), type, flags, streamId);
         out.writeBytes(payload);
         return out;
@@ -110,13 +110,13 @@ class Http2FrameReaderTest {
     }
 
     private static ByteBuf tooLarge() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         Http2FrameWriter.frameHeader(out, 16385, DATA, 0, 1);
         return out; // the header alone is enough: the length is checked before the payload arrives
     }
 
     private static ByteBuf continuationFlood() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         out.writeBytes(frame(HEADERS, 0, 1, "82"));
         for (int i = 0; i < 200; i++) {
             out.writeBytes(frame(CONTINUATION, 0, 1, "4000"));
@@ -212,7 +212,7 @@ class Http2FrameReaderTest {
             for (int b = a; b <= length; b += 7) {
                 RecordingFrameListener listener = new RecordingFrameListener();
                 Http2FrameReader reader = new Http2FrameReader(1024);
-                ByteBuf cumulation = Unpooled.buffer();
+                ByteBuf cumulation = TestBuffers.buffer();
                 cumulation.writeBytes(wire, 0, a);
                 reader.read(cumulation, listener);
                 cumulation.writeBytes(wire, a, b - a);
@@ -239,7 +239,7 @@ class Http2FrameReaderTest {
     void a_larger_max_frame_size_admits_larger_frames() {
         Http2FrameReader reader = new Http2FrameReader(1024);
         reader.maxFrameSize(1 << 20);
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         Http2FrameWriter.dataHeader(out, 1, 20000, true);
         out.writeZero(20000);
         RecordingFrameListener listener = new RecordingFrameListener();

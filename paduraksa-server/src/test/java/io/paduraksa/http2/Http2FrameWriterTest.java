@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class Http2FrameWriterTest {
     @Test
     void every_frame_written_reads_back() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         Http2FrameWriter.settingsHeader(out, 2);
         Http2FrameWriter.setting(out, Http2Frames.SETTINGS_MAX_CONCURRENT_STREAMS, 100);
         Http2FrameWriter.setting(out, Http2Frames.SETTINGS_INITIAL_WINDOW_SIZE, 1 << 20);

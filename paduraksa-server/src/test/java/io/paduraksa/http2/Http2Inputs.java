@@ -3,7 +3,6 @@ package io.paduraksa.http2;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.util.SplittableRandom;
 
 /**
@@ -42,7 +41,7 @@ final class Http2Inputs {
 
     /** One HPACK field block, possibly mutated. */
     ByteBuf block() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         if (random.nextInt(10) == 0) {
             int updates = 1 + random.nextInt(2);
             for (int i = 0; i < updates; i++) {
@@ -128,7 +127,7 @@ final class Http2Inputs {
     }
 
     private void string(ByteBuf out, String s) {
-        ByteBuf bytes = Unpooled.copiedBuffer(s, ISO_8859_1);
+        ByteBuf bytes = TestBuffers.ascii(s);
         int r = random.nextInt(20);
         if (r == 0) {
             // random bytes labelled Huffman: mostly EOS or bad padding
@@ -190,7 +189,7 @@ final class Http2Inputs {
 
     /** A sequence of frames on one connection. */
     ByteBuf frames() {
-        ByteBuf out = Unpooled.buffer();
+        ByteBuf out = TestBuffers.buffer();
         int count = 1 + random.nextInt(10);
         for (int i = 0; i < count; i++) {
             frame(out);
@@ -239,7 +238,7 @@ final class Http2Inputs {
     }
 
     private ByteBuf randomBytes(int n) {
-        ByteBuf b = Unpooled.buffer(n);
+        ByteBuf b = TestBuffers.buffer(n);
         for (int i = 0; i < n; i++) {
             b.writeByte(random.nextInt(256));
         }
@@ -290,7 +289,7 @@ final class Http2Inputs {
         if (random.nextInt(20) == 0) {
             length = random.nextInt(length + 1);
         }
-        ByteBuf payload = Unpooled.buffer();
+        ByteBuf payload = TestBuffers.buffer();
         if (padded) {
             payload.writeByte(random.nextInt(20) == 0 ? padLength + 1 + random.nextInt(50) : padLength);
         }
@@ -333,7 +332,7 @@ final class Http2Inputs {
         boolean padded = random.nextInt(4) == 0;
         int flags = flags((padded ? Http2Frames.FLAG_PADDED : 0) | Http2Frames.FLAG_END_HEADERS);
         padded = (flags & Http2Frames.FLAG_PADDED) != 0;
-        ByteBuf payload = Unpooled.buffer();
+        ByteBuf payload = TestBuffers.buffer();
         int padLength = random.nextInt(4);
         if (padded) {
             payload.writeByte(padLength);
@@ -386,7 +385,7 @@ final class Http2Inputs {
             length += 1 + random.nextInt(5);
         }
         Http2FrameWriter.frameHeader(out, length, Http2Frames.SETTINGS, flags(ack ? Http2Frames.FLAG_ACK : 0), zeroMostly());
-        ByteBuf payload = Unpooled.buffer();
+        ByteBuf payload = TestBuffers.buffer();
         for (int i = 0; i < count; i++) {
             int id = random.nextInt(10);
             long value = switch (random.nextInt(4)) {
