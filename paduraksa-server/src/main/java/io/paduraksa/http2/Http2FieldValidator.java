@@ -1,6 +1,7 @@
 package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
 
 /**
  * Field validation at decode time (RFC 9113 sections 8.1, 8.2 and 8.3), run by {@link HpackDecoder}
@@ -61,6 +62,11 @@ public final class Http2FieldValidator {
         VALUE_FORBIDDEN['\r'] = true;
         VALUE_FORBIDDEN['\n'] = true;
     }
+
+    /** Stops at NUL, CR or LF; a constant, so scanning allocates nothing (Netty's own loops do the walk). */
+    private static final ByteProcessor VALUE_BYTE_OK = b -> !VALUE_FORBIDDEN[b & 0xFF];
+    /** Stops at a byte that is not lower-case tchar. */
+    private static final ByteProcessor NAME_BYTE_OK = b -> NAME_CLASS[b & 0xFF] == 0;
 
     private final boolean extendedConnect;
     private int kind;
@@ -124,24 +130,19 @@ public final class Http2FieldValidator {
         if (first == ' ' || first == '\t' || last == ' ' || last == '\t') {
             return Http2Violation.FIELD_VALUE_WHITESPACE;
         }
-        for (int i = index, end = index + length; i < end; i++) {
-            if (VALUE_FORBIDDEN[value.getByte(i) & 0xFF]) {
-                return Http2Violation.FIELD_VALUE_INVALID;
-            }
-        }
-        return null;
+        return value.forEachByte(index, length, VALUE_BYTE_OK) < 0 ? null : Http2Violation.FIELD_VALUE_INVALID;
     }
 
     private static Http2Violation checkName(ByteBuf name, int index, int length) {
         if (length == 0) {
             return Http2Violation.FIELD_NAME_EMPTY;
         }
+        if (name.forEachByte(index, length, NAME_BYTE_OK) < 0) {
+            return null;
+        }
         int worst = 0;
         for (int i = index, end = index + length; i < end; i++) {
             worst |= NAME_CLASS[name.getByte(i) & 0xFF];
-        }
-        if (worst == 0) {
-            return null;
         }
         return (worst & 2) != 0 ? Http2Violation.FIELD_NAME_INVALID : Http2Violation.FIELD_NAME_UPPER_CASE;
     }
