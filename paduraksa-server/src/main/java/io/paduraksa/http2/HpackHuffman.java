@@ -150,29 +150,20 @@ public final class HpackHuffman {
         int end = index + length;
         for (int i = index; i < end; i++) {
             int b = src.getByte(i) & 0xFF;
-            int step = STEPS[(node << 4) | (b >>> 4)];
-            if ((step & FAIL) != 0) {
-                return EOS;
-            }
-            if ((step & EMIT) != 0) {
-                if (out < dstLimit) {
-                    dst[out] = (byte) step;
+            for (int shift = 4; shift >= 0; shift -= 4) { // high nibble, then low
+                int step = STEPS[(node << 4) | ((b >>> shift) & 0x0F)];
+                if ((step & FAIL) != 0) {
+                    return EOS;
                 }
-                out++;
-            }
-            node = (step >>> 8) & 0xFF;
-            step = STEPS[(node << 4) | (b & 0x0F)];
-            if ((step & FAIL) != 0) {
-                return EOS;
-            }
-            if ((step & EMIT) != 0) {
-                if (out < dstLimit) {
-                    dst[out] = (byte) step;
+                if ((step & EMIT) != 0) {
+                    if (out < dstLimit) {
+                        dst[out] = (byte) step;
+                    }
+                    out++;
                 }
-                out++;
+                node = (step >>> 8) & 0xFF;
+                accept = (step & ACCEPT) != 0;
             }
-            node = (step >>> 8) & 0xFF;
-            accept = (step & ACCEPT) != 0;
         }
         return accept ? out - dstIndex : BAD_PADDING;
     }
