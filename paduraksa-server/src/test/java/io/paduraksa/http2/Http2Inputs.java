@@ -107,11 +107,11 @@ final class Http2Inputs {
     }
 
     private String value() {
-        int r = random.nextInt(30);
+        int r = random.nextInt(50);
         if (r == 0) {
-            return randomText(200 + random.nextInt(1800)); // evicts, or exceeds the list size
+            return randomText(200 + random.nextInt(1200)); // evicts, or exceeds the list size
         }
-        if (r < 6) {
+        if (r < 9) {
             return randomText(random.nextInt(40));
         }
         return VALUES[random.nextInt(VALUES.length)];
@@ -190,7 +190,7 @@ final class Http2Inputs {
     /** A sequence of frames on one connection. */
     ByteBuf frames() {
         ByteBuf out = TestBuffers.buffer();
-        int count = 1 + random.nextInt(10);
+        int count = 1 + random.nextInt(7);
         for (int i = 0; i < count; i++) {
             frame(out);
         }
