@@ -30,6 +30,9 @@ public final class AttacksPolicy implements RequestPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
+    /** Upload file-name headers some upload clients send (CRS 933110 reads the same three). */
+    private static final AsciiString[] FILE_NAMES = {AsciiString.cached("x-filename"), AsciiString.cached("x_filename"),
+        AsciiString.cached("x-file-name")};
 
     private final String name;
     private final int paranoia;
@@ -46,6 +49,10 @@ public final class AttacksPolicy implements RequestPolicy {
     private final Dfa[] unions = new Dfa[Part.KINDS];
     private final AttackRule[][] rules = new AttackRule[Part.KINDS][];
     private final Dfa[][] ruleDfas = new Dfa[Part.KINDS][];
+    /** The same for the rules that read the {@link Transform#cmdLine} form; null where none applies. */
+    private final Dfa[] cmdUnions = new Dfa[Part.KINDS];
+    private final AttackRule[][] cmdRules = new AttackRule[Part.KINDS][];
+    private final Dfa[][] cmdDfas = new Dfa[Part.KINDS][];
     private final AttackCounters counters;
     /** At most one INFO summary per policy this often. */
     static final long SUMMARY_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -87,15 +94,26 @@ public final class AttacksPolicy implements RequestPolicy {
         this.exclusions = exclusions.toArray(new AttackExclusion[0]);
         this.denied = denied;
         this.counters = AttackCounters.of(name);
-        for (int part = 1; part <= Part.USER_AGENT; part <<= 1) {
+        for (int part = 1; part <= Part.FILE_NAME; part <<= 1) {
             int i = Part.index(part);
-            unions[i] = AttackRules.union(part, paranoia);
-            rules[i] = AttackRules.applying(part, paranoia);
-            ruleDfas[i] = new Dfa[rules[i].length];
-            for (int k = 0; k < rules[i].length; k++) {
-                ruleDfas[i][k] = rules[i][k].dfa();
+            unions[i] = AttackRules.union(part, paranoia, false);
+            rules[i] = AttackRules.applying(part, paranoia, false);
+            ruleDfas[i] = dfas(rules[i]);
+            AttackRule[] cmd = AttackRules.applying(part, paranoia, true);
+            if (cmd.length > 0) {
+                cmdUnions[i] = AttackRules.union(part, paranoia, true);
+                cmdRules[i] = cmd;
+                cmdDfas[i] = dfas(cmd);
             }
         }
+    }
+
+    private static Dfa[] dfas(AttackRule[] rules) {
+        Dfa[] out = new Dfa[rules.length];
+        for (int k = 0; k < rules.length; k++) {
+            out[k] = rules[k].dfa();
+        }
+        return out;
     }
 
     @Override
@@ -181,6 +199,9 @@ public final class AttacksPolicy implements RequestPolicy {
         int queryStart = request.queryStart();
         if (path && !done(in)) {
             inspectPath(request, target, queryStart, in, active);
+            for (int i = 0; i < FILE_NAMES.length && !done(in); i++) {
+                inspectHeader(request.header(FILE_NAMES[i]), Part.FILE_NAME, in, active);
+            }
         }
         if (query && target != null && queryStart >= 0 && !done(in)) {
             inspectQuery(target, queryStart, request.queryEnd(), in, active);
@@ -273,39 +294,50 @@ public final class AttacksPolicy implements RequestPolicy {
         }
     }
 
-    /** Transforms the value buffer's first {@code n} bytes and runs the part's automata over them. */
+    /**
+     * Transforms the value buffer's first {@code n} bytes and runs the part's automata over them;
+     * where command-line rules apply, first over a copy in the {@link Transform#cmdLine} form.
+     */
     private void match(int part, int n, Inspection in, long active) {
-        byte[] b = in.value;
-        int length = transform(b, n, part);
         int p = Part.index(part);
-        boolean unionHit = in.explain != null || unions[p].find(b, 0, length) >= 0;
-        AttackRule[] candidates = rules[p];
-        Dfa[] dfas = ruleDfas[p];
+        if (cmdUnions[p] != null) {
+            byte[] c = in.copyToCmd(n);
+            walk(part, c, transformCmdLine(c, n, part), cmdUnions[p], cmdRules[p], cmdDfas[p], in, active);
+        }
+        byte[] b = in.value;
+        walk(part, b, transform(b, n, part), unions[p], rules[p], ruleDfas[p], in, active);
+    }
+
+    private void walk(int part, byte[] b, int length, Dfa union, AttackRule[] candidates, Dfa[] dfas, Inspection in, long active) {
+        // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
+        if (in.explain == null && union.find(b, 0, length) < 0) {
+            return;
+        }
         for (int k = 0; k < candidates.length; k++) {
             AttackRule rule = candidates[k];
-            if (!unionHit && !rule.isAlone() || (in.matched & 1L << rule.index()) != 0 && in.explain == null) {
+            if (in.hasMatched(rule) && in.explain == null) {
                 continue;
             }
             int end = dfas[k].find(b, 0, length);
             if (end >= 0 && !isExcluded(rule, in, active)) {
-                hit(rule, part, length, end, in);
+                hit(rule, part, b, length, end, in);
             } else if (in.explain != null) {
                 in.explain.add(rule.id() + " " + where(part, in) + ": " + (end >= 0 ? "excluded" : "no match"));
             }
         }
     }
 
-    private void hit(AttackRule rule, int part, int length, int end, Inspection in) {
-        boolean first = (in.matched & 1L << rule.index()) == 0;
+    private void hit(AttackRule rule, int part, byte[] b, int length, int end, Inspection in) {
+        boolean first = !in.hasMatched(rule);
         if (first) {
-            in.matched |= 1L << rule.index();
+            in.markMatched(rule);
             in.score += rule.score();
             counters.matched(rule.group());
-            in.describe(rule, part, length, end);
+            in.describe(rule, part, b, length, end);
         }
         if (in.explain != null) {
             StringBuilder excerpt = new StringBuilder();
-            Inspection.appendEscaped(excerpt, in.value, Math.max(0, Math.min(end, length) - 48), Math.min(end, length));
+            Inspection.appendEscaped(excerpt, b, Math.max(0, Math.min(end, length) - 48), Math.min(end, length));
             in.explain.add(rule.id() + " " + where(part, in) + ": MATCH +" + (first ? rule.score() : 0) + " (" + rule.message()
                     + ") \"" + excerpt + '"');
         }
@@ -343,6 +375,18 @@ public final class AttacksPolicy implements RequestPolicy {
         length = Transform.removeComments(b, 0, length);
         length = Transform.compressWhitespace(b, 0, length);
         return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
+    }
+
+    /** CRS's chain for the command-injection rules: the part's decoding, then {@code cmdLine}. 0 B. */
+    static int transformCmdLine(byte[] b, int n, int part) {
+        int length = n;
+        if (part == Part.QUERY) {
+            length = Transform.percentDecode(b, 0, length, true);
+        } else if (part == Part.PATH) {
+            length = Transform.percentDecode(b, 0, length, false);
+        }
+        length = Transform.urlDecodeUni(b, 0, length);
+        return Transform.cmdLine(b, 0, length);
     }
 
     /** This policy's counters (per name, kept across reloads). */

@@ -151,6 +151,36 @@ final class Transform {
         return w;
     }
 
+    /**
+     * CRS's {@code t:cmdLine}, for the command-injection rules: drops {@code \ " ' ^}, turns
+     * {@code ,} and {@code ;} into spaces, compresses whitespace to one space, drops a space before
+     * {@code /} or {@code (} and lower-cases, so {@code w'h'o^am\i}, {@code for /f} and
+     * {@code in (x)} read {@code whoami}, {@code for/f} and {@code in(x)}.
+     */
+    static int cmdLine(byte[] b, int from, int to) {
+        int w = from;
+        boolean space = false;
+        for (int r = from; r < to; r++) {
+            int c = b[r] & 0xFF;
+            if (c == '\\' || c == '"' || c == '\'' || c == '^') {
+                continue;
+            }
+            if (isSpace(c) || c == ',' || c == ';') {
+                if (!space) {
+                    b[w++] = ' ';
+                    space = true;
+                }
+                continue;
+            }
+            if ((c == '/' || c == '(') && space) {
+                w--;
+            }
+            space = false;
+            b[w++] = (byte) (c >= 'A' && c <= 'Z' ? c | 0x20 : c);
+        }
+        return w;
+    }
+
     private static boolean isSpace(int c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0xA0;
     }

@@ -46,4 +46,17 @@ class TransformTest {
     void pathsAreNormalisedButKeepDotDot(String input, String expected) {
         assertThat(run(input, Part.PATH)).isEqualTo(expected);
     }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            w'h'o^am\\i                 | whoami
+            FOR   /F "x" %a IN (y) DO z | for/f x %a in(y) do z
+            a,b;c  d                    | a b c d
+            %22ca%22t+/etc/passwd       | cat/etc/passwd
+            """)
+    void cmdLineDropsQuotesAndCaretsAndJoinsSlashesAndParentheses(String input, String expected) {
+        byte[] b = input.getBytes(StandardCharsets.ISO_8859_1);
+        int n = AttacksPolicy.transformCmdLine(b, b.length, Part.QUERY);
+        assertThat(new String(b, 0, n, StandardCharsets.ISO_8859_1)).isEqualTo(expected);
+    }
 }
