@@ -1,16 +1,13 @@
 package io.paduraksa.policy.attack;
 
-import dk.brics.automaton.Automaton;
-import dk.brics.automaton.RegExp;
-import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * One detection rule: a CRS-like id (its first three digits are the group: 930 path traversal,
  * 932 command injection, 933 PHP, 941 XSS, 942 SQL injection, 944 Java, 913 scanners, 920/921
  * protocol), the lowest paranoia level that runs it, the anomaly score it adds, the parts it
- * looks at and its pattern. Patterns are dk.brics regular expressions over the transformed
- * (lower-case) bytes; {@link Dfa#BEGIN_CHAR} and {@link Dfa#END_CHAR} anchor them to a value's
+ * looks at and its pattern. Patterns are regular expressions in dk.brics.automaton's syntax over the transformed
+ * (lower-case) bytes, compiled by {@link PatternCompiler}; {@link Dfa#BEGIN_CHAR} and {@link Dfa#END_CHAR} anchor them to a value's
  * start and end. Built once per class load.
  */
 public final class AttackRule {
@@ -34,6 +31,7 @@ public final class AttackRule {
     /** For a gap rule: a gap-free pattern that every match of the rule contains (its part before the first gap). */
     private final String trigger;
     private Dfa dfa;
+    private Dfa prefilterDfa;
 
     AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message, boolean cmdLine,
             String trigger) {
@@ -100,25 +98,36 @@ public final class AttackRule {
         return message;
     }
 
-    /** The pattern as a dk.brics automaton (compile time). */
-    Automaton automaton() {
-        return new RegExp(pattern, RegExp.NONE).toAutomaton();
+    /** The pattern, in {@link PatternCompiler}'s syntax (dk.brics.automaton's). */
+    String pattern() {
+        return pattern;
     }
 
     /**
      * What this rule adds to its part's union pre-filter: the pattern itself, or for a gap rule its
-     * trigger, so that a value the union does not match skips the gap rules too (compile time).
+     * trigger, so that a value the union does not match skips the gap rules too.
      */
-    Automaton prefilter() {
-        return alone ? new RegExp(trigger, RegExp.NONE).toAutomaton() : automaton();
+    String prefilter() {
+        return alone ? trigger : pattern;
     }
 
-    /** This rule alone, searched anywhere; built on first use (compile time, under the table's lock). */
+    /** This rule alone, searched anywhere; built on first use (compile time, milliseconds). */
     synchronized Dfa dfa() {
         if (dfa == null) {
-            dfa = Dfa.search(List.of(automaton()));
+            dfa = PatternCompiler.search(pattern);
         }
         return dfa;
+    }
+
+    /** {@link #prefilter} searched anywhere: this rule's part of a union; built on first use (compile time). */
+    synchronized Dfa prefilterDfa() {
+        if (!alone) {
+            return dfa();
+        }
+        if (prefilterDfa == null) {
+            prefilterDfa = PatternCompiler.search(trigger);
+        }
+        return prefilterDfa;
     }
 
     @Override

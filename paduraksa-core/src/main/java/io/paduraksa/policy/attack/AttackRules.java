@@ -10,7 +10,6 @@ import static io.paduraksa.policy.attack.Part.PATH;
 import static io.paduraksa.policy.attack.Part.QUERY;
 import static io.paduraksa.policy.attack.Part.USER_AGENT;
 
-import dk.brics.automaton.Automaton;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -206,6 +205,8 @@ public final class AttackRules {
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */
     static final int WORDS = 4;
     private static final Map<BitSet, Dfa> UNIONS = new HashMap<>();
+    /** Rules per group pre-filter ({@link #groups}). */
+    static final int GROUP = 8;
 
     static {
         if (RULES.size() > WORDS * Long.SIZE) {
@@ -254,24 +255,54 @@ public final class AttackRules {
     }
 
     /**
-     * The union pre-filter of the {@link #applying} rules ({@link AttackRule#prefilter}: a gap rule
-     * joins with its gap-free trigger);
-     * built once per set of rules for the process (the query, cookie and header parts share one).
-     * Compile time: seconds on a busy machine, dominated by dk.brics's subset construction.
+     * The union pre-filter for {@code part}: the {@link AttackRule#prefilter} (a gap rule joins with its
+     * gap-free trigger) of every rule that applies to some part of its group, built once per set of
+     * rules for the process. The query, cookies, named headers and the User-Agent share one group
+     * ({@link Part#ARGS}): one union instead of four (a quarter of the compile time); a value that
+     * matches only another part's rule walks its part's rules and matches none of them. Compile time:
+     * the product of the rules' own automata ({@link Dfa#union}), a fraction of a second.
      */
-    static synchronized Dfa union(int part, int paranoia, boolean cmdLine) {
+    static Dfa union(int part, int paranoia, boolean cmdLine) {
+        AttackRule[] rules = inspected(part, paranoia, cmdLine);
+        return unionOf(rules, 0, rules.length, cmdLine);
+    }
+
+    /**
+     * The rules walked for {@code part}: every rule of its group ({@link #union}), in table order; a rule
+     * that does not apply to the part itself is skipped there ({@link AttackRule#parts}).
+     */
+    static AttackRule[] inspected(int part, int paranoia, boolean cmdLine) {
+        return applying((part & Part.ARGS) != 0 ? Part.ARGS : part, paranoia, cmdLine);
+    }
+
+    /**
+     * One pre-filter per {@link #GROUP} consecutive rules of {@link #inspected}: a value the part's
+     * union matched walks the group unions, and only the rules of a group that matched too, so an
+     * adversarial value that keeps the union matching costs a few walks instead of one per rule.
+     */
+    static Dfa[] groups(int part, int paranoia, boolean cmdLine) {
+        AttackRule[] rules = inspected(part, paranoia, cmdLine);
+        Dfa[] out = new Dfa[(rules.length + GROUP - 1) / GROUP];
+        for (int g = 0; g < out.length; g++) {
+            out[g] = unionOf(rules, g * GROUP, Math.min(rules.length, (g + 1) * GROUP), cmdLine);
+        }
+        return out;
+    }
+
+    /** The union of {@code rules[from, to)}'s pre-filters, built once per set of rules for the process. */
+    private static synchronized Dfa unionOf(AttackRule[] rules, int from, int to, boolean cmdLine) {
         BitSet key = new BitSet();
-        List<Automaton> automata = new ArrayList<>();
-        for (AttackRule r : applying(part, paranoia, cmdLine)) {
-            key.set(r.index());
+        for (int i = from; i < to; i++) {
+            key.set(rules[i].index());
         }
         key.set(RULES.size() + (cmdLine ? 1 : 0));
         Dfa dfa = UNIONS.get(key);
         if (dfa == null) {
-            for (AttackRule r : applying(part, paranoia, cmdLine)) {
-                automata.add(r.prefilter());
+            Dfa[] parts = new Dfa[to - from];
+            for (int i = from; i < to; i++) {
+                parts[i - from] = rules[i].prefilterDfa();
             }
-            dfa = Dfa.search(automata);
+            dfa = Dfa.union(parts);
             UNIONS.put(key, dfa);
         }
         return dfa;

@@ -45,14 +45,10 @@ public final class AttacksPolicy implements RequestPolicy {
     private final AsciiString[] headers;
     private final AttackExclusion[] exclusions;
     private final PolicyDecision denied;
-    /** Per part index: the union pre-filter, the rules, and each rule's own automaton. */
-    private final Dfa[] unions = new Dfa[Part.KINDS];
-    private final AttackRule[][] rules = new AttackRule[Part.KINDS][];
-    private final Dfa[][] ruleDfas = new Dfa[Part.KINDS][];
+    /** Per part index: the rules walked, their union pre-filter, group pre-filters and own automata. */
+    private final Walk[] walks = new Walk[Part.KINDS];
     /** The same for the rules that read the {@link Transform#cmdLine} form; null where none applies. */
-    private final Dfa[] cmdUnions = new Dfa[Part.KINDS];
-    private final AttackRule[][] cmdRules = new AttackRule[Part.KINDS][];
-    private final Dfa[][] cmdDfas = new Dfa[Part.KINDS][];
+    private final Walk[] cmdWalks = new Walk[Part.KINDS];
     private final AttackCounters counters;
     /** At most one INFO summary per policy this often. */
     static final long SUMMARY_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -95,25 +91,29 @@ public final class AttacksPolicy implements RequestPolicy {
         this.denied = denied;
         this.counters = AttackCounters.of(name);
         for (int part = 1; part <= Part.FILE_NAME; part <<= 1) {
-            int i = Part.index(part);
-            unions[i] = AttackRules.union(part, paranoia, false);
-            rules[i] = AttackRules.applying(part, paranoia, false);
-            ruleDfas[i] = dfas(rules[i]);
-            AttackRule[] cmd = AttackRules.applying(part, paranoia, true);
-            if (cmd.length > 0) {
-                cmdUnions[i] = AttackRules.union(part, paranoia, true);
-                cmdRules[i] = cmd;
-                cmdDfas[i] = dfas(cmd);
+            walks[Part.index(part)] = new Walk(part, paranoia, false);
+            if (AttackRules.applying(part, paranoia, true).length > 0) {
+                cmdWalks[Part.index(part)] = new Walk(part, paranoia, true);
             }
         }
     }
 
-    private static Dfa[] dfas(AttackRule[] rules) {
-        Dfa[] out = new Dfa[rules.length];
-        for (int k = 0; k < rules.length; k++) {
-            out[k] = rules[k].dfa();
+    /** What a value of one part is walked through (compile time; shared tables). */
+    private static final class Walk {
+        final Dfa union;
+        final Dfa[] groups;
+        final AttackRule[] rules;
+        final Dfa[] dfas;
+
+        Walk(int part, int paranoia, boolean cmdLine) {
+            union = AttackRules.union(part, paranoia, cmdLine);
+            groups = AttackRules.groups(part, paranoia, cmdLine);
+            rules = AttackRules.inspected(part, paranoia, cmdLine);
+            dfas = new Dfa[rules.length];
+            for (int k = 0; k < rules.length; k++) {
+                dfas[k] = rules[k].dfa();
+            }
         }
-        return out;
     }
 
     @Override
@@ -300,25 +300,33 @@ public final class AttacksPolicy implements RequestPolicy {
      */
     private void match(int part, int n, Inspection in, long active) {
         int p = Part.index(part);
-        if (cmdUnions[p] != null) {
+        if (cmdWalks[p] != null) {
             byte[] c = in.copyToCmd(n);
-            walk(part, c, transformCmdLine(c, n, part), cmdUnions[p], cmdRules[p], cmdDfas[p], in, active);
+            walk(part, c, transformCmdLine(c, n, part), cmdWalks[p], in, active);
         }
         byte[] b = in.value;
-        walk(part, b, transform(b, n, part), unions[p], rules[p], ruleDfas[p], in, active);
+        walk(part, b, transform(b, n, part), walks[p], in, active);
     }
 
-    private void walk(int part, byte[] b, int length, Dfa union, AttackRule[] candidates, Dfa[] dfas, Inspection in, long active) {
+    private void walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
         // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
-        if (in.explain == null && union.find(b, 0, length) < 0) {
+        if (in.explain == null && w.union.find(b, 0, length) < 0) {
             return;
         }
-        for (int k = 0; k < candidates.length; k++) {
-            AttackRule rule = candidates[k];
-            if (in.hasMatched(rule) && in.explain == null) {
+        for (int g = 0; g < w.groups.length; g++) {
+            if (in.explain != null || w.groups[g].find(b, 0, length) >= 0) {
+                walkGroup(part, b, length, w, g * AttackRules.GROUP, Math.min(w.rules.length, (g + 1) * AttackRules.GROUP), in, active);
+            }
+        }
+    }
+
+    private void walkGroup(int part, byte[] b, int length, Walk w, int from, int to, Inspection in, long active) {
+        for (int k = from; k < to; k++) {
+            AttackRule rule = w.rules[k];
+            if ((rule.parts() & part) == 0 || in.hasMatched(rule) && in.explain == null) {
                 continue;
             }
-            int end = dfas[k].find(b, 0, length);
+            int end = w.dfas[k].find(b, 0, length);
             if (end >= 0 && !isExcluded(rule, in, active)) {
                 hit(rule, part, b, length, end, in);
             } else if (in.explain != null) {
