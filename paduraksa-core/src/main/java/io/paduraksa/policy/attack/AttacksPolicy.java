@@ -296,16 +296,24 @@ public final class AttacksPolicy implements RequestPolicy {
 
     /**
      * Transforms the value buffer's first {@code n} bytes and runs the part's automata over them;
-     * where command-line rules apply, first over a copy in the {@link Transform#cmdLine} form.
+     * where command-line rules apply, first over a copy in the {@link Transform#cmdLine} form, or
+     * over the value itself when that form is the same bytes (no {@code % & * +}, whitespace or
+     * {@link Transform#CMD} characters: both forms are the value lower-cased).
      */
     private void match(int part, int n, Inspection in, long active) {
         int p = Part.index(part);
-        if (cmdWalks[p] != null) {
-            byte[] c = in.copyToCmd(n);
-            walk(part, c, transformCmdLine(c, n, part), cmdWalks[p], in, active);
-        }
         byte[] b = in.value;
-        walk(part, b, transform(b, n, part), walks[p], in, active);
+        int flags = Transform.classify(b, 0, n);
+        boolean sameForms = (flags & ~Transform.UPPER) == 0 && part != Part.PATH;
+        if (cmdWalks[p] != null && !sameForms) {
+            byte[] c = in.copyToCmd(n);
+            walk(part, c, transformCmdLine(c, n, part, flags), cmdWalks[p], in, active);
+        }
+        int length = transform(b, n, part, flags);
+        if (cmdWalks[p] != null && sameForms) {
+            walk(part, b, length, cmdWalks[p], in, active);
+        }
+        walk(part, b, length, walks[p], in, active);
     }
 
     private void walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
@@ -371,6 +379,37 @@ public final class AttacksPolicy implements RequestPolicy {
 
     /** The CRS transformation chain for a part; returns the new length. 0 B. */
     static int transform(byte[] b, int n, int part) {
+        return transform(b, n, part, Transform.classify(b, 0, n));
+    }
+
+    /**
+     * {@link #transform} given the value's {@link Transform#classify} bits: a value without {@code %}
+     * and {@code &} (most browser values) skips the decoders and every step that cannot change it.
+     */
+    static int transform(byte[] b, int n, int part, int flags) {
+        if ((flags & (Transform.PERCENT | Transform.AMP)) != 0) {
+            return transformFully(b, n, part);
+        }
+        int length = n;
+        if (part == Part.QUERY && (flags & Transform.PLUS) != 0) {
+            Transform.plusToSpace(b, 0, length);
+            flags |= Transform.SPACE;
+        }
+        if ((flags & Transform.UPPER) != 0) {
+            Transform.lowerCase(b, 0, length);
+        }
+        if ((flags & Transform.STAR) != 0) {
+            length = Transform.removeComments(b, 0, length);
+            flags |= Transform.SPACE;
+        }
+        if ((flags & Transform.SPACE) != 0) {
+            length = Transform.compressWhitespace(b, 0, length);
+        }
+        return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
+    }
+
+    /** Every step of the chain, whatever the value holds (the reference {@link #transform} must equal). 0 B. */
+    static int transformFully(byte[] b, int n, int part) {
         int length = n;
         if (part == Part.QUERY) {
             length = Transform.percentDecode(b, 0, length, true);
@@ -387,6 +426,22 @@ public final class AttacksPolicy implements RequestPolicy {
 
     /** CRS's chain for the command-injection rules: the part's decoding, then {@code cmdLine}. 0 B. */
     static int transformCmdLine(byte[] b, int n, int part) {
+        return transformCmdLine(b, n, part, Transform.classify(b, 0, n));
+    }
+
+    /** {@link #transformCmdLine} given the value's {@link Transform#classify} bits. 0 B. */
+    static int transformCmdLine(byte[] b, int n, int part, int flags) {
+        if ((flags & Transform.PERCENT) != 0) {
+            return transformCmdLineFully(b, n, part);
+        }
+        if (part == Part.QUERY && (flags & Transform.PLUS) != 0) {
+            Transform.plusToSpace(b, 0, n);
+        }
+        return Transform.cmdLine(b, 0, n);
+    }
+
+    /** Every step of the command-line chain (the reference for {@link #transformCmdLine}). 0 B. */
+    static int transformCmdLineFully(byte[] b, int n, int part) {
         int length = n;
         if (part == Part.QUERY) {
             length = Transform.percentDecode(b, 0, length, true);
