@@ -6,9 +6,10 @@ import java.util.regex.Pattern;
  * One detection rule: a CRS-like id (its first three digits are the group: 930 path traversal,
  * 932 command injection, 933 PHP, 941 XSS, 942 SQL injection, 944 Java, 913 scanners, 920/921
  * protocol), the lowest paranoia level that runs it, the anomaly score it adds, the parts it
- * looks at and its pattern. Patterns are regular expressions in dk.brics.automaton's syntax over the transformed
- * (lower-case) bytes, compiled by {@link PatternCompiler}; {@link Dfa#BEGIN_CHAR} and {@link Dfa#END_CHAR} anchor them to a value's
- * start and end. Built once per class load.
+ * looks at and its pattern. Patterns are regular expressions in dk.brics.automaton's syntax
+ * over the transformed (lower-case) bytes, compiled by {@link PatternCompiler};
+ * {@link Dfa#BEGIN_CHAR} and {@link Dfa#END_CHAR} anchor them to a value's start and end. Built
+ * once per class load.
  */
 public final class AttackRule {
     public static final int CRITICAL = 5;

@@ -257,9 +257,11 @@ public final class AttackRules {
     /**
      * The union pre-filter for {@code part}: the {@link AttackRule#prefilter} (a gap rule joins with its
      * gap-free trigger) of every rule that applies to some part of its group, built once per set of
-     * rules for the process. The query, cookies, named headers and the User-Agent share one group
-     * ({@link Part#ARGS}): one union instead of four (a quarter of the compile time); a value that
-     * matches only another part's rule walks its part's rules and matches none of them. Compile time:
+     * rules for the process. The query shares its union with cookies, the named headers theirs with the
+     * User-Agent ({@link #group}): two builds instead of four, and a value that matches only the other
+     * part's rule walks the group automata and matches nothing. One union for all four halved the
+     * build again but doubled the cost of a browser request (2.1 to 4.1 µs in-process): the
+     * {@code (} of every browser User-Agent is the trigger of 933210, a query and cookie rule. Compile time:
      * the product of the rules' own automata ({@link Dfa#union}), a fraction of a second.
      */
     static Dfa union(int part, int paranoia, boolean cmdLine) {
@@ -272,7 +274,15 @@ public final class AttackRules {
      * that does not apply to the part itself is skipped there ({@link AttackRule#parts}).
      */
     static AttackRule[] inspected(int part, int paranoia, boolean cmdLine) {
-        return applying((part & Part.ARGS) != 0 ? Part.ARGS : part, paranoia, cmdLine);
+        return applying(group(part), paranoia, cmdLine);
+    }
+
+    /** The parts that share {@code part}'s union: query with cookies, named headers with the User-Agent. */
+    private static int group(int part) {
+        if ((part & (Part.QUERY | Part.COOKIE)) != 0) {
+            return Part.QUERY | Part.COOKIE;
+        }
+        return (part & (Part.HEADER | Part.USER_AGENT)) != 0 ? Part.HEADER | Part.USER_AGENT : part;
     }
 
     /**
