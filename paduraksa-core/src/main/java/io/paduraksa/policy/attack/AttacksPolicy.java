@@ -410,14 +410,7 @@ public final class AttacksPolicy implements RequestPolicy {
 
     /** Every step of the chain, whatever the value holds (the reference {@link #transform} must equal). 0 B. */
     static int transformFully(byte[] b, int n, int part) {
-        int length = n;
-        if (part == Part.QUERY) {
-            length = Transform.percentDecode(b, 0, length, true);
-        } else if (part == Part.PATH) {
-            length = Transform.percentDecode(b, 0, length, false);
-        }
-        length = Transform.urlDecodeUni(b, 0, length);
-        length = Transform.htmlEntityDecode(b, 0, length);
+        int length = Transform.htmlEntityDecode(b, 0, decode(b, n, part));
         Transform.lowerCase(b, 0, length);
         length = Transform.removeComments(b, 0, length);
         length = Transform.compressWhitespace(b, 0, length);
@@ -442,14 +435,18 @@ public final class AttacksPolicy implements RequestPolicy {
 
     /** Every step of the command-line chain (the reference for {@link #transformCmdLine}). 0 B. */
     static int transformCmdLineFully(byte[] b, int n, int part) {
+        return Transform.cmdLine(b, 0, decode(b, n, part));
+    }
+
+    /** The decoding both chains start with: the part's percent-decoding, then {@code urlDecodeUni}. 0 B. */
+    private static int decode(byte[] b, int n, int part) {
         int length = n;
         if (part == Part.QUERY) {
             length = Transform.percentDecode(b, 0, length, true);
         } else if (part == Part.PATH) {
             length = Transform.percentDecode(b, 0, length, false);
         }
-        length = Transform.urlDecodeUni(b, 0, length);
-        return Transform.cmdLine(b, 0, length);
+        return Transform.urlDecodeUni(b, 0, length);
     }
 
     /** This policy's counters (per name, kept across reloads). */

@@ -65,16 +65,28 @@ final class Dfa {
 
     /** Symbols that every part puts in the same class share a joint class; returns the count. */
     private static int jointClasses(Dfa[] parts, int[] classes, int[] representative) {
-        Map<List<Integer>, Integer> ids = new HashMap<>();
+        Object[] signatures = new Object[SYMBOLS];
         for (int c = 0; c < SYMBOLS; c++) {
             List<Integer> signature = new ArrayList<>(parts.length);
             for (Dfa part : parts) {
                 signature.add(part.classes[c]);
             }
-            Integer id = ids.get(signature);
+            signatures[c] = signature;
+        }
+        return numberClasses(signatures, classes, representative);
+    }
+
+    /**
+     * Symbols with equal signatures share a class: fills {@code classes} (symbol -> class, numbered in
+     * order of first symbol) and {@code representative} (class -> its first symbol); returns the count.
+     */
+    static int numberClasses(Object[] signatures, int[] classes, int[] representative) {
+        Map<Object, Integer> ids = new HashMap<>();
+        for (int c = 0; c < SYMBOLS; c++) {
+            Integer id = ids.get(signatures[c]);
             if (id == null) {
                 id = ids.size();
-                ids.put(signature, id);
+                ids.put(signatures[c], id);
                 representative[id] = c;
             }
             classes[c] = id;

@@ -359,7 +359,7 @@ final class PatternCompiler {
                 }
             }
         }
-        Map<BitSet, Integer> ids = new HashMap<>();
+        Object[] signatures = new Object[SYMBOLS];
         for (int c = 0; c < SYMBOLS; c++) {
             BitSet signature = new BitSet(distinct.size());
             for (int i = 0; i < distinct.size(); i++) {
@@ -367,15 +367,9 @@ final class PatternCompiler {
                     signature.set(i);
                 }
             }
-            Integer id = ids.get(signature);
-            if (id == null) {
-                id = ids.size();
-                ids.put(signature, id);
-                representative[id] = c;
-            }
-            classes[c] = id;
+            signatures[c] = signature;
         }
-        return ids.size();
+        return Dfa.numberClasses(signatures, classes, representative);
     }
 
     private static BitSet singleton(int state) {
