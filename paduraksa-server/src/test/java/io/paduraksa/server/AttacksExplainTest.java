@@ -37,7 +37,7 @@ class AttacksExplainTest {
         }
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertThat(text).contains("policy    waf")
-                .contains("          941110 query:q: MATCH +5 (script tag) \"<script\"")
+                .contains("          941110 query:q: MATCH +5 (script tag (a namespace prefix too)) \"<script\"")
                 .contains("          942100 query:q: no match")
                 .contains("          score 5/5 (paranoia 1) -> deny");
     }

@@ -1,17 +1,15 @@
 package io.paduraksa.policy.attack;
 
-import dk.brics.automaton.Automaton;
-import dk.brics.automaton.RegExp;
-import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * One detection rule: a CRS-like id (its first three digits are the group: 930 path traversal,
  * 932 command injection, 933 PHP, 941 XSS, 942 SQL injection, 944 Java, 913 scanners, 920/921
  * protocol), the lowest paranoia level that runs it, the anomaly score it adds, the parts it
- * looks at and its pattern. Patterns are dk.brics regular expressions over the transformed
- * (lower-case) bytes; {@link Dfa#BEGIN_CHAR} and {@link Dfa#END_CHAR} anchor them to a value's
- * start and end. Built once per class load.
+ * looks at and its pattern. Patterns are regular expressions in dk.brics.automaton's syntax
+ * over the transformed (lower-case) bytes, compiled by {@link PatternCompiler};
+ * {@link Dfa#BEGIN_CHAR} and {@link Dfa#END_CHAR} anchor them to a value's start and end. Built
+ * once per class load.
  */
 public final class AttackRule {
     public static final int CRITICAL = 5;
@@ -19,7 +17,7 @@ public final class AttackRule {
     public static final int WARNING = 3;
     public static final int NOTICE = 2;
     /** Compile time only (deciding {@link #isAlone}); never run on request bytes. */
-    private static final Pattern GAP = Pattern.compile("\\.\\*|\\[\\^[^\\]]*\\][*+]|\\]\\{[0-9]");
+    private static final Pattern GAP = Pattern.compile("\\.[*+]|\\[\\^[^\\]]*\\][*+]|\\]\\{[0-9]");
 
     private final int id;
     private final int index;
@@ -30,9 +28,16 @@ public final class AttackRule {
     private final String message;
     /** Unbounded gaps or counted runs: compiled alone, since in a union they multiply its states. */
     private final boolean alone;
+    private final boolean cmdLine;
+    /** For a gap rule: a gap-free pattern that every match of the rule contains (its part before the first gap). */
+    private final String trigger;
     private Dfa dfa;
+    private Dfa prefilterDfa;
 
-    AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message) {
+    AttackRule(int id, int index, int paranoia, int score, int parts, String pattern, String message, boolean cmdLine,
+            String trigger) {
+        this.cmdLine = cmdLine;
+        this.trigger = trigger;
         this.id = id;
         this.index = index;
         this.paranoia = paranoia;
@@ -41,10 +46,13 @@ public final class AttackRule {
         this.pattern = pattern;
         this.message = message;
         this.alone = GAP.matcher(pattern).find();
+        if (alone && (trigger == null || GAP.matcher(trigger).find())) {
+            throw new IllegalStateException(id + ": a rule with a gap needs a gap-free trigger for the union (" + pattern + ")");
+        }
     }
 
     /**
-     * True when the pattern has a gap ({@code .*}, a negated class repeated) or a counted run
+     * True when the pattern has a gap ({@code .*} or {@code .+}, a negated class repeated) or a counted run
      * ({@code [...]{12}}): such a rule gets its own automaton, walked over every value, instead of
      * joining the union (where each gap would double the states of all the others).
      */
@@ -52,11 +60,19 @@ public final class AttackRule {
         return alone;
     }
 
+    /**
+     * True when the rule reads the value after {@link Transform#cmdLine} (as CRS's command-injection
+     * rules do) instead of the common chain; such rules have their own unions.
+     */
+    boolean isCmdLine() {
+        return cmdLine;
+    }
+
     public int id() {
         return id;
     }
 
-    /** Position in the table, 0 to 63: the rule's bit in a request's match set. */
+    /** Position in the table: the rule's bit in a request's match set ({@link Inspection#matched}). */
     int index() {
         return index;
     }
@@ -83,17 +99,36 @@ public final class AttackRule {
         return message;
     }
 
-    /** The pattern as a dk.brics automaton (compile time). */
-    Automaton automaton() {
-        return new RegExp(pattern, RegExp.NONE).toAutomaton();
+    /** The pattern, in {@link PatternCompiler}'s syntax (dk.brics.automaton's). */
+    String pattern() {
+        return pattern;
     }
 
-    /** This rule alone, searched anywhere; built on first use (compile time, under the table's lock). */
+    /**
+     * What this rule adds to its part's union pre-filter: the pattern itself, or for a gap rule its
+     * trigger, so that a value the union does not match skips the gap rules too.
+     */
+    String prefilter() {
+        return alone ? trigger : pattern;
+    }
+
+    /** This rule alone, searched anywhere; built on first use (compile time, milliseconds). */
     synchronized Dfa dfa() {
         if (dfa == null) {
-            dfa = Dfa.search(List.of(automaton()));
+            dfa = PatternCompiler.search(pattern);
         }
         return dfa;
+    }
+
+    /** {@link #prefilter} searched anywhere: this rule's part of a union; built on first use (compile time). */
+    synchronized Dfa prefilterDfa() {
+        if (!alone) {
+            return dfa();
+        }
+        if (prefilterDfa == null) {
+            prefilterDfa = PatternCompiler.search(trigger);
+        }
+        return prefilterDfa;
     }
 
     @Override

@@ -30,6 +30,9 @@ public final class AttacksPolicy implements RequestPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
+    /** Upload file-name headers some upload clients send (CRS 933110 reads the same three). */
+    private static final AsciiString[] FILE_NAMES = {AsciiString.cached("x-filename"), AsciiString.cached("x_filename"),
+        AsciiString.cached("x-file-name")};
 
     private final String name;
     private final int paranoia;
@@ -42,10 +45,10 @@ public final class AttacksPolicy implements RequestPolicy {
     private final AsciiString[] headers;
     private final AttackExclusion[] exclusions;
     private final PolicyDecision denied;
-    /** Per part index: the union pre-filter, the rules, and each rule's own automaton. */
-    private final Dfa[] unions = new Dfa[Part.KINDS];
-    private final AttackRule[][] rules = new AttackRule[Part.KINDS][];
-    private final Dfa[][] ruleDfas = new Dfa[Part.KINDS][];
+    /** Per part index: the rules walked, their union pre-filter, group pre-filters and own automata. */
+    private final Walk[] walks = new Walk[Part.KINDS];
+    /** The same for the rules that read the {@link Transform#cmdLine} form; null where none applies. */
+    private final Walk[] cmdWalks = new Walk[Part.KINDS];
     private final AttackCounters counters;
     /** At most one INFO summary per policy this often. */
     static final long SUMMARY_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -87,13 +90,28 @@ public final class AttacksPolicy implements RequestPolicy {
         this.exclusions = exclusions.toArray(new AttackExclusion[0]);
         this.denied = denied;
         this.counters = AttackCounters.of(name);
-        for (int part = 1; part <= Part.USER_AGENT; part <<= 1) {
-            int i = Part.index(part);
-            unions[i] = AttackRules.union(part, paranoia);
-            rules[i] = AttackRules.applying(part, paranoia);
-            ruleDfas[i] = new Dfa[rules[i].length];
-            for (int k = 0; k < rules[i].length; k++) {
-                ruleDfas[i][k] = rules[i][k].dfa();
+        for (int part = 1; part <= Part.FILE_NAME; part <<= 1) {
+            walks[Part.index(part)] = new Walk(part, paranoia, false);
+            if (AttackRules.applying(part, paranoia, true).length > 0) {
+                cmdWalks[Part.index(part)] = new Walk(part, paranoia, true);
+            }
+        }
+    }
+
+    /** What a value of one part is walked through (compile time; shared tables). */
+    private static final class Walk {
+        final Dfa union;
+        final Dfa[] groups;
+        final AttackRule[] rules;
+        final Dfa[] dfas;
+
+        Walk(int part, int paranoia, boolean cmdLine) {
+            union = AttackRules.union(part, paranoia, cmdLine);
+            groups = AttackRules.groups(part, paranoia, cmdLine);
+            rules = AttackRules.inspected(part, paranoia, cmdLine);
+            dfas = new Dfa[rules.length];
+            for (int k = 0; k < rules.length; k++) {
+                dfas[k] = rules[k].dfa();
             }
         }
     }
@@ -181,6 +199,9 @@ public final class AttacksPolicy implements RequestPolicy {
         int queryStart = request.queryStart();
         if (path && !done(in)) {
             inspectPath(request, target, queryStart, in, active);
+            for (int i = 0; i < FILE_NAMES.length && !done(in); i++) {
+                inspectHeader(request.header(FILE_NAMES[i]), Part.FILE_NAME, in, active);
+            }
         }
         if (query && target != null && queryStart >= 0 && !done(in)) {
             inspectQuery(target, queryStart, request.queryEnd(), in, active);
@@ -273,39 +294,66 @@ public final class AttacksPolicy implements RequestPolicy {
         }
     }
 
-    /** Transforms the value buffer's first {@code n} bytes and runs the part's automata over them. */
+    /**
+     * Transforms the value buffer's first {@code n} bytes and runs the part's automata over them;
+     * where command-line rules apply, first over a copy in the {@link Transform#cmdLine} form, or
+     * over the value itself when that form is the same bytes (no {@code % & * +}, whitespace or
+     * {@link Transform#CMD} characters: both forms are the value lower-cased).
+     */
     private void match(int part, int n, Inspection in, long active) {
-        byte[] b = in.value;
-        int length = transform(b, n, part);
         int p = Part.index(part);
-        boolean unionHit = in.explain != null || unions[p].find(b, 0, length) >= 0;
-        AttackRule[] candidates = rules[p];
-        Dfa[] dfas = ruleDfas[p];
-        for (int k = 0; k < candidates.length; k++) {
-            AttackRule rule = candidates[k];
-            if (!unionHit && !rule.isAlone() || (in.matched & 1L << rule.index()) != 0 && in.explain == null) {
+        byte[] b = in.value;
+        int flags = Transform.classify(b, 0, n);
+        boolean sameForms = (flags & ~Transform.UPPER) == 0 && part != Part.PATH;
+        if (cmdWalks[p] != null && !sameForms) {
+            byte[] c = in.copyToCmd(n);
+            walk(part, c, transformCmdLine(c, n, part, flags), cmdWalks[p], in, active);
+        }
+        int length = transform(b, n, part, flags);
+        if (cmdWalks[p] != null && sameForms) {
+            walk(part, b, length, cmdWalks[p], in, active);
+        }
+        walk(part, b, length, walks[p], in, active);
+    }
+
+    private void walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
+        // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
+        if (in.explain == null && w.union.find(b, 0, length) < 0) {
+            return;
+        }
+        for (int g = 0; g < w.groups.length; g++) {
+            if (in.explain != null || w.groups[g].find(b, 0, length) >= 0) {
+                walkGroup(part, b, length, w, g * AttackRules.GROUP, Math.min(w.rules.length, (g + 1) * AttackRules.GROUP), in, active);
+            }
+        }
+    }
+
+    private void walkGroup(int part, byte[] b, int length, Walk w, int from, int to, Inspection in, long active) {
+        for (int k = from; k < to; k++) {
+            AttackRule rule = w.rules[k];
+            if ((rule.parts() & part) == 0 || in.hasMatched(rule) && in.explain == null) {
                 continue;
             }
-            int end = dfas[k].find(b, 0, length);
+            int end = w.dfas[k].find(b, 0, length);
             if (end >= 0 && !isExcluded(rule, in, active)) {
-                hit(rule, part, length, end, in);
+                hit(rule, part, b, length, end, in);
             } else if (in.explain != null) {
                 in.explain.add(rule.id() + " " + where(part, in) + ": " + (end >= 0 ? "excluded" : "no match"));
             }
         }
     }
 
-    private void hit(AttackRule rule, int part, int length, int end, Inspection in) {
-        boolean first = (in.matched & 1L << rule.index()) == 0;
+    private void hit(AttackRule rule, int part, byte[] b, int length, int end, Inspection in) {
+        boolean first = !in.hasMatched(rule);
         if (first) {
-            in.matched |= 1L << rule.index();
+            in.markMatched(rule);
             in.score += rule.score();
             counters.matched(rule.group());
-            in.describe(rule, part, length, end);
+            in.describe(rule, part, b, length, end);
         }
         if (in.explain != null) {
             StringBuilder excerpt = new StringBuilder();
-            Inspection.appendEscaped(excerpt, in.value, Math.max(0, Math.min(end, length) - 48), Math.min(end, length));
+            Inspection.appendEscaped(excerpt, b, Math.max(0, Math.min(end, length) - 48), Math.min(end, length));
             in.explain.add(rule.id() + " " + where(part, in) + ": MATCH +" + (first ? rule.score() : 0) + " (" + rule.message()
                     + ") \"" + excerpt + '"');
         }
@@ -331,18 +379,74 @@ public final class AttacksPolicy implements RequestPolicy {
 
     /** The CRS transformation chain for a part; returns the new length. 0 B. */
     static int transform(byte[] b, int n, int part) {
+        return transform(b, n, part, Transform.classify(b, 0, n));
+    }
+
+    /**
+     * {@link #transform} given the value's {@link Transform#classify} bits: a value without {@code %}
+     * and {@code &} (most browser values) skips the decoders and every step that cannot change it.
+     */
+    static int transform(byte[] b, int n, int part, int flags) {
+        if ((flags & (Transform.PERCENT | Transform.AMP)) != 0) {
+            return transformFully(b, n, part);
+        }
+        int length = n;
+        if (part == Part.QUERY && (flags & Transform.PLUS) != 0) {
+            Transform.plusToSpace(b, 0, length);
+            flags |= Transform.SPACE;
+        }
+        if ((flags & Transform.UPPER) != 0) {
+            Transform.lowerCase(b, 0, length);
+        }
+        if ((flags & Transform.STAR) != 0) {
+            length = Transform.removeComments(b, 0, length);
+            flags |= Transform.SPACE;
+        }
+        if ((flags & Transform.SPACE) != 0) {
+            length = Transform.compressWhitespace(b, 0, length);
+        }
+        return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
+    }
+
+    /** Every step of the chain, whatever the value holds (the reference {@link #transform} must equal). 0 B. */
+    static int transformFully(byte[] b, int n, int part) {
+        int length = Transform.htmlEntityDecode(b, 0, decode(b, n, part));
+        Transform.lowerCase(b, 0, length);
+        length = Transform.removeComments(b, 0, length);
+        length = Transform.compressWhitespace(b, 0, length);
+        return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
+    }
+
+    /** CRS's chain for the command-injection rules: the part's decoding, then {@code cmdLine}. 0 B. */
+    static int transformCmdLine(byte[] b, int n, int part) {
+        return transformCmdLine(b, n, part, Transform.classify(b, 0, n));
+    }
+
+    /** {@link #transformCmdLine} given the value's {@link Transform#classify} bits. 0 B. */
+    static int transformCmdLine(byte[] b, int n, int part, int flags) {
+        if ((flags & Transform.PERCENT) != 0) {
+            return transformCmdLineFully(b, n, part);
+        }
+        if (part == Part.QUERY && (flags & Transform.PLUS) != 0) {
+            Transform.plusToSpace(b, 0, n);
+        }
+        return Transform.cmdLine(b, 0, n);
+    }
+
+    /** Every step of the command-line chain (the reference for {@link #transformCmdLine}). 0 B. */
+    static int transformCmdLineFully(byte[] b, int n, int part) {
+        return Transform.cmdLine(b, 0, decode(b, n, part));
+    }
+
+    /** The decoding both chains start with: the part's percent-decoding, then {@code urlDecodeUni}. 0 B. */
+    private static int decode(byte[] b, int n, int part) {
         int length = n;
         if (part == Part.QUERY) {
             length = Transform.percentDecode(b, 0, length, true);
         } else if (part == Part.PATH) {
             length = Transform.percentDecode(b, 0, length, false);
         }
-        length = Transform.urlDecodeUni(b, 0, length);
-        length = Transform.htmlEntityDecode(b, 0, length);
-        Transform.lowerCase(b, 0, length);
-        length = Transform.removeComments(b, 0, length);
-        length = Transform.compressWhitespace(b, 0, length);
-        return part == Part.PATH ? Transform.normalizePath(b, 0, length) : length;
+        return Transform.urlDecodeUni(b, 0, length);
     }
 
     /** This policy's counters (per name, kept across reloads). */

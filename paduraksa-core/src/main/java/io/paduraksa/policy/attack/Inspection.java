@@ -23,11 +23,13 @@ final class Inspection {
     private static final int EXCERPT = 48;
 
     byte[] value = new byte[2048];
+    /** The value again, for the rules that read its {@link Transform#cmdLine} form. */
+    byte[] cmd = new byte[2048];
     final byte[] name = new byte[MAX_NAME];
     /** Length of the decoded name in {@link #name}; -1 when the value is not an argument, -2 when too long. */
     int nameLength;
-    /** Bits of the matched rules ({@link AttackRule#index()}). */
-    long matched;
+    /** Bits of the matched rules ({@link AttackRule#index()}): rule i is bit {@code i & 63} of word {@code i >> 6}. */
+    final long[] matched = new long[AttackRules.WORDS];
     int score;
     /** Bytes copied into the scratch buffer by the last request on this thread (for tests and explain). */
     long inspectedBytes;
@@ -36,12 +38,22 @@ final class Inspection {
     /** Set by explain: every rule's verdict per value is added here, and inspection does not stop early. */
     List<String> explain;
 
+    boolean hasMatched(AttackRule rule) {
+        return (matched[rule.index() >> 6] & 1L << rule.index()) != 0;
+    }
+
+    void markMatched(AttackRule rule) {
+        matched[rule.index() >> 6] |= 1L << rule.index();
+    }
+
     static Inspection current() {
         return CURRENT.get();
     }
 
     void reset() {
-        matched = 0;
+        for (int i = 0; i < matched.length; i++) {
+            matched[i] = 0;
+        }
         score = 0;
         inspectedBytes = 0;
         nameLength = -1;
@@ -84,6 +96,15 @@ final class Inspection {
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 
+    /** Copies the untransformed {@code value[0, n)} into {@link #cmd} and returns it. */
+    byte[] copyToCmd(int n) {
+        if (cmd.length < n) {
+            cmd = new byte[Math.max(n, cmd.length * 2)];
+        }
+        System.arraycopy(value, 0, cmd, 0, n);
+        return cmd;
+    }
+
     private byte[] ensure(int n) {
         if (value.length < n) {
             value = new byte[Math.max(n, value.length * 2)];
@@ -92,7 +113,7 @@ final class Inspection {
     }
 
     /** Adds {@code rule id part[:name] "excerpt"} to the log line; may allocate (a match). */
-    void describe(AttackRule rule, int part, int length, int end) {
+    void describe(AttackRule rule, int part, byte[] buffer, int length, int end) {
         if (log.length() > 0) {
             log.append(", ");
         }
@@ -103,7 +124,7 @@ final class Inspection {
         }
         int stop = Math.min(end, length);
         log.append(" \"");
-        appendEscaped(log, value, Math.max(0, stop - EXCERPT), stop);
+        appendEscaped(log, buffer, Math.max(0, stop - EXCERPT), stop);
         log.append('"');
     }
 

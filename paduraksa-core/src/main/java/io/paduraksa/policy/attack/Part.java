@@ -12,11 +12,13 @@ public final class Part {
     public static final int HEADER = 8;
     /** The User-Agent header. */
     public static final int USER_AGENT = 16;
+    /** The upload file-name headers ({@code X-Filename}, {@code X_Filename}, {@code X-File-Name}), inspected with the path. */
+    public static final int FILE_NAME = 32;
     /** Every part except the path. */
     static final int ARGS = QUERY | COOKIE | HEADER | USER_AGENT;
     static final int ALL = PATH | ARGS;
     /** Number of part kinds (bits). */
-    static final int KINDS = 5;
+    static final int KINDS = 6;
 
     private Part() {
     }
@@ -34,6 +36,7 @@ public final class Part {
             case COOKIE -> "cookie";
             case HEADER -> "header";
             case USER_AGENT -> "user_agent";
+            case FILE_NAME -> "file_name";
             default -> "part" + part;
         };
     }

