@@ -168,22 +168,38 @@ public final class CachingForwarder implements Forwarder {
 
     /** Whether the request may be answered from, or stored in, the cache at all. 0 B. */
     static boolean isEligible(RequestState state, ForwardExchange exchange, RouteCache settings) {
-        CharSequence m = state.method();
-        if (!isGet(m) && !isHead(m)) {
-            return false;
-        }
-        if (exchange.requestBodyLength() != 0 || exchange.isUpgradeRequest()) {
-            return false;
-        }
-        RequestView view = state.view();
-        return view.header(RANGE) == null && (settings.storeAuthorized() || view.header(AUTHORIZATION) == null);
+        return refusal(state.method(), exchange.requestBodyLength(), exchange.isUpgradeRequest(), state.view(), settings) == null;
     }
 
-    private static boolean isGet(CharSequence m) {
+    /**
+     * Why the request cannot use the cache (a constant), or null when it can. 0 B: shared by the
+     * request path and {@code explain}.
+     */
+    static String refusal(CharSequence method, long bodyLength, boolean upgrade, RequestView view, RouteCache settings) {
+        if (!isGet(method) && !isHead(method)) {
+            return "the method is not GET or HEAD";
+        }
+        if (bodyLength != 0) {
+            return "the request has a body";
+        }
+        if (upgrade) {
+            return "the request asks for an Upgrade";
+        }
+        if (view.header(RANGE) != null) {
+            return "the request has a Range";
+        }
+        if (!settings.storeAuthorized() && view.header(AUTHORIZATION) != null) {
+            return "the request has Authorization (store_authorized is off)";
+        }
+        return null;
+    }
+
+    /** Package-visible for {@link CacheExplain}. */
+    static boolean isGet(CharSequence m) {
         return m.length() == 3 && m.charAt(0) == 'G' && m.charAt(1) == 'E' && m.charAt(2) == 'T';
     }
 
-    private static boolean isHead(CharSequence m) {
+    static boolean isHead(CharSequence m) {
         return m.length() == 4 && m.charAt(0) == 'H' && m.charAt(1) == 'E' && m.charAt(2) == 'A' && m.charAt(3) == 'D';
     }
 
