@@ -116,6 +116,18 @@ final class CacheKey {
         return true;
     }
 
+    /** A stored key from its parts (host in lower case), as {@link #primary} builds it; for tools and tests. */
+    static CacheKey of(String host, String path, String query) {
+        byte[] h = host.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] p = path.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] q = query.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] b = new byte[h.length + p.length + q.length + 3];
+        System.arraycopy(h, 0, b, 0, h.length);
+        System.arraycopy(p, 0, b, h.length + 1, p.length);
+        System.arraycopy(q, 0, b, h.length + p.length + 2, q.length);
+        return new CacheKey(b, hashOf(b, 0, b.length), h.length, h.length + 1 + p.length);
+    }
+
     /** An immutable copy of this key's bytes, to store. */
     CacheKey copy() {
         return new CacheKey(Arrays.copyOf(bytes, length), hash, hostEnd, pathEnd);
