@@ -2,7 +2,6 @@ package io.paduraksa.proxy.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.paduraksa.config.CacheSpec;
 import io.paduraksa.ops.CacheAdmin;
@@ -13,8 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The stored responses of every caching route, shared by all event loops: a Caffeine cache
- * bounded by weight (bytes, {@link StoredResponse#weight}), W-TinyLFU eviction, each entry dropped
- * once no rule can serve it any more; plus the fetches in flight by key, so that concurrent misses
+ * bounded by weight (bytes, {@link StoredResponse#weight}), W-TinyLFU eviction, an entry dropped
+ * when a lookup finds that no rule can serve it any more ({@link #expire}); plus the fetches in flight by key, so that concurrent misses
  * for one key make one upstream request ({@link CacheFill}).
  *
  * <p>Why Caffeine and one shared store rather than a structure per event loop: measured on this
@@ -48,7 +47,6 @@ public final class CacheStore implements CacheAdmin {
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
                 .weigher((CacheKey k, StoredResponse v) -> v.weight())
-                .expireAfter(new Lifetime())
                 .executor(Runnable::run)
                 .removalListener(this::removed)
                 .build();
@@ -76,6 +74,16 @@ public final class CacheStore implements CacheAdmin {
     /** The stored entry for {@code key} (a probe may be passed), or null. 0 B. */
     StoredResponse get(CacheKey key) {
         return cache.getIfPresent(key);
+    }
+
+    /**
+     * Drops {@code value} under {@code key} (a probe may be passed) when no rule can serve it any
+     * more. Entries are not timed by the store: a Caffeine expiry policy cost about as much per
+     * lookup as the lookup itself ({@code CacheHitBenchmark}); a dead entry goes when it is next
+     * looked up, or when the byte bound evicts it.
+     */
+    void expire(CacheKey key, StoredResponse value) {
+        cache.asMap().remove(key, value);
     }
 
     /** Stores {@code value} under {@code key} (a stored copy), replacing what was there. */
@@ -143,23 +151,5 @@ public final class CacheStore implements CacheAdmin {
     public void clear() {
         cache.invalidateAll();
         cache.cleanUp();
-    }
-
-    /** Each entry lives until no rule can serve it: fresh, then its stale windows. */
-    private static final class Lifetime implements Expiry<CacheKey, StoredResponse> {
-        @Override
-        public long expireAfterCreate(CacheKey key, StoredResponse value, long currentTime) {
-            return value.lifetimeNanos();
-        }
-
-        @Override
-        public long expireAfterUpdate(CacheKey key, StoredResponse value, long currentTime, long currentDuration) {
-            return value.lifetimeNanos();
-        }
-
-        @Override
-        public long expireAfterRead(CacheKey key, StoredResponse value, long currentTime, long currentDuration) {
-            return currentDuration;
-        }
     }
 }

@@ -1,6 +1,5 @@
 package io.paduraksa.proxy.cache;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
@@ -80,15 +79,15 @@ public final class CachingForwarder implements Forwarder {
             bypass(state, exchange);
             return;
         }
-        StoredResponse found = store.get(key);
+        long now = System.nanoTime();
+        StoredResponse found = live(key, now);
         if (found != null && found.vary() != null) {
             if (!key.addVary(state.view(), found.vary())) {
                 bypass(state, exchange);
                 return;
             }
-            found = store.get(key);
+            found = live(key, now);
         }
-        long now = System.nanoTime();
         if (found != null && found.isFresh(now) && replay(found, state, exchange, now)) {
             store.hits.increment();
             return;
@@ -98,6 +97,16 @@ public final class CachingForwarder implements Forwarder {
             return;
         }
         miss(state, exchange, settings, mayWait, key, found, now);
+    }
+
+    /** The entry under {@code key}, or null when there is none or it is dead (then it is dropped). */
+    private StoredResponse live(CacheKey key, long now) {
+        StoredResponse found = store.get(key);
+        if (found != null && found.isDead(now)) {
+            store.expire(key, found);
+            return null;
+        }
+        return found;
     }
 
     /** Not fresh or not there: serve stale while another request refreshes, wait for that request, or fetch. */
@@ -154,16 +163,8 @@ public final class CachingForwarder implements Forwarder {
         StoredHead head = PROBES.get().head.point(r, r.ageSeconds(now));
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
-        exchange.responseHead(head, rules, null);
+        exchange.storedResponse(head, rules, r.body());
         head.clear();
-        if (!exchange.isOpen()) {
-            return; // HTTP/2 ended the stream with the head (no body, or HEAD)
-        }
-        ByteBuf body = r.body();
-        if (body != null) {
-            exchange.responseBody(body.retainedDuplicate());
-        }
-        exchange.responseEnd(null);
     }
 
     /** Whether the request may be answered from, or stored in, the cache at all. 0 B. */

@@ -145,10 +145,9 @@ final class StoredResponse {
         return ageSeconds(nowNanos) < freshSeconds + staleIfErrorSeconds;
     }
 
-    /** Nanoseconds from storing until no rule can serve it any more: then the store drops it. */
-    long lifetimeNanos() {
-        long seconds = Math.max(0, freshSeconds + Math.max(staleWhileRevalidateSeconds, staleIfErrorSeconds) - initialAgeSeconds);
-        return Math.min(seconds, 365L * 24 * 3600) * 1_000_000_000L + 1_000_000_000L;
+    /** No rule can serve it any more (fresh, or within a stale window): the store may drop it. */
+    boolean isDead(long nowNanos) {
+        return ageSeconds(nowNanos) >= freshSeconds + Math.max(staleWhileRevalidateSeconds, staleIfErrorSeconds);
     }
 
     /** Takes a reference for a hit; false when the store already let the entry go. */

@@ -109,7 +109,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     };
 
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
-    private static final int COPY_BODY_LIMIT = 16 * 1024;
+    static final int COPY_BODY_LIMIT = 16 * 1024;
     /**
      * For an HTTP/1.0 request that asked for keep-alive: such a client assumes the connection closes
      * unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).

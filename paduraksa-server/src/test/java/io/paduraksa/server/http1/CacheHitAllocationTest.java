@@ -165,8 +165,8 @@ class CacheHitAllocationTest {
             ListenerServices context = new ListenerServices(new Gate(store), new CachingForwarder(this, cache, date),
                     date, null, new Metrics(store, List.of("public"), new boolean[1]), 0);
             Http1RequestDecoder decoder = new Http1RequestDecoder();
-            channel.pipeline().addLast(new Http1Deadlines(10_000, 60_000, 0), decoder, new Http1GateHandler(context, decoder,
-                    new Http1Deadlines(10_000, 60_000, 0), 8192));
+            Http1Deadlines deadlines = new Http1Deadlines(10_000, 60_000, 0);
+            channel.pipeline().addLast(deadlines, decoder, new Http1GateHandler(context, decoder, deadlines, 8192));
         }
 
         byte[] request(int i) {
