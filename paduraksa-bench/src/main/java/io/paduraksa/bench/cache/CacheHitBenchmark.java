@@ -27,8 +27,6 @@ import io.paduraksa.server.http1.Http1RequestDecoder;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotCompiler;
 import io.paduraksa.snapshot.SnapshotStore;
-import java.lang.management.ManagementFactory;
-import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -113,44 +111,26 @@ public class CacheHitBenchmark {
     }
 
     private static void interleaved() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Pipeline answer = new Pipeline(false);
         Pipeline hit = new Pipeline(true);
-        int rounds = 41;
-        int perRound = 20_000;
         for (int i = 0; i < 300_000; i++) {
             answer.request();
             hit.request();
         }
-        double[] a = new double[rounds];
-        double[] h = new double[rounds];
-        double[] ratio = new double[rounds];
-        long bytes = 0;
-        for (int r = 0; r < rounds; r++) {
-            long b0 = threads.getCurrentThreadAllocatedBytes();
-            long t0 = threads.getCurrentThreadCpuTime();
-            for (int i = 0; i < perRound; i++) {
-                answer.request();
-            }
-            long t1 = threads.getCurrentThreadCpuTime();
-            for (int i = 0; i < perRound; i++) {
-                hit.request();
-            }
-            long t2 = threads.getCurrentThreadCpuTime();
-            bytes += threads.getCurrentThreadAllocatedBytes() - b0;
-            a[r] = (t1 - t0) / (double) perRound;
-            h[r] = (t2 - t1) / (double) perRound;
-            ratio[r] = h[r] / a[r];
+        try {
+            System.out.println("CPU per request on the pipeline: " + InterleavedRounds.measure(Thread.currentThread().threadId(), 41, 20_000,
+                    n -> requests(answer, n), n -> requests(hit, n)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
-        Arrays.sort(a);
-        Arrays.sort(h);
-        Arrays.sort(ratio);
-        System.out.printf("CPU ns per request (median of %d rounds of %,d): gate answer %.0f, cache hit %.0f; hit/answer %.2f"
-                + " (rounds' ratios from %.2f to %.2f); %,d B allocated over all %,d requests%n",
-                rounds, perRound, a[rounds / 2], h[rounds / 2], ratio[rounds / 2], ratio[0], ratio[rounds - 1],
-                bytes, 2L * rounds * perRound);
         answer.close();
         hit.close();
+    }
+
+    private static void requests(Pipeline p, int n) {
+        for (int i = 0; i < n; i++) {
+            p.request();
+        }
     }
 
     /** The HTTP/1.1 pipeline of one connection, with the cache in front of a stand-in upstream. */

@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -14,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 
 /**
  * A cache hit next to a gate answer over real loopback connections: the server in this process
@@ -68,7 +66,6 @@ public final class CacheHitLoopback {
     }
 
     private static void run(int port, int rounds, int perRound) throws Exception {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long loop = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("multiThreadIoEventLoopGroup-")).mapToLong(Thread::threadId).findFirst().orElseThrow();
         try (Client answer = new Client(port, "/answer/app.js?v="); Client hit = new Client(port, "/cached/app.js?v=")) {
@@ -76,33 +73,14 @@ public final class CacheHitLoopback {
                 answer.batch();
                 hit.batch();
             }
-            double[] a = new double[rounds];
-            double[] h = new double[rounds];
-            double[] ratio = new double[rounds];
-            long bytes = 0;
-            for (int r = 0; r < rounds; r++) {
-                long b0 = threads.getThreadAllocatedBytes(loop);
-                long t0 = threads.getThreadCpuTime(loop);
-                for (int i = 0; i < perRound / PIPELINE; i++) {
-                    answer.batch();
-                }
-                long t1 = threads.getThreadCpuTime(loop);
-                for (int i = 0; i < perRound / PIPELINE; i++) {
-                    hit.batch();
-                }
-                long t2 = threads.getThreadCpuTime(loop);
-                bytes += threads.getThreadAllocatedBytes(loop) - b0;
-                a[r] = (t1 - t0) / (double) perRound;
-                h[r] = (t2 - t1) / (double) perRound;
-                ratio[r] = h[r] / a[r];
-            }
-            Arrays.sort(a);
-            Arrays.sort(h);
-            Arrays.sort(ratio);
-            System.out.printf("event-loop CPU ns per request over loopback (median of %d rounds of %,d, pipelined %d): gate answer %.0f,"
-                    + " cache hit %.0f; hit/answer %.2f (rounds' ratios %.2f to %.2f); the loop allocated %,d B over %,d requests%n",
-                    rounds, perRound, PIPELINE, a[rounds / 2], h[rounds / 2], ratio[rounds / 2], ratio[0], ratio[rounds - 1],
-                    bytes, 2L * rounds * perRound);
+            System.out.println("event-loop CPU per request over loopback, pipelined " + PIPELINE + ": "
+                    + InterleavedRounds.measure(loop, rounds, perRound, n -> batches(answer, n), n -> batches(hit, n)));
+        }
+    }
+
+    private static void batches(Client c, int requests) throws IOException {
+        for (int i = 0; i < requests / PIPELINE; i++) {
+            c.batch();
         }
     }
 
