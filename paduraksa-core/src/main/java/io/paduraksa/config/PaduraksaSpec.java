@@ -20,7 +20,8 @@ public record PaduraksaSpec(
         LimitsSpec limits,
         ServerSpec server,
         Map<String, ErrorPageSpec> errorPages,
-        AccessLogSpec accessLog) {
+        AccessLogSpec accessLog,
+        CacheSpec cache) {
 
     public PaduraksaSpec {
         listeners = listeners == null ? List.of() : List.copyOf(listeners);
@@ -35,5 +36,6 @@ public record PaduraksaSpec(
         server = server == null ? ServerSpec.DEFAULT : server;
         errorPages = errorPages == null ? Map.of() : SpecMaps.ordered(errorPages);
         accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
+        cache = cache == null ? CacheSpec.DEFAULT : cache;
     }
 }

@@ -8,12 +8,18 @@ public final class CompiledRoute {
     private final int index;
     private final RequestPolicy[] policies;
     private final CompiledAction action;
+    private final RouteCache cache;
 
     public CompiledRoute(String prefix, int index, RequestPolicy[] policies, CompiledAction action) {
+        this(prefix, index, policies, action, null);
+    }
+
+    public CompiledRoute(String prefix, int index, RequestPolicy[] policies, CompiledAction action, RouteCache cache) {
         this.prefix = prefix;
         this.index = index;
         this.policies = policies;
         this.action = action;
+        this.cache = cache;
     }
 
     public String prefix() {
@@ -32,6 +38,11 @@ public final class CompiledRoute {
 
     public CompiledAction action() {
         return action;
+    }
+
+    /** The route's response-cache settings, or null when it does not cache. */
+    public RouteCache cache() {
+        return cache;
     }
 
     @Override

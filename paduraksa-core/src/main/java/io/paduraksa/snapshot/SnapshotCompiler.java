@@ -84,6 +84,7 @@ public final class SnapshotCompiler {
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
             r.statusAnswers = actions.statusAnswers();
             compileHosts(spec, r);
+            cacheStore(spec);
         } catch (RuntimeException e) {
             actions.releaseAll();
             throw e;
@@ -101,6 +102,14 @@ public final class SnapshotCompiler {
         r.policies = policies;
         r.ownedResponses = actions.owned();
         return new Snapshot(r);
+    }
+
+    /** The cache store's own rule: an object larger than the whole store could never be kept. */
+    private void cacheStore(PaduraksaSpec spec) {
+        if (spec.cache().maxObjectSize().bytes() > spec.cache().maxSize().bytes()) {
+            context.error("cache.max_object_size", "max_object_size " + spec.cache().maxObjectSize() + " is larger than max_size "
+                    + spec.cache().maxSize() + " (expected max_object_size <= max_size)");
+        }
     }
 
     /** The header fields forward-auth policies copy to upstream requests. */
@@ -285,10 +294,13 @@ public final class SnapshotCompiler {
         }
         RequestPolicy[] routePolicies = policyRefs(spec.policies(), path + ".policies");
         CompiledAction action = actions.action(spec.action(), path, true);
+        if (spec.cache() != null && action != null && action.kind() != CompiledAction.Kind.FORWARD) {
+            context.error(path + ".cache", "a cache stores upstream responses (expected it on a route with forward)");
+        }
         if (problem != null || action == null) {
             return null;
         }
-        return new CompiledRoute(spec.path(), index, routePolicies, action);
+        return new CompiledRoute(spec.path(), index, routePolicies, action, RouteCache.compile(spec.cache()));
     }
 
     private RequestPolicy[] policyRefs(List<String> names, String path) {

@@ -83,6 +83,7 @@ class ConfigSchemaTest {
         "rate-limit-key.yaml", "method-lowercase.yaml", "url-path.yaml", "url-query.yaml", "url-scheme.yaml",
         "x-forwarded-for-value.yaml", "path-parameters-value.yaml",
         "headers-with-underscores.yaml", "identity-header-trusted-name.yaml", "host-error-page-status.yaml",
+        "route-cache-unknown-key.yaml",
     })
     void schemaRejectsInvalidFixture(String name) throws IOException {
         Path file = ConfigReferenceTest.repoFile("paduraksa-core/src/test/resources/config/invalid/" + name);

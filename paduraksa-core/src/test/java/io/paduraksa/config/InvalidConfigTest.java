@@ -19,7 +19,7 @@ class InvalidConfigTest {
             unknown-key               | hosts[0].polices                    | 3 | 5  | unknown key (did you mean 'policies'?)
             unknown-key-deep          | clusters.app.health.pasive          | 5 | 7  | unknown key (did you mean 'passive'?)
             unknown-key-top           | listners                            | 1 | 1  | unknown key (did you mean 'listeners'?)
-            unknown-key-no-suggestion | hosts[0].routes[0].zzz              | 4 | 33 | unknown key (expected one of: path, policies, respond, redirect, forward, drop)
+            unknown-key-no-suggestion | hosts[0].routes[0].zzz              | 4 | 33 | unknown key (expected one of: path, policies, respond, redirect, forward, drop, cache)
             policy-unknown-key        | policies.office.alow                | 4 | 5  | unknown key (did you mean 'allow'?)
             string-for-list           | hosts[0].names                      | 2 | 12 | found 'www.example.test' (expected a list
             list-for-map              | clusters                            | 2 | 3  | found a list (expected a mapping)
@@ -127,6 +127,8 @@ class InvalidConfigTest {
             response-header-value     | hosts[0].response_headers.set.X-Note | 4 | 21 | 'café' has a character other than visible ASCII, space or tab
             response-header-name      | hosts[0].response_headers.remove[0] | 4 | 16 | 'X Powered By' is not a header name
             response-header-set-and-removed | hosts[0].response_headers.remove[1] | 5 | 30 | 'server' is both set and removed
+            route-cache-unknown-key   | hosts[0].routes[0].cache.stale_if_eror | 6 | 17 | unknown key (did you mean 'stale_if_error'?)
+            cache-coalesce-zero       | cache.coalesce_timeout              | 2 | 21 | found '0s', a duration must be positive
             empty                     | ''                                  | 1 | 1  | the file has no configuration
             comments-only             | ''                                  | 1 | 1  | the file has no configuration
             """)

@@ -175,6 +175,8 @@ class SnapshotCompilerTest {
             catch-all-and-default  | default                          | 8 | 3  | the catch-all host hosts[1].names[0] '*' answers every valid host name no other entry names, so default would only answer requests without a valid Host (expected either a catch-all host or default, not both
             host-error-page-status | hosts[0].error_pages.302         | 6 | 14 | '302' is neither a status nor default (expected default or a status from 400 to 599
             host-error-page-file   | hosts[0].error_pages.default.body_file | 5 | 28 | no-such-page.html': 
+            route-cache-not-forward | hosts[0].routes[0].cache        | 6 | 16 | a cache stores upstream responses (expected it on a route with forward)
+            cache-object-larger    | cache.max_object_size            | 3 | 20 | max_object_size 2MiB is larger than max_size 1MiB (expected max_object_size <= max_size)
             """)
     void eachCompileRuleFixtureReportsPathLineAndColumn(String fixture, String path, int line, int column, String fragment)
             throws IOException {

@@ -12,15 +12,18 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -29,7 +32,9 @@ import java.util.function.Supplier;
  * The admin listener (loopback by default): {@code /healthz} (alive), {@code /ready} (config loaded
  * and listeners bound), {@code /metrics} (Prometheus text), {@code /config} (which snapshot is
  * serving, and the last reload error), {@code /status} (also {@code /}: an HTML page for people)
- * and {@code /status.json} (its figures). Not on the request path: it uses Netty's stock codec.
+ * and {@code /status.json} (its figures), and {@code POST /cache/purge} (removes stored responses:
+ * {@code host}, {@code path} and {@code prefix=true} in the query narrow it). Not on the request
+ * path: it uses Netty's stock codec.
  */
 public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final SnapshotStore store;
@@ -92,6 +97,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             case "/", "/status" -> text(HttpResponseStatus.OK, StatusPage.HTML, "text/html; charset=utf-8");
             case "/status.json" -> text(HttpResponseStatus.OK, StatusPage.json(metrics, reloader, bound.get()), "application/json");
             case "/config" -> text(HttpResponseStatus.OK, config(), "application/json");
+            case "/cache/purge" -> purge(request);
             default -> text(HttpResponseStatus.NOT_FOUND, "not found\n", "text/plain; charset=utf-8");
         };
         boolean keepAlive = HttpUtil.isKeepAlive(request);
@@ -101,6 +107,30 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         } else {
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /** {@code POST /cache/purge?host=H&path=P&prefix=true}: each parameter optional; without any, everything goes. */
+    private FullHttpResponse purge(FullHttpRequest request) {
+        CacheAdmin cache = metrics.cache();
+        if (cache == null) {
+            return text(HttpResponseStatus.NOT_FOUND, "no response cache\n", "text/plain; charset=utf-8");
+        }
+        if (!HttpMethod.POST.equals(request.method())) {
+            FullHttpResponse r = text(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST\n", "text/plain; charset=utf-8");
+            r.headers().set(HttpHeaderNames.ALLOW, "POST");
+            return r;
+        }
+        QueryStringDecoder q = new QueryStringDecoder(request.uri());
+        String host = first(q, "host");
+        String path = first(q, "path");
+        boolean prefix = "true".equals(first(q, "prefix"));
+        long n = cache.purge(host, path, prefix);
+        return text(HttpResponseStatus.OK, "{\"purged\":" + n + "}\n", "application/json");
+    }
+
+    private static String first(QueryStringDecoder q, String name) {
+        List<String> values = q.parameters().get(name);
+        return values == null || values.isEmpty() || values.get(0).isEmpty() ? null : values.get(0);
     }
 
     private String config() {

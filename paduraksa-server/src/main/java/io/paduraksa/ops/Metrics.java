@@ -74,6 +74,7 @@ public final class Metrics {
     private final AtomicLongArray tlsFailures;
     private volatile boolean[] tlsListener;
     private volatile AccessLog accessLog;
+    private volatile CacheAdmin cache;
     /** The newest layout any thread asked for; guarded by {@code this}. */
     private CounterLayout latest;
 
@@ -95,6 +96,16 @@ public final class Metrics {
     /** The upstream counters (per cluster and destination) the forwarder records into. */
     public UpstreamMetrics upstream() {
         return upstream;
+    }
+
+    /** The response cache whose counters a scrape reports and which the admin listener purges (null: none). */
+    public void cache(CacheAdmin cache) {
+        this.cache = cache;
+    }
+
+    /** The response cache, or null. */
+    public CacheAdmin cache() {
+        return cache;
     }
 
     /** The access log whose written and dropped lines a scrape reports (null: off). */

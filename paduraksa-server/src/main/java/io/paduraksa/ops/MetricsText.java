@@ -37,6 +37,7 @@ final class MetricsText {
         forwardAuth(p, ForwardAuthMetrics.GLOBAL);
         attacks(p, AttackCounters.all());
         accessLog(p, metrics.accessLog());
+        cache(p, metrics.cache());
         jvm(p);
         return p.toString();
     }
@@ -185,6 +186,32 @@ final class MetricsText {
             p.sample("paduraksa_attack_requests_total", a.denied(), "policy", a.policy(), "outcome", "denied");
             p.sample("paduraksa_attack_requests_total", a.detected(), "policy", a.policy(), "outcome", "detected");
         }
+    }
+
+    private static void cache(PrometheusText p, CacheAdmin cache) {
+        if (cache == null) {
+            return;
+        }
+        CacheAdmin.Figures f = cache.figures();
+        p.family("paduraksa_cache_requests_total", "counter",
+                "Requests on caching routes by what the cache did (hit, stale, miss, coalesced: waited for another fetch, bypass).");
+        p.sample("paduraksa_cache_requests_total", f.hits(), "result", "hit");
+        p.sample("paduraksa_cache_requests_total", f.staleHits(), "result", "stale");
+        p.sample("paduraksa_cache_requests_total", f.misses(), "result", "miss");
+        p.sample("paduraksa_cache_requests_total", f.coalesced(), "result", "coalesced");
+        p.sample("paduraksa_cache_requests_total", f.bypasses(), "result", "bypass");
+        p.family("paduraksa_cache_stores_total", "counter", "Responses stored.");
+        p.sample("paduraksa_cache_stores_total", f.stores());
+        p.family("paduraksa_cache_evictions_total", "counter", "Entries evicted to stay under cache.max_size.");
+        p.sample("paduraksa_cache_evictions_total", f.evictions());
+        p.family("paduraksa_cache_purged_total", "counter", "Entries removed by purges on the admin listener.");
+        p.sample("paduraksa_cache_purged_total", f.purged());
+        p.family("paduraksa_cache_entries", "gauge", "Entries held (responses and the markers of responses that vary).");
+        p.sample("paduraksa_cache_entries", f.entries());
+        p.family("paduraksa_cache_bytes", "gauge", "Bytes held, as weighed against the bound.");
+        p.sample("paduraksa_cache_bytes", f.bytes());
+        p.family("paduraksa_cache_max_bytes", "gauge", "The bound, cache.max_size.");
+        p.sample("paduraksa_cache_max_bytes", f.maxBytes());
     }
 
     private static void forwardAuth(PrometheusText p, ForwardAuthMetrics m) {

@@ -109,4 +109,21 @@ public interface ForwardExchange {
 
     /** The response cannot be completed (upstream failed mid-way): close (HTTP/1.1) or reset the stream (HTTP/2). */
     void abort();
+
+    /**
+     * Writes a whole response known at once (a cache hit: {@code body} is a stored buffer, read
+     * only, or null) and ends the exchange. By default the head, a retained duplicate of the body
+     * and the end, as {@link #responseHead}, {@link #responseBody} and {@link #responseEnd} would;
+     * a protocol may write it more cheaply (HTTP/1.1: one buffer, as a gate answer).
+     */
+    default void storedResponse(ResponseHead head, ResponseHeaderRules rules, ByteBuf body) {
+        responseHead(head, rules, null);
+        if (!isOpen()) {
+            return; // HTTP/2 ended the stream with the head (no body, or HEAD)
+        }
+        if (body != null) {
+            responseBody(body.retainedDuplicate());
+        }
+        responseEnd(null);
+    }
 }

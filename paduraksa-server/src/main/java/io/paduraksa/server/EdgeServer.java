@@ -33,6 +33,8 @@ import io.paduraksa.ops.Signals;
 import io.paduraksa.ops.SystemdNotifier;
 import io.paduraksa.proxy.Forwarder;
 import io.paduraksa.proxy.UpstreamForwarder;
+import io.paduraksa.proxy.cache.CacheStore;
+import io.paduraksa.proxy.cache.CachingForwarder;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.connection.TlsException;
@@ -89,6 +91,8 @@ public final class EdgeServer {
     private volatile boolean started;
     /** The forwarder this server made (and closes), or null when one was given. */
     private final UpstreamForwarder upstreams;
+    /** The response cache in front of {@link #upstreams}, or null when a forwarder was given. */
+    private final CachingForwarder cache;
     private volatile SystemdNotifier notifier = SystemdNotifier.none();
     private final Metrics metrics;
     /** The access log, or null when off. */
@@ -126,7 +130,11 @@ public final class EdgeServer {
             metrics.accessLog(accessLog);
             reloader.addSignalHook(accessLog::reopen);
         }
-        ListenerServices context = services = new ListenerServices(new Gate(store), forwarder == null ? upstreams : forwarder, date, meter, metrics, 0,
+        this.cache = upstreams != null ? new CachingForwarder(upstreams, new CacheStore(spec.cache()), date) : null;
+        if (cache != null) {
+            metrics.cache(cache.store());
+        }
+        ListenerServices context = services = new ListenerServices(new Gate(store), forwarder == null ? cache : forwarder, date, meter, metrics, 0,
                 accessLog);
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
@@ -403,6 +411,9 @@ public final class EdgeServer {
         if (upstreams != null) {
             upstreams.prepare(current);
         }
+        if (cache != null) {
+            cache.store().settings(current.spec().cache());
+        }
         if (!current.spec().listeners().equals(spec.listeners()) || !current.spec().server().equals(spec.server())) {
             LOG.warn("listener and server settings changed in the file; they take effect at the next restart");
         }
@@ -529,7 +540,13 @@ public final class EdgeServer {
             metrics.upstream().source(null);
             upstreams.close();
         }
+        if (cache != null) {
+            metrics.cache(null);
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (cache != null) {
+            cache.store().clear(); // the stored bodies go back to the pool
+        }
         clock.shutdownNow();
         if (accessLog != null) {
             accessLog.close();

@@ -12,6 +12,7 @@ import io.paduraksa.host.HostTable;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.RequestPolicy;
+import io.paduraksa.proxy.cache.CacheExplain;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.route.PathNormalizer;
@@ -159,7 +160,10 @@ final class Explain implements GateTrace {
     public void outcome(GateOutcome outcome, RequestState state) {
         String by = state.decidingPolicy() == null ? "" : " (policy " + state.decidingPolicy().name() + ")";
         switch (outcome) {
-            case FORWARD -> out.printf("decision  FORWARD to cluster '%s' %s%n", state.cluster().name(), destinations(state));
+            case FORWARD -> {
+                out.printf("decision  FORWARD to cluster '%s' %s%n", state.cluster().name(), destinations(state));
+                out.printf("cache     %s%n", CacheExplain.describe(state));
+            }
             case DROP -> out.printf("decision  DROP: the connection is closed (HTTP/2: the stream is reset) without an answer%s%n", by);
             case NEEDS_ASYNC -> out.printf("decision  NEEDS_ASYNC%s%n", by);
             default -> {

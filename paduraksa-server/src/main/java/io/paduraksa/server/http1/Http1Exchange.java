@@ -244,13 +244,39 @@ final class Http1Exchange implements ForwardExchange {
             writeSwitchingProtocols(h, rules);
             return;
         }
+        ctx.write(encodeHead(h, rules, extraLine, 0), ctx.voidPromise());
+    }
+
+    /**
+     * A cache hit: the head and a body of up to {@link Http1GateHandler#COPY_BODY_LIMIT} bytes in one
+     * buffer and one write, as a gate answer is written; a larger body follows as a retained duplicate.
+     */
+    @Override
+    public void storedResponse(ResponseHead h, ResponseHeaderRules rules, ByteBuf body) {
+        handler.responseStarted(h.status());
+        int n = body == null || handler.isHeadRequest() ? 0 : body.readableBytes();
+        boolean copy = n <= Http1GateHandler.COPY_BODY_LIMIT;
+        ByteBuf out = encodeHead(h, rules, null, copy ? n : 0);
+        if (copy && n > 0) {
+            out.writeBytes(body, body.readerIndex(), n);
+        }
+        ctx.write(out, ctx.voidPromise());
+        if (!copy) {
+            ctx.write(body.retainedDuplicate(), ctx.voidPromise());
+        }
+        handler.sent(n);
+        handler.forwardDone();
+    }
+
+    /** The response head as bytes, with room for {@code room} more (a body copied after it). */
+    private ByteBuf encodeHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine, int room) {
         byte[] own = rules.http1Lines();
         RequestState state = handler.state();
         boolean rateLimit = state.hasRateLimit();
         ForwardingRules forwarding = state.snapshot().forwarding();
         boolean echo = forwarding.echoRequestId();
         int extra = own.length + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0)
-                + (echo ? ForwardingFields.maxEchoLineLength(forwarding) : 0);
+                + (echo ? ForwardingFields.maxEchoLineLength(forwarding) : 0) + room;
         ByteBuf out;
         if (h instanceof Http1ResponseHead h1) {
             out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + extra + 64);
@@ -277,7 +303,7 @@ final class Http1Exchange implements ForwardExchange {
         }
         writeFraming(out, h);
         out.writeShort(CRLF);
-        ctx.write(out, ctx.voidPromise());
+        return out;
     }
 
     /**

@@ -109,7 +109,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     };
 
     /** Bodies up to this size are copied into the answer buffer; larger ones go out as a duplicate. */
-    private static final int COPY_BODY_LIMIT = 16 * 1024;
+    static final int COPY_BODY_LIMIT = 16 * 1024;
     /**
      * For an HTTP/1.0 request that asked for keep-alive: such a client assumes the connection closes
      * unless the answer says otherwise (RFC 9112 section 9.3, appendix C.2.2).
@@ -140,6 +140,14 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private boolean bodyLeft;
     /** The server stops: the current or next answer is the last (a fact about the connection). */
     private boolean draining;
+    /**
+     * The gate's dispatch of a head runs now, inside the read or the resume that decoded it: a
+     * response that ends within it (a cache hit) leaves its flush to the read's end (or the
+     * resume's), so pipelined answers share one write syscall, as gate answers do.
+     */
+    private boolean dispatching;
+    /** A flush was left to the end of the read or resume. */
+    private boolean flushLeft;
     /** The upstream cannot take more of the forwarded body (back-pressure): reads stop. */
     private boolean upstreamFull;
     /** For the access log: when the head arrived (0 when the log is off) and what decided the request. */
@@ -182,6 +190,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushLeft = false;
         ctx.flush();
         ctx.fireChannelReadComplete();
     }
@@ -274,7 +283,12 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             cycle.refuse(this, refusal);
             return;
         }
-        cycle.run(this, this);
+        dispatching = true;
+        try {
+            cycle.run(this, this);
+        } finally {
+            dispatching = false;
+        }
     }
 
     /** A body chunk goes where the phase says: held, sent up, or (for an answered request) dropped. */
@@ -568,7 +582,11 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             closeAfterWrite();
             return;
         }
-        c.flush();
+        if (dispatching) {
+            flushLeft = true; // a response that ended in the dispatch of its head: flushed when the read or resume ends
+        } else {
+            c.flush();
+        }
         endRequest();
         resumeDecoding();
     }
@@ -699,11 +717,18 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         if (isClosing()) {
             return;
         }
+        boolean left = flushLeft;
+        flushLeft = false;
         try {
-            decoder.resume();
+            decoder.resume(); // does nothing inside a read: the read's own decoding goes on instead
         } catch (Exception e) {
             ctx.fireExceptionCaught(e);
         }
+        if (flushLeft && !dispatching) {
+            flushLeft = false;
+            ctx.flush(); // responses of resumed requests: no read-complete follows a resume
+        }
+        flushLeft |= left;
     }
 
     // ---- RequestView over the current head ----

@@ -1,0 +1,323 @@
+package io.paduraksa.proxy.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.handler.codec.http2.Http2Headers;
+import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.RawHttp;
+import io.paduraksa.server.testing.TestServer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The response cache over real sockets: a real upstream ({@link CacheOrigin}) and the server on
+ * loopback, HTTP/1.1 clients writing raw bytes and an h2c client. Each test uses its own paths,
+ * so the shared store does not couple them; the origin counts what reached it.
+ */
+class ResponseCacheIT {
+    private static CacheOrigin origin;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        origin = new CacheOrigin();
+        server = TestServer.start("""
+                listeners:
+                  - {name: public, address: "127.0.0.1:0", protocols: [http1, h2c]}
+                  - {name: admin, address: "127.0.0.1:0", admin: true}
+                cache: {max_size: 8MiB, max_object_size: 64KiB, coalesce_timeout: 3s}
+                clusters:
+                  app:
+                    destinations: [{url: "%s"}]
+                    timeouts: {connect: 1s, response_headers: 3s, idle: 3s}
+                hosts:
+                  - names: [app.test]
+                    routes:
+                      - {path: /nocache, forward: app}
+                      - path: /authorized
+                        forward: app
+                        cache: {store_authorized: true}
+                      - path: /
+                        forward: app
+                        cache: {stale_if_error: 30s}
+                """.formatted(origin.url()));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        origin.close();
+    }
+
+    @AfterEach
+    void healthyAgain() {
+        origin.failing = null;
+    }
+
+    private static RawHttp.Response get(String target, String... fields) throws IOException {
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            return c.exchange(request("GET", target, fields));
+        }
+    }
+
+    private static String request(String method, String target, String... fields) {
+        StringBuilder sb = new StringBuilder(method + " " + target + " HTTP/1.1\r\nHost: app.test\r\n");
+        for (String f : fields) {
+            sb.append(f).append("\r\n");
+        }
+        return sb.append("\r\n").toString();
+    }
+
+    @Test
+    void aFreshResponseIsAnsweredFromTheStoreWithItsAge() throws IOException {
+        String t = "/hit?cc=max-age%3D60";
+        RawHttp.Response first = get(t);
+        RawHttp.Response second = get(t);
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.header("age")).isNull();
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(second.body()).isEqualTo(first.body()).startsWith("n=1 ");
+        assertThat(second.header("age")).matches("[0-9]+");
+        assertThat(second.header("cache-control")).isEqualTo("max-age=60");
+        assertThat(second.header("content-length")).isEqualTo(String.valueOf(first.body().length()));
+        assertThat(second.header("date")).isNotNull();
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void headIsAnsweredFromTheStoredGetAndKeepAliveGoesOn() throws IOException {
+        String t = "/head?cc=max-age%3D60";
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            String body = c.exchange(request("GET", t)).body();
+            c.send(request("HEAD", t));
+            RawHttp.Response head = c.read(true);
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.header("content-length")).isEqualTo(String.valueOf(body.length()));
+            assertThat(head.body()).isEmpty();
+            assertThat(c.exchange(request("GET", t)).body()).isEqualTo(body); // the same connection still works
+        }
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void pipelinedHitsAreAnsweredInOrder() throws IOException {
+        String t = "/pipelined?cc=max-age%3D60";
+        String body = get(t).body();
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            c.send(request("GET", t) + request("GET", t) + request("GET", t));
+            for (int i = 0; i < 3; i++) {
+                assertThat(c.read().body()).isEqualTo(body);
+            }
+        }
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void varyOnAcceptEncodingKeepsOneVariantPerValue() throws IOException {
+        String t = "/vary?cc=max-age%3D60&vary=Accept-Encoding";
+        assertThat(get(t, "Accept-Encoding: gzip").body()).isEqualTo("n=1 ae=gzip");
+        assertThat(get(t, "Accept-Encoding: gzip").body()).isEqualTo("n=1 ae=gzip");
+        assertThat(get(t, "Accept-Encoding: br").body()).isEqualTo("n=2 ae=br");
+        assertThat(get(t, "Accept-Encoding: br").body()).isEqualTo("n=2 ae=br");
+        assertThat(get(t).body()).isEqualTo("n=3 ae=null");
+        assertThat(get(t, "Accept-Encoding: gzip").body()).isEqualTo("n=1 ae=gzip");
+        assertThat(origin.count(t)).isEqualTo(3);
+    }
+
+    @Test
+    void responsesThatMustNotBeStoredAlwaysReachTheUpstream() throws IOException {
+        for (String t : List.of("/never?cc=no-store%2C%20max-age%3D60", "/never?cc=private%2C%20max-age%3D60", "/never?cc=max-age%3D60&cookie=1",
+                "/never?cc=max-age%3D60&vary=%2A", "/never?cc=no-cache%2C%20max-age%3D60", "/never?status=500&cc=max-age%3D60", "/never")) {
+            get(t);
+            RawHttp.Response second = get(t);
+            assertThat(second.header("age")).as(t).isNull();
+            assertThat(origin.count(t)).as(t).isEqualTo(2);
+        }
+        String cookie = "/never?cc=max-age%3D60&cookie=1";
+        assertThat(get(cookie).header("set-cookie")).isEqualTo("session=3");
+    }
+
+    @Test
+    void requestsWithAuthorizationOrARangeOrOnARouteWithoutCacheBypassIt() throws IOException {
+        String t = "/bypass?cc=max-age%3D60";
+        get(t, "Authorization: Bearer a");
+        get(t, "Authorization: Bearer a");
+        get(t, "Range: bytes=0-1");
+        assertThat(origin.count(t)).isEqualTo(3);
+        String n = "/nocache?cc=max-age%3D60";
+        get(n);
+        get(n);
+        assertThat(origin.count(n)).isEqualTo(2);
+    }
+
+    @Test
+    void storeAuthorizedKeepsOnlyResponsesThatArePublicOrHaveSMaxage() throws IOException {
+        String plain = "/authorized/plain?cc=max-age%3D60";
+        String shared = "/authorized/shared?cc=public%2C%20max-age%3D60";
+        for (int i = 0; i < 2; i++) {
+            get(plain, "Authorization: Bearer a");
+            get(shared, "Authorization: Bearer a");
+        }
+        assertThat(origin.count(plain)).isEqualTo(2);
+        assertThat(origin.count(shared)).isEqualTo(1);
+    }
+
+    @Test
+    void aResponseExpiresAfterItsMaxAge() throws Exception {
+        String t = "/expiry?cc=max-age%3D1";
+        get(t);
+        assertThat(get(t).body()).startsWith("n=1 ");
+        Thread.sleep(2100);
+        assertThat(get(t).body()).startsWith("n=2 ");
+        assertThat(origin.count(t)).isEqualTo(2);
+    }
+
+    @Test
+    void expiresGivesFreshnessWhenThereIsNoMaxAge() throws IOException {
+        String t = "/expires?expires=60";
+        get(t);
+        assertThat(get(t).header("age")).isNotNull();
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentMissesMakeOneUpstreamRequest() throws Exception {
+        String t = "/coalesce?cc=max-age%3D60&delay=700";
+        int clients = 12;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<RawHttp.Response>> answers = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                answers.add(pool.submit((Callable<RawHttp.Response>) () -> get(t)));
+            }
+            for (Future<RawHttp.Response> a : answers) {
+                RawHttp.Response r = a.get(10, TimeUnit.SECONDS);
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.body()).startsWith("n=1 ");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void aStaleResponseIsServedWhenTheUpstreamFails() throws Exception {
+        String t = "/stale?cc=max-age%3D1";
+        String body = get(t).body();
+        Thread.sleep(1500);
+        origin.failing = "503";
+        RawHttp.Response on503 = get(t);
+        assertThat(on503.status()).isEqualTo(200);
+        assertThat(on503.body()).isEqualTo(body);
+        assertThat(Integer.parseInt(on503.header("age"))).isGreaterThanOrEqualTo(1);
+        origin.failing = "close";
+        RawHttp.Response onClose = get(t);
+        assertThat(onClose.status()).isEqualTo(200);
+        assertThat(onClose.body()).isEqualTo(body);
+        // the close on a reused connection looks like a stale keep-alive connection: the forwarder tries once more
+        assertThat(origin.count(t)).isBetween(3, 4);
+    }
+
+    @Test
+    void withoutAStaleWindowTheUpstreamsFailureReachesTheClient() throws Exception {
+        String t = "/stale-none?cc=max-age%3D1%2C%20must-revalidate";
+        get(t);
+        Thread.sleep(1500);
+        origin.failing = "503";
+        assertThat(get(t).status()).isEqualTo(503);
+    }
+
+    @Test
+    void staleWhileRevalidateServesTheStaleCopyWhileOneRequestRefreshes() throws Exception {
+        String t = "/swr?cc=max-age%3D1%2C%20stale-while-revalidate%3D30&delay=600";
+        get(t);
+        Thread.sleep(1300);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<RawHttp.Response> refresher = pool.submit(() -> get(t));
+            Thread.sleep(200);
+            long before = System.nanoTime();
+            RawHttp.Response stale = get(t);
+            long tookMillis = (System.nanoTime() - before) / 1_000_000;
+            assertThat(stale.body()).startsWith("n=1 ");
+            assertThat(tookMillis).as("answered without waiting for the refresh").isLessThan(400);
+            assertThat(refresher.get(5, TimeUnit.SECONDS).body()).startsWith("n=2 ");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(get(t).body()).startsWith("n=2 ");
+    }
+
+    @Test
+    void purgeOnTheAdminListenerRemovesTheStoredResponses() throws IOException {
+        String t = "/purge/a?cc=max-age%3D60";
+        get(t);
+        get(t);
+        assertThat(origin.count(t)).isEqualTo(1);
+        try (RawHttp admin = new RawHttp(server.port("admin"))) {
+            assertThat(admin.exchange("GET /cache/purge HTTP/1.1\r\nHost: admin\r\n\r\n").status()).isEqualTo(405);
+            RawHttp.Response purged = admin.exchange("POST /cache/purge?host=APP.test&path=/purge&prefix=true HTTP/1.1\r\n"
+                    + "Host: admin\r\nContent-Length: 0\r\n\r\n");
+            assertThat(purged.status()).isEqualTo(200);
+            assertThat(purged.body()).isEqualTo("{\"purged\":1}\n");
+        }
+        assertThat(get(t).body()).startsWith("n=2 ");
+    }
+
+    @Test
+    void metricsCountHitsMissesAndStores() throws IOException {
+        String t = "/metrics?cc=max-age%3D60";
+        get(t);
+        get(t);
+        try (RawHttp admin = new RawHttp(server.port("admin"))) {
+            String text = admin.exchange("GET /metrics HTTP/1.1\r\nHost: admin\r\n\r\n").body();
+            assertThat(text).containsPattern("paduraksa_cache_requests_total\\{result=\"hit\"\\} [1-9]");
+            assertThat(text).containsPattern("paduraksa_cache_requests_total\\{result=\"miss\"\\} [1-9]");
+            assertThat(text).containsPattern("paduraksa_cache_stores_total [1-9]");
+            assertThat(text).contains("paduraksa_cache_max_bytes 8388608");
+        }
+    }
+
+    @Test
+    void h2cClientsGetHitsToo() throws Exception {
+        String t = "/h2?cc=max-age%3D60";
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            H2Client.Response first = c.get("GET", "app.test", t);
+            H2Client.Response second = c.get("GET", "app.test", t);
+            assertThat(second.status()).isEqualTo(200);
+            assertThat(second.body()).isEqualTo(first.body()).startsWith("n=1 ");
+            assertThat(second.header("age")).matches("[0-9]+");
+            H2Client.Response head = c.get("HEAD", "app.test", t);
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.body()).isEmpty();
+        }
+        assertThat(get(t).body()).startsWith("n=1 "); // and HTTP/1.1 clients get the same stored copy
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void h2cVariantsFollowTheirAcceptEncoding() throws Exception {
+        String t = "/h2vary?cc=max-age%3D60&vary=accept-encoding";
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            Http2Headers gzip = H2Client.headers("GET", "app.test", t).add("accept-encoding", "gzip");
+            Http2Headers br = H2Client.headers("GET", "app.test", t).add("accept-encoding", "br");
+            assertThat(c.send(gzip, null, true).done.get(5, TimeUnit.SECONDS).body()).isEqualTo("n=1 ae=gzip");
+            assertThat(c.send(br, null, true).done.get(5, TimeUnit.SECONDS).body()).isEqualTo("n=2 ae=br");
+            Http2Headers gzipAgain = H2Client.headers("GET", "app.test", t).add("accept-encoding", "gzip");
+            assertThat(c.send(gzipAgain, null, true).done.get(5, TimeUnit.SECONDS).body()).isEqualTo("n=1 ae=gzip");
+        }
+        assertThat(origin.count(t)).isEqualTo(2);
+    }
+}
