@@ -22,6 +22,7 @@ import glob
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
@@ -91,7 +92,6 @@ def one_run(dist, mode, proto, a, ports, procs, out_dir, index):
     p = procs.start(name, ["taskset", "-c", "1", launcher, "run", "--config", conf],
                     os.path.join(out_dir, "%s-%s-%s-%d.log" % (name, mode, proto, index)), env=env)
     # the first accepted connection: poll fast, the wait is what is measured
-    import socket
     started = None
     while time.monotonic() - t0 < 60:
         if p.poll() is not None:

@@ -228,6 +228,9 @@ class PackageIT {
             assertThat(cached.exit()).as(cached.output()).isZero();
             assertThat(cached.output()).as("%s uses the cache", launcher)
                     .containsPattern("io\\.paduraksa\\.server\\.Main source: shared objects file");
+            Result flags = launch(launcher, Map.of("PADURAKSA_JAVA_OPTS", "-Xmx64m -XX:+PrintFlagsFinal"), "--version");
+            assertThat(flags.output()).as("the training run's profiles are not replayed")
+                    .containsPattern("bool AOTReplayTraining +=\\s*false +\\{diagnostic\\} \\{command line\\}");
             Result off = launch(launcher, Map.of("PADURAKSA_JAVA_OPTS", classLog, "PADURAKSA_AOT", "off"), "--version");
             assertThat(off.output()).contains("io.paduraksa.server.Main source: file:");
         }

@@ -10,8 +10,9 @@ import java.util.Arrays;
  * An upstream that is idle then wakes once for several requests instead of once for each (measured
  * with {@code paduraksa-bench/e2e/syscalls.py}: its wake-ups per request, the figure HAProxy keeps low
  * by sending at the end of its loop turn). Nothing is added to a request's latency but the rest of the
- * turn it arrived in. One instance per event loop thread; a channel is listed once per turn at most
- * by its caller's own flag, or more often harmlessly (a second flush writes nothing).
+ * turn it arrived in. One instance per event loop thread. A channel listed twice in one turn is
+ * flushed twice, harmlessly (the second flush writes nothing); an HTTP/1.1 upstream connection sends
+ * one request head at a time, so it is listed once.
  */
 public final class LoopFlushes implements Runnable {
     private static final FastThreadLocal<LoopFlushes> LOCAL = new FastThreadLocal<>() {
