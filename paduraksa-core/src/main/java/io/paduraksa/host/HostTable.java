@@ -95,8 +95,8 @@ public final class HostTable<T> {
                 case CATCH_ALL -> any = v;
             }
         }
-        this.exact = new AsciiKeyTable(exactKeys, exactValues);
-        this.wildcards = new AsciiKeyTable(wildcardKeys, wildcardValues);
+        this.exact = new AsciiKeyTable(exactKeys, exactValues, false);
+        this.wildcards = new AsciiKeyTable(wildcardKeys, wildcardValues, true);
         this.longestWildcard = wildcards.maxKeyLength();
         this.catchAll = any;
         this.scans = !wildcardKeys.isEmpty() || any != null;
