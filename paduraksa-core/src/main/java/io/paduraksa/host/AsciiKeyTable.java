@@ -1,5 +1,9 @@
 package io.paduraksa.host;
 
+import io.netty.util.AsciiString;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -9,22 +13,33 @@ import java.util.List;
  * and compares key bytes in place: it makes no String and allocates nothing. Load factor at most
  * one half, linear probing; immutable after construction.
  *
- * <p>The hash runs from the last character to the first ({@link #step}), so that a caller walking a
- * name backwards has the hash of every suffix on the way, one step per character, and can look each
- * suffix up with {@link #slot(CharSequence, int, int, int)} without hashing it again.
+ * <p>Two kinds, chosen at construction. A <em>suffix</em> table (the wildcards) hashes from the last
+ * character to the first ({@link #step}), so that a caller walking a name backwards has the hash of
+ * every suffix on the way, one step per character, and can look each suffix up with
+ * {@link #slot(CharSequence, int, int, int)} without hashing it again. A <em>word</em> table (the
+ * exact names) hashes four characters per step ({@link #wordHash}: a third of the dependent
+ * multiplications of the per-character hash for a name like {@code h123.test}), and reads an
+ * {@link AsciiString} (HTTP/2, tests) from its array four bytes at a time, folding case on all four at
+ * once; other sequences (the HTTP/1.1 view) go through {@code charAt} to the same hash.
  */
 final class AsciiKeyTable {
     /** The running hash before any character. */
     static final int SEED = 0x811C9DC5;
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[][] keys;
     private final int[] hashes;
     private final Object[] values;
     private final int mask;
     private final int maxKeyLength;
+    private final boolean suffixes;
 
-    /** {@code keys} are distinct, lower-case ASCII. */
-    AsciiKeyTable(List<String> keys, List<?> values) {
+    /**
+     * {@code keys} are distinct, lower-case ASCII. {@code suffixes}: hashed with {@link #step} for
+     * {@link #slot(CharSequence, int, int, int)}; else with {@link #wordHash}, for {@link #get} only.
+     */
+    AsciiKeyTable(List<String> keys, List<?> values, boolean suffixes) {
+        this.suffixes = suffixes;
         int capacity = Integer.highestOneBit(Math.max(2, keys.size()) * 2 - 1) << 1;
         this.keys = new byte[capacity][];
         this.hashes = new int[capacity];
@@ -34,7 +49,7 @@ final class AsciiKeyTable {
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
             longest = Math.max(longest, key.length());
-            int h = finish(hashBackwards(key, 0, key.length()));
+            int h = finish(suffixes ? hashBackwards(key, 0, key.length()) : wordHash(key, 0, key.length()));
             int slot = h & mask;
             while (this.keys[slot] != null) {
                 slot = (slot + 1) & mask;
@@ -53,8 +68,33 @@ final class AsciiKeyTable {
 
     /** The value for {@code s[from, to)}, letters compared case-insensitively, or null. */
     Object get(CharSequence s, int from, int to) {
-        int slot = slot(s, from, to, hashBackwards(s, from, to));
-        return slot < 0 ? null : values[slot];
+        if (suffixes) {
+            int slot = slot(s, from, to, hashBackwards(s, from, to));
+            return slot < 0 ? null : values[slot];
+        }
+        if (s instanceof AsciiString a) {
+            return get(a.array(), a.arrayOffset() + from, a.arrayOffset() + to);
+        }
+        int h = finish(wordHash(s, from, to));
+        byte[] key;
+        for (int slot = h & mask; (key = keys[slot]) != null; slot = (slot + 1) & mask) {
+            if (hashes[slot] == h && matches(key, s, from, to)) {
+                return values[slot];
+            }
+        }
+        return null;
+    }
+
+    /** {@link #get} over bytes {@code a[from, to)} of a word table. */
+    private Object get(byte[] a, int from, int to) {
+        int h = finish(wordHash(a, from, to));
+        byte[] key;
+        for (int slot = h & mask; (key = keys[slot]) != null; slot = (slot + 1) & mask) {
+            if (hashes[slot] == h && matches(key, a, from, to)) {
+                return values[slot];
+            }
+        }
+        return null;
     }
 
     /**
@@ -96,6 +136,80 @@ final class AsciiKeyTable {
             h = step(h, s.charAt(i));
         }
         return h;
+    }
+
+    /**
+     * The word table's hash of {@code s[from, to)}: the length, then four case-folded characters per
+     * step as one little-endian int, the last one to three zero-padded. A char above 255 (only from a
+     * decoded String, never from a header) hashes as its low byte; the compare rejects it.
+     */
+    static int wordHash(CharSequence s, int from, int to) {
+        int h = SEED ^ (to - from);
+        int i = from;
+        for (; i + 4 <= to; i += 4) {
+            h = mix(h, foldWord(s.charAt(i) & 0xFF | (s.charAt(i + 1) & 0xFF) << 8
+                    | (s.charAt(i + 2) & 0xFF) << 16 | (s.charAt(i + 3) & 0xFF) << 24));
+        }
+        if (i < to) {
+            int w = 0;
+            for (int k = 0; i + k < to; k++) {
+                w |= (s.charAt(i + k) & 0xFF) << (8 * k);
+            }
+            h = mix(h, foldWord(w));
+        }
+        return h;
+    }
+
+    /** {@link #wordHash(CharSequence, int, int)} of bytes {@code a[from, to)}: the same value for the same text. */
+    static int wordHash(byte[] a, int from, int to) {
+        int h = SEED ^ (to - from);
+        int i = from;
+        for (; i + 4 <= to; i += 4) {
+            h = mix(h, foldWord((int) INT_LE.get(a, i)));
+        }
+        if (i < to) {
+            int w = 0;
+            for (int k = 0; i + k < to; k++) {
+                w |= (a[i + k] & 0xFF) << (8 * k);
+            }
+            h = mix(h, foldWord(w));
+        }
+        return h;
+    }
+
+    private static int mix(int h, int word) {
+        return Integer.rotateLeft((h ^ word) * 0x9E3779B1, 15);
+    }
+
+    /**
+     * Lower-cases the ASCII letters among four bytes at once: a byte in {@code A-Z} (0x41-0x5A) gets
+     * bit 0x20, every other byte (digits, dots, bytes from 0x80) is left as it is. Per byte, on its low
+     * seven bits {@code x}: {@code x + 0x3F} reaches 0x80 from {@code A} on, {@code x + 0x25} from
+     * just past {@code Z} on; neither sum carries into the next byte.
+     */
+    static int foldWord(int w) {
+        int x = w & 0x7F7F7F7F;
+        int upper = (x + 0x3F3F3F3F) & ~(x + 0x25252525) & ~w & 0x80808080;
+        return w | upper >>> 2;
+    }
+
+    private static boolean matches(byte[] key, byte[] a, int from, int to) {
+        int n = key.length;
+        if (n != to - from) {
+            return false;
+        }
+        int i = 0;
+        for (; i + 4 <= n; i += 4) {
+            if (foldWord((int) INT_LE.get(a, from + i)) != (int) INT_LE.get(key, i)) {
+                return false;
+            }
+        }
+        for (; i < n; i++) {
+            if (key[i] != fold((char) (a[from + i] & 0xFF))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Folds the high bits in for the slot mask. */

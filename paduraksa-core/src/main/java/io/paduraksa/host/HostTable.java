@@ -95,8 +95,8 @@ public final class HostTable<T> {
                 case CATCH_ALL -> any = v;
             }
         }
-        this.exact = new AsciiKeyTable(exactKeys, exactValues);
-        this.wildcards = new AsciiKeyTable(wildcardKeys, wildcardValues);
+        this.exact = new AsciiKeyTable(exactKeys, exactValues, false);
+        this.wildcards = new AsciiKeyTable(wildcardKeys, wildcardValues, true);
         this.longestWildcard = wildcards.maxKeyLength();
         this.catchAll = any;
         this.scans = !wildcardKeys.isEmpty() || any != null;
@@ -201,13 +201,16 @@ public final class HostTable<T> {
      */
     private static int nameEnd(CharSequence s, int from, int to) {
         int i = to;
-        while (i > from && to - i < 5 && isDigit(s.charAt(i - 1))) {
+        int port = 0;
+        for (int scale = 1; i > from && to - i < 5; scale *= 10) {
+            char c = s.charAt(i - 1);
+            if (!isDigit(c)) {
+                break;
+            }
+            port += (c - '0') * scale; // the digits read from the last, once
             i--;
         }
-        if (i > from && s.charAt(i - 1) == ':' && portInRange(s, i, to)) {
-            return i - 1;
-        }
-        return to;
+        return i > from && s.charAt(i - 1) == ':' && port <= 65535 ? i - 1 : to;
     }
 
     private static boolean portInRange(CharSequence s, int from, int to) {

@@ -83,8 +83,19 @@ public final class UserAgentPolicy implements RequestPolicy {
      * 150-285 ns on a 267-byte mobile one, in one {@code UserAgentBenchmark} run with 30 needles).
      * Of about 60 ns for the Chrome agent, the filter loop is 25; the rest is the five candidates
      * ("Mo"zilla, "li"ke, ...) that it sends to the compare, mostly mispredicted branches.
-     * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
+         * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
      * (needle, offset) entries for that pair, and each entry is compared in place.
+         *
+     * <p>Third-byte filter: most of those false candidates share their pair with a needle but not
+     * the byte next to it ("Mo"zilla against "mo"rfeus). So each sampled pair of a needle also records
+     * one neighbour inside the needle: the byte after it, or, for the needle's last pair, the byte before
+     * it. {@code right[b]} and {@code left[b]} hold, as bit {@code second byte & 63}, the pairs with
+     * neighbour b; the scan ANDs the pair's bitset word with {@code right[next] | left[previous]} and tests
+     * the same bit, with no extra branch. No occurrence is lost: the pair an occurrence puts on a
+     * scanned position is one of its needle's sampled pairs, whose recorded neighbour is inside the
+     * occurrence; the first scanned position (nothing before it) only needs {@code right}, the last
+     * (nothing after it) only {@code left}, and a two-byte needle's class is set under every byte.
+     * Sharing a bit modulo 64 only lets more positions through to the compare, never fewer.
      * One-byte needles cannot be found through pairs; they have their own 256-bit set, tested on
      * every byte, only when such needles exist.
      *
@@ -97,6 +108,8 @@ public final class UserAgentPolicy implements RequestPolicy {
         static final int MAX_STRIDE = 8;
         private static final int OFFSET_BITS = 3;
         private static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
+        /** The third-byte mask of a position with no byte on either side: the pair decides alone. */
+        private static final long ANY_THIRD = -1L;
 
         private final byte[][] folded;
         /** 1,024 words: bit {@code b0 << 8 | b1} is set when bytes b0 b1 may start a sampled pair of a needle. */
@@ -111,8 +124,15 @@ public final class UserAgentPolicy implements RequestPolicy {
         private final int stride;
         /** 4 words over byte values (both letter cases) of one-byte needles, or null when there are none. */
         private final long[] singles;
+        /**
+         * Per byte value b: bit {@code c} is set when some sampled pair whose second byte is {@code c} modulo 64
+         * is followed by b in its needle ({@code right}) or preceded by b ({@code left}); see the class comment.
+         */
+        private final long[] right;
+        private final long[] left;
 
-        private Needles(byte[][] folded, long[] pairs, int[] bucketStart, int[] entries, int stride, long[] singles) {
+        private Needles(byte[][] folded, long[] pairs, int[] bucketStart, int[] entries, int stride, long[] singles,
+                long[] right, long[] left) {
             this.folded = folded;
             this.pairs = pairs;
             this.rank = ranks(pairs);
@@ -120,6 +140,8 @@ public final class UserAgentPolicy implements RequestPolicy {
             this.entries = entries;
             this.stride = stride;
             this.singles = singles;
+            this.right = right;
+            this.left = left;
         }
 
         boolean occurIn(CharSequence s) {
@@ -140,7 +162,8 @@ public final class UserAgentPolicy implements RequestPolicy {
             for (int i = 0, last = n - 1; i < last; i += step) {
                 // A char above 255 garbles the key; the compare rejects it, and a true match has none.
                 int key = (s.charAt(i) << 8 | s.charAt(i + 1)) & 0xFFFF;
-                if ((bits[key >>> 6] & 1L << key) != 0 && verify(s, n, i, key)) {
+                if ((bits[key >>> 6] & 1L << key) != 0 && (third(s, n, i) & 1L << thirdClass(key)) != 0
+                        && verify(s, n, i, key)) {
                     return true;
                 }
             }
@@ -150,13 +173,40 @@ public final class UserAgentPolicy implements RequestPolicy {
         private boolean anyPair(byte[] a, int offset, int length) {
             long[] bits = pairs;
             int step = stride;
-            for (int i = offset, last = offset + length - 1; i < last; i += step) {
+            int end = offset + length;
+            for (int i = offset, last = end - 1; i < last; i += step) {
                 int key = (a[i] & 0xFF) << 8 | a[i + 1] & 0xFF;
-                if ((bits[key >>> 6] & 1L << key) != 0 && verify(a, offset, length, i - offset, key)) {
+                if ((bits[key >>> 6] & 1L << key) != 0 && (third(a, offset, end, i) & 1L << thirdClass(key)) != 0
+                        && verify(a, offset, length, i - offset, key)) {
                     return true;
                 }
             }
             return false;
+        }
+
+        /**
+         * The third-byte classes the neighbours of the pair at {@code a[i]} allow: {@code right} of the
+         * byte after it, {@code left} of the byte before it, each only where that byte is inside
+         * {@code [offset, end)}; a pair with neither neighbour (the whole input) allows every class.
+         */
+        private long third(byte[] a, int offset, int end, int i) {
+            long classes = i + 2 < end ? right[a[i + 2] & 0xFF] : 0;
+            classes |= i > offset ? left[a[i - 1] & 0xFF] : 0;
+            return i + 2 < end || i > offset ? classes : ANY_THIRD;
+        }
+
+        private long third(CharSequence s, int n, int i) {
+            long classes = i + 2 < n ? right[s.charAt(i + 2) & 0xFF] : 0;
+            classes |= i > 0 ? left[s.charAt(i - 1) & 0xFF] : 0;
+            return i + 2 < n || i > 0 ? classes : ANY_THIRD;
+        }
+
+        /**
+         * The third-byte class of pair {@code key}: its second byte plus three times its first, modulo
+         * 64, so that pairs sharing a second byte ("li"ke, "ni"kto) rarely share a class.
+         */
+        private static int thirdClass(int key) {
+            return (key + 3 * (key >>> 8)) & 63;
         }
 
         private boolean verify(CharSequence s, int n, int at, int key) {
@@ -253,6 +303,9 @@ public final class UserAgentPolicy implements RequestPolicy {
             }
             int stride = shortestPair == Integer.MAX_VALUE ? 0 : Math.min(shortestPair - 1, MAX_STRIDE);
             Map<Integer, List<Integer>> byKey = pairEntries(folded, stride);
+            long[] right = new long[256];
+            long[] left = new long[256];
+            thirdBytes(folded, stride, right, left);
             long[] pairs = new long[1024];
             int[] bucketStart = new int[byKey.size() + 1];
             List<Integer> entries = new ArrayList<>();
@@ -264,7 +317,39 @@ public final class UserAgentPolicy implements RequestPolicy {
             }
             bucketStart[slot] = entries.size();
             return new Needles(folded, pairs, bucketStart, entries.stream().mapToInt(Integer::intValue).toArray(),
-                    stride, singles);
+                    stride, singles, right, left);
+        }
+
+        /**
+         * Fills the third-byte masks: each sampled pair (needle, offset o) sets its class ({@link #thirdClass},
+         * both letter cases) under the byte after it when the needle has one ({@code o + 2 < length}),
+         * else under the byte before it ({@code o >= 1}), else (a two-byte needle) under every byte of both.
+         */
+        private static void thirdBytes(byte[][] folded, int stride, long[] right, long[] left) {
+            for (byte[] needle : folded) {
+                for (int offset = 0; needle.length > 1 && offset < stride; offset++) {
+                    long classes = 0;
+                    for (int b0 : cases(needle[offset])) {
+                        for (int b1 : cases(needle[offset + 1])) {
+                            classes |= 1L << thirdClass(b0 << 8 | b1);
+                        }
+                    }
+                    if (offset + 2 < needle.length) {
+                        for (int b : cases(needle[offset + 2])) {
+                            right[b] |= classes;
+                        }
+                    } else if (offset >= 1) {
+                        for (int b : cases(needle[offset - 1])) {
+                            left[b] |= classes;
+                        }
+                    } else {
+                        for (int b = 0; b < 256; b++) {
+                            right[b] |= classes;
+                            left[b] |= classes;
+                        }
+                    }
+                }
+            }
         }
 
         /** Raw pair key (ascending, the order of the bits) -> entries of the needles it may belong to. */

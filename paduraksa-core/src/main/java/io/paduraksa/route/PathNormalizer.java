@@ -1,5 +1,6 @@
 package io.paduraksa.route;
 
+import io.netty.util.AsciiString;
 
 /**
  * Normalises the path of an origin-form request-target into bytes, once per request: the path
@@ -7,8 +8,10 @@ package io.paduraksa.route;
  * bypassed by a spelling the upstream reads differently.
  *
  * <p>Per request: {@link #pathEnd} and {@link #normalize} run on the event loop, read the target
- * with {@code charAt} and write into a caller-owned buffer; they allocate nothing and report a
- * rejection as a negative code, never an exception. {@link #options} runs at compile time.
+ * with {@code charAt} (an {@link AsciiString} from its array) and write into a caller-owned buffer;
+ * they allocate nothing and report a rejection as a negative code, never an exception. A path that
+ * is already normal (most are) is proven so in one pass and copied unchanged; any other goes through
+ * the full pass described below. {@link #options} runs at compile time.
  *
  * <p>What {@link #normalize} does, left to right, stopping at the first problem:
  * <ul>
@@ -108,6 +111,16 @@ public final class PathNormalizer {
 
     /** Where the path ends in {@code target[from, to)}: the index of the first {@code ?}, or {@code to}. 0 B. */
     public static int pathEnd(CharSequence target, int from, int to) {
+        if (target instanceof AsciiString a) {
+            byte[] bytes = a.array();
+            int base = a.arrayOffset();
+            for (int i = from; i < to; i++) {
+                if (bytes[base + i] == '?') {
+                    return i;
+                }
+            }
+            return to;
+        }
         for (int i = from; i < to; i++) {
             if (target.charAt(i) == '?') {
                 return i;
@@ -124,6 +137,89 @@ public final class PathNormalizer {
      * @return the normalised length, or a negative {@code REJECT_*} code (see {@link #describe})
      */
     public static int normalize(CharSequence target, int from, int to, byte[] out, int options) {
+        if (from >= to || target.charAt(from) != '/') {
+            return REJECT_NOT_ORIGIN_FORM;
+        }
+        int n = target instanceof AsciiString a
+                ? copyIfNormal(a.array(), a.arrayOffset() + from, a.arrayOffset() + to, out)
+                : copyIfNormal(target, from, to, out);
+        return n >= 0 ? n : normalizeInFull(target, from, to, out, options);
+    }
+
+    /**
+     * The fast path of {@link #normalize}: a path that is already normal, under any options, is
+     * copied unchanged in one pass. Normal means every byte after the leading {@code /} is plain
+     * (printable ASCII other than {@code % \ ; # ?}) or a {@code /}, and no segment before the last
+     * is empty, {@code .} or {@code ..}, nor is the last {@code .} or {@code ..}: nothing the full
+     * pass would decode, reject, merge or remove, so it would write the same bytes. Returns the
+     * length, or -1 to leave the path to the full pass (which also reports what is wrong with it).
+     */
+    private static int copyIfNormal(byte[] a, int from, int to, byte[] out) {
+        int length = to - from;
+        if (length > out.length) {
+            return -1;
+        }
+        int segment = from + 1;
+        for (int i = segment; i < to; i++) {
+            int c = a[i] & 0xFF;
+            if (c == '/') {
+                if (i == segment || isRemovable(a, segment, i)) {
+                    return -1;
+                }
+                segment = i + 1;
+            } else if (CHAR_CLASS[c] != C_PLAIN) {
+                return -1;
+            }
+        }
+        if (isRemovable(a, segment, to)) {
+            return -1;
+        }
+        System.arraycopy(a, from, out, 0, length);
+        return length;
+    }
+
+    private static int copyIfNormal(CharSequence s, int from, int to, byte[] out) {
+        int length = to - from;
+        if (length > out.length) {
+            return -1;
+        }
+        int segment = from + 1;
+        for (int i = segment; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == '/') {
+                if (i == segment || isRemovable(s, segment, i)) {
+                    return -1;
+                }
+                segment = i + 1;
+            } else if (c >= 0x80 || CHAR_CLASS[c] != C_PLAIN) {
+                return -1;
+            }
+        }
+        if (isRemovable(s, segment, to)) {
+            return -1;
+        }
+        for (int i = from; i < to; i++) {
+            out[i - from] = (byte) s.charAt(i);
+        }
+        return length;
+    }
+
+    /** {@code a[from, to)} is a {@code .} or {@code ..} segment. */
+    private static boolean isRemovable(byte[] a, int from, int to) {
+        int length = to - from;
+        return (length == 1 || length == 2) && a[from] == '.' && a[to - 1] == '.';
+    }
+
+    private static boolean isRemovable(CharSequence s, int from, int to) {
+        int length = to - from;
+        return (length == 1 || length == 2) && s.charAt(from) == '.' && s.charAt(to - 1) == '.';
+    }
+
+    /**
+     * {@link #normalize} without the fast path: the full left-to-right pass. Package-private for the
+     * test that proves both take the same decision.
+     */
+    static int normalizeInFull(CharSequence target, int from, int to, byte[] out, int options) {
         if (from >= to || target.charAt(from) != '/') {
             return REJECT_NOT_ORIGIN_FORM;
         }

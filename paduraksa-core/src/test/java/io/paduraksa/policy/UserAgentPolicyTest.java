@@ -1,5 +1,6 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.SyntheticConfig;
 import io.paduraksa.testing.TestPolicyInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -198,6 +199,73 @@ class UserAgentPolicyTest {
                 }
             }
         }
+    }
+
+    /**
+     * The third-byte filter against a naive search on the benchmark's 30 needles (stride 3): 120,000
+     * browser-like agents built from real agents' tokens, a third of them with a needle inserted, as
+     * sent or mangled (random letter case, one byte dropped or changed: near misses whose pair passes
+     * the filter), at the start, the end or anywhere, some with non-ASCII bytes; each as a String, an
+     * AsciiString and an AsciiString inside a bigger array. Seeded.
+     */
+    @Test
+    void thirdByteFilterAgreesWithANaiveSearchOnBrowserLikeAgents() {
+        List<String> needles = List.of(SyntheticConfig.USER_AGENT_NEEDLES);
+        UserAgentPolicy p = new UserAgentPolicy("synthetic", needles, false, PolicyDecision.DROP);
+        String[] tokens = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                + "Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 "
+                + "[FBAN/FBIOS;FBAV/470.0.0.46.77;FBDV/iPhone15,2;FBLC/en_US] (X11; Linux x86_64; rv:133.0) Gecko/20100101 "
+                + "Firefox/133.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) curl/8.5.0 okhttp/4.12.0 "
+                + "Version/17.4 (Macintosh; Intel Mac OS X 10_15_7) SamsungBrowser/25.0 OPR/114.0.0.0 \u00c3\u00a9").split(" ");
+        SplittableRandom random = new SplittableRandom(1_402);
+        int matches = 0;
+        for (int round = 0; round < 120_000; round++) {
+            StringBuilder ua = new StringBuilder();
+            for (int t = random.nextInt(1, 8); t > 0; t--) {
+                ua.append(tokens[random.nextInt(tokens.length)]).append(random.nextInt(4) == 0 ? "" : " ");
+            }
+            if (random.nextInt(3) == 0) {
+                String needle = mangle(random, needles.get(random.nextInt(needles.size())));
+                int at = switch (random.nextInt(4)) {
+                    case 0 -> 0;
+                    case 1 -> ua.length();
+                    default -> random.nextInt(ua.length() + 1);
+                };
+                ua.insert(at, needle);
+            }
+            if (random.nextInt(10) == 0) {
+                ua.setLength(random.nextInt(ua.length() + 1)); // cut anywhere, also inside a needle
+            }
+            String agent = ua.toString();
+            boolean expected = false;
+            for (String needle : needles) {
+                expected |= asciiLower(agent).contains(needle);
+            }
+            matches += expected ? 1 : 0;
+            if (p.matches(agent) != expected || p.matches(new AsciiString(agent)) != expected
+                    || p.matches(offsetAscii("nmap", agent, "zmeu")) != expected) {
+                assertThat(new boolean[] {p.matches(agent), p.matches(new AsciiString(agent)), p.matches(offsetAscii("nmap", agent, "zmeu"))})
+                        .as("'%s'", agent).containsOnly(expected);
+            }
+        }
+        assertThat(matches).as("agents with a needle").isBetween(12_000, 30_000);
+    }
+
+    /** The needle as sent, in random letter case, or with one byte dropped or replaced. */
+    private static String mangle(SplittableRandom random, String needle) {
+        char[] chars = needle.toCharArray();
+        for (int i = 0; i < chars.length; i++) {
+            chars[i] = random.nextBoolean() ? Character.toUpperCase(chars[i]) : chars[i];
+        }
+        int at = random.nextInt(chars.length);
+        return switch (random.nextInt(4)) {
+            case 0 -> new String(chars, 0, at) + new String(chars, at + 1, chars.length - at - 1);
+            case 1 -> {
+                chars[at] = "x.-/ 3\u00e9".charAt(random.nextInt(7));
+                yield new String(chars);
+            }
+            default -> new String(chars);
+        };
     }
 
     @Test
