@@ -36,6 +36,8 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     private PrecomputedResponse response;
     private UpstreamCluster cluster;
     private RequestPolicy decidingPolicy;
+    /** What the request cycle keeps while a {@link io.paduraksa.policy.BodyPolicy} reads this request's body; null otherwise. */
+    private Object bodyWait;
     private int asyncPolicyIndex;
     private long requestId;
     private UpstreamFields upstreamFields;
@@ -75,6 +77,7 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
         this.response = null;
         this.cluster = null;
         this.decidingPolicy = null;
+        this.bodyWait = null;
         this.asyncPolicyIndex = -1;
         this.requestId = requestId;
         this.upstreamFields = null;
@@ -229,6 +232,20 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     @Override
     public int peerCountry() {
         return view.client().country();
+    }
+
+    @Override
+    public boolean hasBody() {
+        return view.hasBody();
+    }
+
+    /** The request cycle's record of a body phase in progress (its own type), or null. */
+    public Object bodyWait() {
+        return bodyWait;
+    }
+
+    public void bodyWait(Object wait) {
+        this.bodyWait = wait;
     }
 
     @Override

@@ -112,4 +112,13 @@ public interface PolicyInput {
      */
     default void rateLimit(int limit, int remaining, int resetSeconds) {
     }
+
+    /*
+     * Added for the attacks policy's body phase.
+     */
+
+    /** Whether a request body follows the head (see {@code RequestView.hasBody}). */
+    default boolean hasBody() {
+        return false;
+    }
 }

@@ -178,4 +178,17 @@ public class TestPolicyInput implements PolicyInput {
         }
         return null;
     }
+
+    private boolean hasBody;
+
+    /** Whether a body follows the head (default: none). */
+    public final TestPolicyInput hasBody(boolean hasBody) {
+        this.hasBody = hasBody;
+        return this;
+    }
+
+    @Override
+    public boolean hasBody() {
+        return hasBody;
+    }
 }

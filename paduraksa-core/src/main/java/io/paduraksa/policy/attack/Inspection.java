@@ -96,6 +96,40 @@ final class Inspection {
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 
+    /**
+     * Sets {@link #name} from {@code src[0, n)} (percent-decoded with {@code +} as a space when
+     * {@code decode}, as a form's names are).
+     */
+    void name(byte[] src, int n, boolean decode) {
+        if (n > MAX_NAME) {
+            nameLength = -2;
+            return;
+        }
+        System.arraycopy(src, 0, name, 0, n);
+        nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
+    }
+
+    /** The value buffer, at least {@code n} bytes long, its first {@code keep} bytes kept (a body value grows across chunks). */
+    byte[] grow(int n, int keep) {
+        if (value.length < n) {
+            byte[] bigger = new byte[Math.max(n, value.length * 2)];
+            System.arraycopy(value, 0, bigger, 0, keep);
+            value = bigger;
+        }
+        return value;
+    }
+
+    /** Copies another inspection's verdict so far (the head's score, matched rules and log) into this one. */
+    void takeOver(Inspection head) {
+        System.arraycopy(head.matched, 0, matched, 0, matched.length);
+        score = head.score;
+        inspectedBytes = head.inspectedBytes;
+        nameLength = -1;
+        log.setLength(0);
+        log.append(head.log);
+        explain = null;
+    }
+
     /** Copies the untransformed {@code value[0, n)} into {@link #cmd} and returns it. */
     byte[] copyToCmd(int n) {
         if (cmd.length < n) {
