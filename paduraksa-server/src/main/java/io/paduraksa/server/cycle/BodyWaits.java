@@ -9,9 +9,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The requests of one event loop whose body a {@link io.paduraksa.policy.BodyPolicy} is reading,
  * with their deadlines. A request's {@link Entry} is recycled here (a free list: one loop, no
- * locks), so a body phase allocates nothing after warm-up; one sweep task per loop, scheduled only
- * while waits exist, ends the waits past their deadline ({@link BodyScan#expired}) and forgets
- * those whose request went away (the client closed or reset the stream).
+ * locks), so a body phase allocates nothing after warm-up; one periodic sweep task per loop,
+ * started with the loop's first wait and kept (rescheduling a one-shot task per burst of waits cost
+ * a 64 B task each time, seen in {@code AttacksBodyAllocationIT}), ends the waits past their deadline
+ * ({@link BodyScan#expired}) and forgets those whose request went away (the client closed or reset
+ * the stream). With nothing waiting a sweep is one comparison every {@link #SWEEP_MILLIS}.
  */
 final class BodyWaits implements Runnable {
     /** How often the sweep looks at the deadlines: a wait ends at most this much after its timeout. */
@@ -38,8 +40,7 @@ final class BodyWaits implements Runnable {
     private Entry[] waiting = new Entry[8];
     private int size;
     private Entry free;
-    private EventLoop loop;
-    private boolean sweepScheduled;
+    private boolean sweeping;
 
     /** This event loop's waits (call on the loop). */
     static BodyWaits current() {
@@ -66,10 +67,10 @@ final class BodyWaits implements Runnable {
         }
         e.index = size;
         waiting[size++] = e;
-        if (!sweepScheduled) {
-            loop = exchange.channel().eventLoop();
-            sweepScheduled = true;
-            loop.schedule(this, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        if (!sweeping) {
+            sweeping = true;
+            EventLoop loop = exchange.channel().eventLoop();
+            loop.scheduleAtFixedRate(this, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         }
         return e;
     }
@@ -113,11 +114,6 @@ final class BodyWaits implements Runnable {
                 PolicyDecision d = e.scan.expired();
                 e.cycle.bodyDecided(e, d);
             }
-        }
-        if (size > 0) {
-            loop.schedule(this, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
-        } else {
-            sweepScheduled = false;
         }
     }
 }
