@@ -191,4 +191,16 @@ public class TestPolicyInput implements PolicyInput {
     public boolean hasBody() {
         return hasBody;
     }
+
+    private CharSequence matches;
+
+    @Override
+    public void matches(CharSequence matches) {
+        this.matches = matches;
+    }
+
+    /** What the policy last reported it matched (null: nothing). */
+    public final CharSequence matches() {
+        return matches;
+    }
 }

@@ -2,16 +2,21 @@ package io.paduraksa.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.server.http2.H2Client;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,16 +24,22 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The {@code attacks} policy's body phase in the real server: form and JSON bodies over HTTP/1.1
  * (Content-Length and chunked, sent in pieces) and h2c (several DATA frames) are inspected as they
  * arrive; an attack is answered 403 by the gate, a benign body is forwarded whole (the origin
- * echoes its length) or answered by the gate's own route; the size and time bounds hold.
+ * echoes its length) or answered by the gate's own route; the size and time bounds hold; a denied
+ * request's access-log line names the rules, the part and an escaped excerpt.
  */
 class AttacksBodyIT {
     static TestOrigin origin;
     static TestServer server;
+    @TempDir
+    static Path dir;
+    static Path log;
 
     @BeforeAll
     static void start() throws Exception {
         origin = new TestOrigin("origin");
+        log = dir.resolve("access.log");
         server = TestServer.start("""
+                access_log: {enabled: true, path: "%s", format: json}
                 listeners:
                   - {name: mixed, address: "127.0.0.1:0", protocols: [http1, h2c]}
                 clusters:
@@ -50,7 +61,7 @@ class AttacksBodyIT {
                   - names: [strict.test]
                     policies: [strict]
                     routes: [{path: /, forward: app}]
-                """.formatted(origin.url()));
+                """.formatted(log, origin.url()));
     }
 
     @AfterAll
@@ -170,5 +181,44 @@ class AttacksBodyIT {
             H2Client.Response r = c.send(headers, null, true).done.get(5, TimeUnit.SECONDS);
             assertThat(r.status()).as(r.toString()).isEqualTo(200);
         }
+    }
+
+    @Test
+    void aDeniedBodysLineNamesTheRulesThePartAndAnEscapedExcerpt() throws Exception {
+        String attack = "name=ann&comment=%22%0D%0A1%27+union+select+password+from+users--";
+        try (RawHttp c = new RawHttp(server.port("mixed"))) {
+            assertThat(c.exchange(post("gate.test", "application/x-www-form-urlencoded", attack)).status()).isEqualTo(403);
+        }
+        try (RawHttp c = new RawHttp(server.port("mixed"))) {
+            assertThat(c.exchange(post("gate.test", "application/x-www-form-urlencoded", "name=ann&comment=clean")).status())
+                    .isEqualTo(200);
+        }
+        JsonNode denied = awaitLine("403");
+        String matches = denied.get("matches").asText();
+        assertThat(matches).as(matches).containsPattern("942\\d{3} body:comment \"").contains("\\\"");
+        assertThat(matches).as("no raw control byte or quote survives").doesNotContain("\r").doesNotContain("\n")
+                .doesNotContain("\"1'");
+        assertThat(denied.get("policy").asText()).isEqualTo("waf");
+        JsonNode clean = awaitLine("200");
+        assertThat(clean.has("matches")).as(clean.toString()).isFalse();
+    }
+
+    /** The newest access-log line of gate.test with this status (waits for the writer thread). */
+    static JsonNode awaitLine(String status) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log)) {
+                java.util.List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+                for (int i = lines.size() - 1; i >= 0; i--) {
+                    JsonNode n = json.readTree(lines.get(i));
+                    if (n.get("host").asText().equals("gate.test") && n.get("status").asText().equals(status)) {
+                        return n;
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no gate.test line with status " + status);
     }
 }

@@ -172,13 +172,13 @@ public final class AttacksPolicy implements BodyPolicy {
         if (in.score == 0) {
             return PolicyDecision.CONTINUE;
         }
-        return verdict(in);
+        return verdict(in, request);
     }
 
     @Override
     public BodyScan startBody(PolicyInput request, long holdLimit) {
         return BodyScanner.take(this, bodyKind(request.header(CONTENT_TYPE)), bodyMax, holdLimit, activeExclusions(request),
-                Inspection.current());
+                Inspection.current(), request);
     }
 
     @Override
@@ -229,14 +229,15 @@ public final class AttacksPolicy implements BodyPolicy {
     }
 
     /** The body phase's verdict: the summed score, or a refused body ({@code refusal}: malformed, too deep). May allocate (a match). */
-    PolicyDecision bodyVerdict(Inspection in, String refusal) {
+    PolicyDecision bodyVerdict(Inspection in, String refusal, PolicyInput request) {
         if (refusal == null || in.score >= threshold) {
-            return in.score == 0 ? PolicyDecision.CONTINUE : verdict(in);
+            return in.score == 0 ? PolicyDecision.CONTINUE : verdict(in, request);
         }
         if (in.log.length() > 0) {
             in.log.append(", ");
         }
         in.log.append(refusal);
+        request.matches(in.logLine());
         counters.reached(detectOnly);
         if (LOG.isDebugEnabled()) {
             LOG.debug("attacks policy '" + name + "' refused a body" + (detectOnly ? " (detect only)" : "") + ": " + in.log);
@@ -246,8 +247,8 @@ public final class AttacksPolicy implements BodyPolicy {
     }
 
     /** The size or time bound was reached before the body's end; what arrived was inspected. */
-    PolicyDecision bodyOversize(Inspection in) {
-        return bodyVerdict(in, bodyDenyOversize ? oversizeNote : null);
+    PolicyDecision bodyOversize(Inspection in, PolicyInput request) {
+        return bodyVerdict(in, bodyDenyOversize ? oversizeNote : null, request);
     }
 
     /**
@@ -267,8 +268,10 @@ public final class AttacksPolicy implements BodyPolicy {
         return lines;
     }
 
-    private PolicyDecision verdict(Inspection in) {
+    /** A request that matched something (score above 0): counted, logged, its matches kept for its access-log line. */
+    private PolicyDecision verdict(Inspection in, PolicyInput request) {
         boolean reached = in.score >= threshold;
+        request.matches(in.logLine());
         if (reached) {
             counters.reached(detectOnly);
         }

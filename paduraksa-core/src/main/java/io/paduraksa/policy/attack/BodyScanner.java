@@ -5,6 +5,7 @@ import io.netty.util.ByteProcessor;
 import io.netty.util.Recycler;
 import io.paduraksa.policy.BodyScan;
 import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.PolicyInput;
 
 /**
  * The {@code attacks} policy's body phase for one request: a streaming parser of an
@@ -62,6 +63,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     private final byte[] literal = new byte[MAX_LITERAL];
 
     private AttacksPolicy policy;
+    private PolicyInput request;
     private int kind;
     private long limit;
     /** The bound is the protocol's hold limit (an HTTP/2 window), below the policy's own. */
@@ -86,9 +88,10 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     }
 
     /** A recycled scanner for one body, seeded with the head's verdict ({@code head}, this thread's inspection). */
-    static BodyScanner take(AttacksPolicy policy, int kind, long max, long holdLimit, long active, Inspection head) {
+    static BodyScanner take(AttacksPolicy policy, int kind, long max, long holdLimit, long active, Inspection head, PolicyInput request) {
         BodyScanner s = POOL.get();
         s.policy = policy;
+        s.request = request;
         s.kind = kind;
         s.limit = Math.min(max, holdLimit);
         s.windowBound = holdLimit < max;
@@ -140,7 +143,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
             refusal = "body: JSON ends early";
             state = STOPPED;
         }
-        return state == STOPPED ? decided() : policy.bodyVerdict(in, null);
+        return state == STOPPED ? decided() : policy.bodyVerdict(in, null, request);
     }
 
     @Override
@@ -166,6 +169,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         last.setLength(0);
         last.append(in.log);
         policy = null;
+        request = null;
         refusal = null;
         handle.recycle(this);
     }
@@ -184,11 +188,11 @@ final class BodyScanner implements BodyScan, ByteProcessor {
             return decided();
         }
         state = STOPPED;
-        return policy.bodyOversize(in);
+        return policy.bodyOversize(in, request);
     }
 
     private PolicyDecision decided() {
-        return policy.bodyVerdict(in, refusal);
+        return policy.bodyVerdict(in, refusal, request);
     }
 
     /** The argument in progress at a bound or the body's end: inspected as far as it arrived. */

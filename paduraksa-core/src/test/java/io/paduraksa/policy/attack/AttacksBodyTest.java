@@ -190,4 +190,32 @@ class AttacksBodyTest {
         attack.target("/comment?q=1+union+select+1");
         assertThat(policy.evaluate(attack)).isSameAs(DENIED);
     }
+
+    @Test
+    void theMatchesForTheAccessLogNameRulePartAndAnEscapedBoundedExcerpt() {
+        AttacksPolicy policy = policy(64 * 1024, false);
+        TestPolicyInput r = request(FORM);
+        assertThat(scan(policy, r, "name=ann&comment=%22%0D%0A1%27+union+select+password+from+users--")).isSameAs(DENIED);
+        String m = r.matches().toString();
+        assertThat(m).containsPattern("942\\d{3} body:comment \"").contains("\\\"").contains("\\x0a");
+        assertThat(m.chars().allMatch(c -> c >= 0x20 && c < 0x7F)).as("printable ASCII only: " + m).isTrue();
+
+        TestPolicyInput clean = request(FORM);
+        assertThat(scan(policy, clean, "name=ann&comment=hello")).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(clean.matches()).isNull();
+
+        // Many matching arguments with long names: the line stays bounded and says how many it left out.
+        AttacksPolicy patient = new AttacksPolicy("waf", 4, 1_000_000, true, true, true, List.of(), false, List.of(), DENIED,
+                64 * 1024, false, TimeUnit.SECONDS.toNanos(10));
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            many.append("n").append("x".repeat(200)).append(i).append("=%3Cscript%3Ealert(").append(i).append(")%3C/script%3E")
+                    .append("+1+union+select+").append(i).append("+from+users--+;cat+/etc/passwd&");
+        }
+        TestPolicyInput loud = request(FORM);
+        assertThat(scan(patient, loud, many.toString())).isSameAs(PolicyDecision.CONTINUE);
+        String line = loud.matches().toString();
+        assertThat(line.length()).as(line).isLessThan(Inspection.MAX_LOG + 2 * (Inspection.LOG_NAME * 4 + 48 * 4 + 40));
+        assertThat(line).containsPattern("\\(\\+\\d+ more\\)$");
+    }
 }
