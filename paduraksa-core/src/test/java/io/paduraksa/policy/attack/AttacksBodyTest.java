@@ -119,8 +119,10 @@ class AttacksBodyTest {
             closing the wrong kind | {"a":["b"}]
             """)
     void malformedJsonIsDenied(String what, String body) {
-        assertThat(scan(policy(64 * 1024, false), request(JSON), body)).isSameAs(DENIED);
+        TestPolicyInput r = request(JSON);
+        assertThat(scan(policy(64 * 1024, false), r, body)).isSameAs(DENIED);
         assertThat(lastLog()).contains("JSON");
+        assertThat(r.matches()).as("the access log says why").asString().contains("JSON");
     }
 
     @Test
