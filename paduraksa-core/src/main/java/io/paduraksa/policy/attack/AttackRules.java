@@ -192,6 +192,16 @@ public final class AttackRules {
             rule(942430, 2, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{12}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "12 SQL special characters in a row"),
             rule(942431, 3, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{6}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "6 SQL special characters in a row"),
             rule(942432, 4, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{2}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "2 SQL special characters in a row"),
+            // 920 / 921 over the head's fields, checked by ProtocolChecks in code (parts 0: never walked as patterns;
+            // the pattern only documents what the check looks for).
+            rule(920170, 1, CRITICAL, 0, "get|head", "GET or HEAD request with a body"),
+            rule(920420, 1, CRITICAL, 0, "content-type", "request content type not allowed"),
+            rule(920470, 1, CRITICAL, 0, "content-type", "malformed Content-Type header"),
+            rule(920480, 1, CRITICAL, 0, "charset=", "request content type charset not allowed"),
+            rule(920450, 1, CRITICAL, 0, "accept-charset|content-encoding|proxy|lock-token|content-range|if",
+                    "restricted header"),
+            rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
+            rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
             // 944: Java.
             rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",

@@ -338,6 +338,31 @@ public final class AttacksPolicy implements BodyPolicy {
         for (int i = 0; i < headers.length && !done(in); i++) {
             inspectHeader(request.header(headers[i]), Part.HEADER, in, active);
         }
+        if (!done(in)) {
+            ProtocolChecks.run(this, request, in, active);
+        }
+    }
+
+    /**
+     * One {@link ProtocolChecks} verdict: {@code matched} scores {@code rule} (at this policy's
+     * paranoia level, once per request, unless excluded), its excerpt the header's value and its
+     * argument name the header's ({@code name}, null: none). 0 B unless it matches.
+     */
+    void check(AttackRule rule, boolean matched, AsciiString name, CharSequence value, Inspection in, long active) {
+        if (rule.paranoia() > paranoia || done(in) || in.hasMatched(rule) && in.explain == null) {
+            return;
+        }
+        if (name == null) {
+            in.nameLength = -1;
+        } else {
+            in.name(name, 0, name.length(), false);
+        }
+        if (matched && !isExcluded(rule, in, active)) {
+            int n = value == null ? 0 : in.copy(value, 0, Math.min(value.length(), Inspection.MAX_NAME));
+            hit(rule, Part.HEADER, in.value, n, n, in);
+        } else if (in.explain != null) {
+            in.explain.add(rule.id() + " " + where(Part.HEADER, in) + ": " + (matched ? "excluded" : "no match"));
+        }
     }
 
     private boolean done(Inspection in) {
