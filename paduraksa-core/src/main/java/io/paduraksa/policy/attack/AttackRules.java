@@ -212,7 +212,7 @@ public final class AttackRules {
             rule(920420, 1, CRITICAL, 0, "content-type", "request content type not allowed"),
             rule(920470, 1, CRITICAL, 0, "content-type", "malformed Content-Type header"),
             rule(920480, 1, CRITICAL, 0, "charset=", "request content type charset not allowed"),
-            rule(920450, 1, CRITICAL, 0, "accept-charset|content-encoding|proxy|lock-token|content-range|if",
+            rule(920450, 1, CRITICAL, 0, "content-encoding|proxy|lock-token|content-range|if",
                     "restricted header"),
             rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
