@@ -173,6 +173,31 @@ class AttacksBodyIT {
         }
     }
 
+    /** A client that goes away while its body is inspected (a close, a stream reset) leaves nothing behind. */
+    @Test
+    void aClientThatLeavesMidBodyLeavesNothingBehind() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            try (RawHttp c = new RawHttp(server.port("mixed"))) {
+                c.send("POST /comment HTTP/1.1\r\nHost: shop.test\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"
+                        + "{\"comment\":\"half a str");
+            }
+        }
+        Http2Headers headers = H2Client.headers("POST", "shop.test", "/comment");
+        headers.add("content-type", "application/x-www-form-urlencoded");
+        try (H2Client c = H2Client.connect(server.port("mixed"))) {
+            for (int i = 0; i < 20; i++) {
+                H2Client.Stream s = c.send(headers, "name=ann&comment=half", false);
+                c.cancel(s);
+            }
+            H2Client.Stream s = c.send(headers, "name=ann&comment=whole", true);
+            H2Client.Response r = s.done.get(5, TimeUnit.SECONDS);
+            assertThat(r.status()).as("the connection still serves after 20 resets mid-body").isEqualTo(200);
+        }
+        try (RawHttp c = new RawHttp(server.port("mixed"))) {
+            assertThat(c.exchange(post("shop.test", "application/json", "{\"comment\":\"fine\"}")).status()).isEqualTo(200);
+        }
+    }
+
     @Test
     void h2cHeadersWithoutBodyDoNotWait() throws Exception {
         Http2Headers headers = H2Client.headers("POST", "shop.test", "/comment");
