@@ -254,8 +254,21 @@ public sealed interface PolicySpec {
             }
         }
 
-        /** Request body inspection (not built yet: a configured body is a compile error, so nothing is silently skipped). */
-        public record BodyInspect(DataSize max) {
+        /**
+         * Request body inspection: {@code application/x-www-form-urlencoded} and JSON bodies, up to
+         * {@code max} bytes per request, waiting at most {@code timeout} for the body; a larger body
+         * (or one not whole in time) is inspected as far as it arrived and goes on
+         * ({@code on_oversize: inspect_prefix}) or is denied ({@code deny}).
+         */
+        public record BodyInspect(DataSize max, String onOversize, Duration timeout) {
+            public static final DataSize DEFAULT_MAX = new DataSize(64 * 1024);
+            public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+            public BodyInspect {
+                max = max == null ? DEFAULT_MAX : max;
+                onOversize = onOversize == null ? "inspect_prefix" : onOversize;
+                timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+            }
         }
 
         /**

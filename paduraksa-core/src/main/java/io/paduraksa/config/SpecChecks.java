@@ -40,6 +40,9 @@ final class SpecChecks {
     private static final List<String> MANAGED_HEADERS = List.of("connection", "keep-alive", "te", "trailer",
             "transfer-encoding", "upgrade", "content-length", "host");
     private static final List<String> WHEN_FULL = List.of("deny", "allow");
+    private static final List<String> ON_OVERSIZE = List.of("inspect_prefix", "deny");
+    /** The most body bytes an attacks policy inspects per request. */
+    static final long MAX_BODY_INSPECTED = 16L * 1024 * 1024;
     private static final String REDIS = "a redis:// or rediss:// URI with a host, like redis://127.0.0.1:6379/0";
     private static final String SHARE_ABOVE_ZERO = "a share above 0% up to 100%, like 50% or 0.5";
     private static final String RATE_KEY = "one of: client_ip, client_ip_and_host, client_ip_and_route, header:<Name>";
@@ -126,6 +129,8 @@ final class SpecChecks {
             case "Attacks.paranoia" -> "an integer from 1 to 4";
             case "Attacks.threshold" -> POSITIVE;
             case "Inspect.headers" -> "header names like User-Agent";
+            case "BodyInspect.onOversize" -> "one of: " + String.join(", ", ON_OVERSIZE);
+            case "BodyInspect.max" -> "a size from 1 B to 16MiB";
             default -> null;
         };
     }
@@ -211,6 +216,8 @@ final class SpecChecks {
             case "Attacks.paranoia" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 4, "an integer from 1 to 4"));
             case "Attacks.threshold" -> single(node, value, path, errors, SpecChecks::positive);
             case "Inspect.headers" -> items(node, path, errors, SpecChecks::headerName);
+            case "BodyInspect.onOversize" -> single(node, value, path, errors, v -> oneOf(v, ON_OVERSIZE));
+            case "BodyInspect.max" -> single(node, value, path, errors, SpecChecks::inspectedBodySize);
             case "Exclusion.paths" -> items(node, path, errors, SpecChecks::absolutePath);
             default -> {
             }
@@ -378,6 +385,12 @@ final class SpecChecks {
             errors.add(YamlPath.key(path, key), at.value().at(), "max_eject_for " + DurationText.format(max)
                     + " is shorter than eject_for " + DurationText.format(first) + " (expected max_eject_for >= eject_for)");
         }
+    }
+
+    private static String inspectedBodySize(Object value) {
+        DataSize size = (DataSize) value;
+        return size.bytes() > 0 && size.bytes() <= MAX_BODY_INSPECTED ? null
+                : "found '" + size + "', the inspected body size must be from 1 B to 16MiB (" + DataSize.EXPECTED + ")";
     }
 
     private static String positiveSize(Object value) {

@@ -36,6 +36,10 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     private PrecomputedResponse response;
     private UpstreamCluster cluster;
     private RequestPolicy decidingPolicy;
+    /** What the request cycle keeps while a {@link io.paduraksa.policy.BodyPolicy} reads this request's body; null otherwise. */
+    private Object bodyWait;
+    /** What a policy matched ({@link #matches(CharSequence)}), for the access log; null when nothing matched. */
+    private CharSequence matches;
     private int asyncPolicyIndex;
     private long requestId;
     private UpstreamFields upstreamFields;
@@ -75,6 +79,8 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
         this.response = null;
         this.cluster = null;
         this.decidingPolicy = null;
+        this.bodyWait = null;
+        this.matches = null;
         this.asyncPolicyIndex = -1;
         this.requestId = requestId;
         this.upstreamFields = null;
@@ -229,6 +235,30 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     @Override
     public int peerCountry() {
         return view.client().country();
+    }
+
+    @Override
+    public boolean hasBody() {
+        return view.hasBody();
+    }
+
+    @Override
+    public void matches(CharSequence matches) {
+        this.matches = matches;
+    }
+
+    /** What a policy matched (rule ids, parts, escaped excerpts), or null. */
+    public CharSequence matches() {
+        return matches;
+    }
+
+    /** The request cycle's record of a body phase in progress (its own type), or null. */
+    public Object bodyWait() {
+        return bodyWait;
+    }
+
+    public void bodyWait(Object wait) {
+        this.bodyWait = wait;
     }
 
     @Override

@@ -29,4 +29,12 @@ public interface RequestView {
      * call re-points: read it before asking for another header.
      */
     CharSequence header(AsciiString lowerCaseName);
+
+    /**
+     * Whether a request body follows the head (HTTP/1.1: {@code Content-Length} above 0 or chunked;
+     * HTTP/2: the HEADERS frame did not end the stream). A body-reading policy waits only for those.
+     */
+    default boolean hasBody() {
+        return false;
+    }
 }

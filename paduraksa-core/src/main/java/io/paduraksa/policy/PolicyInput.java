@@ -112,4 +112,21 @@ public interface PolicyInput {
      */
     default void rateLimit(int limit, int remaining, int resetSeconds) {
     }
+
+    /*
+     * Added for the attacks policy's body phase.
+     */
+
+    /**
+     * What a policy matched, for the request's access-log line (the {@code attacks} policy's rule
+     * ids, parts and escaped excerpts); set only on a match (it may allocate then), the last call
+     * wins. Implementations that log nothing ignore it.
+     */
+    default void matches(CharSequence matches) {
+    }
+
+    /** Whether a request body follows the head (see {@code RequestView.hasBody}). */
+    default boolean hasBody() {
+        return false;
+    }
 }

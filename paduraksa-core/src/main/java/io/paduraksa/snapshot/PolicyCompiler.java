@@ -119,13 +119,8 @@ final class PolicyCompiler {
     private RequestPolicy attacksPolicy(String name, PolicySpec.Attacks a, String path, PolicyDecision denied) {
         PolicySpec.Attacks.Inspect inspect = a.inspect();
         boolean ok = true;
-        if (inspect.body() != null) {
-            context.error(path + ".inspect.body", "request bodies are not inspected yet (expected no body key; the path, query, "
-                    + "cookies and headers are inspected)");
-            ok = false;
-        }
-        if (!inspect.path() && !inspect.query() && !inspect.cookies() && inspect.headers().isEmpty()) {
-            context.error(path + ".inspect", "an attacks policy that inspects nothing (expected at least one of: path, query, cookies, headers)");
+        if (!inspect.path() && !inspect.query() && !inspect.cookies() && inspect.headers().isEmpty() && inspect.body() == null) {
+            context.error(path + ".inspect", "an attacks policy that inspects nothing (expected at least one of: path, query, cookies, headers, body)");
             ok = false;
         }
         List<AttackExclusion> exclusions = new ArrayList<>();
@@ -144,8 +139,10 @@ final class PolicyCompiler {
         if (!ok) {
             return null;
         }
+        PolicySpec.Attacks.BodyInspect body = inspect.body();
         return new AttacksPolicy(name, a.paranoia(), a.threshold(), inspect.path(), inspect.query(), inspect.cookies(),
-                inspect.headers(), a.detectOnly(), exclusions, denied);
+                inspect.headers(), a.detectOnly(), exclusions, denied, body == null ? 0 : body.max().bytes(),
+                body != null && body.onOversize().equals("deny"), body == null ? 0 : body.timeout().toNanos());
     }
 
     private RequestPolicy ipPolicy(String name, PolicySpec.Ip ip, String path, PolicyDecision denied) {

@@ -56,10 +56,37 @@ class AttacksPolicyCompileTest {
         }
     }
 
+    @Test
+    void aBodyKeyTurnsOnTheBodyPhase() throws Exception {
+        Snapshot s = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD + """
+                    inspect: {body: {max: 16B, on_oversize: deny, timeout: 2s}}
+                """), PooledByteBufAllocator.DEFAULT);
+        Snapshot off = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD), PooledByteBufAllocator.DEFAULT);
+        try {
+            AttacksPolicy waf = (AttacksPolicy) s.policies().get("waf");
+            TestPolicyInput post = new TestPolicyInput().path("/form").method("POST").hasBody(true);
+            post.target("/form");
+            post.header("Content-Type", "application/x-www-form-urlencoded");
+            assertThat(waf.evaluate(post)).isSameAs(PolicyDecision.NEEDS_ASYNC);
+            assertThat(waf.bodyTimeoutNanos()).isEqualTo(2_000_000_000L);
+            io.paduraksa.policy.BodyScan scan = waf.startBody(post, Long.MAX_VALUE);
+            assertThat(scan.feed(io.netty.buffer.Unpooled.wrappedBuffer(new byte[17])).response().status())
+                    .as("17 bytes over max 16B with on_oversize: deny").isEqualTo(403);
+            scan.release();
+            assertThat(((AttacksPolicy) off.policies().get("waf")).evaluate(post)).as("no body key: no body phase")
+                    .isSameAs(PolicyDecision.CONTINUE);
+        } finally {
+            s.release();
+            off.release();
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
             unknown rule id  | exclusions: [{rules: [942999]}]                  | policies.waf.exclusions[0].rules[0] | 11 | no rule or group 942999 (expected a rule id like 942100
-            body not built   | inspect: {body: {max: 64KiB}}                    | policies.waf.inspect.body           | 11 | request bodies are not inspected yet
+            bad on_oversize  | inspect: {body: {on_oversize: skip}}             | policies.waf.inspect.body.on_oversize | 11 | one of: inspect_prefix, deny
+            body too large   | inspect: {body: {max: 32MiB}}                    | policies.waf.inspect.body.max       | 11 | from 1 B to 16MiB
+            body timeout 0   | inspect: {body: {timeout: 0s}}                   | policies.waf.inspect.body.timeout   | 11 | positive
             inspects nothing | inspect: {path: false, query: false, cookies: false, headers: []} | policies.waf.inspect | 11 | inspects nothing
             """)
     void compileErrorsNameThePathAndLine(String what, String yaml, String path, int line, String fragment) {

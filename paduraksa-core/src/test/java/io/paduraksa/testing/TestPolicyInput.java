@@ -178,4 +178,29 @@ public class TestPolicyInput implements PolicyInput {
         }
         return null;
     }
+
+    private boolean hasBody;
+
+    /** Whether a body follows the head (default: none). */
+    public final TestPolicyInput hasBody(boolean hasBody) {
+        this.hasBody = hasBody;
+        return this;
+    }
+
+    @Override
+    public boolean hasBody() {
+        return hasBody;
+    }
+
+    private CharSequence matches;
+
+    @Override
+    public void matches(CharSequence matches) {
+        this.matches = matches;
+    }
+
+    /** What the policy last reported it matched (null: nothing). */
+    public final CharSequence matches() {
+        return matches;
+    }
 }

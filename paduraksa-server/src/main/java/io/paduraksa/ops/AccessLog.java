@@ -56,6 +56,8 @@ public final class AccessLog implements AutoCloseable {
     static final int MAX_USER_AGENT = 256;
     static final int MAX_REFERER = 256;
     static final int MAX_NAME = 128;
+    /** What a policy matched (the attacks policy's rule ids, parts, escaped excerpts). */
+    static final int MAX_MATCHES = 512;
     /** Room the ring reserves per queued line when sizing ({@code queue} lines of this size, split over the loops). */
     static final int BYTES_PER_LINE = 256;
     static final int MIN_RING = 1 << 16;
@@ -194,6 +196,7 @@ public final class AccessLog implements AutoCloseable {
         p = putText(b, p, cluster == null ? null : cluster.name(), 0, -1, MAX_NAME);
         p = putText(b, p, cluster == null ? null : cluster.destinations().get(state.upstreamIndex()).url().toString(), 0, -1,
                 MAX_HOST);
+        p = putText(b, p, state.snapshot() == null ? null : state.matches(), 0, -1, MAX_MATCHES);
         return p;
     }
 

@@ -143,6 +143,7 @@ final class AccessLogFormat {
         final int policy;
         final int cluster;
         final int upstream;
+        final int matches;
 
         Record(byte[] b, int p) {
             this.b = b;
@@ -182,6 +183,8 @@ final class AccessLogFormat {
             cluster = p;
             p = skip(b, p);
             upstream = p;
+            p = skip(b, p);
+            matches = p;
         }
 
         private static int skip(byte[] b, int p) {
@@ -252,6 +255,10 @@ final class AccessLogFormat {
         }
         l.add(",\"user_agent\":");
         jsonField(r, r.userAgent);
+        if (r.length(r.matches) >= 0) {
+            l.add(",\"matches\":");
+            jsonField(r, r.matches);
+        }
         l.add((byte) '}');
     }
 

@@ -39,6 +39,20 @@ public final class AttackRules {
     private static final int NOT_UA = PATH | QUERY | COOKIE | HEADER;
     private static final int VALUES = QUERY | COOKIE | HEADER;
     private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
+    /** Classes attacks on Java name (the class list of CRS 944130, {@code java-classes.data}, lower-cased). */
+    private static final String[] JAVA_CLASSES = {"com.opensymphony.xwork2", "com.sun.org.apache", "java.io.bufferedinputstream",
+        "java.io.bufferedreader", "java.io.bytearrayinputstream", "java.io.bytearrayoutputstream", "java.io.chararrayreader",
+        "java.io.datainputstream", "java.io.file", "java.io.fileoutputstream", "java.io.filepermission", "java.io.filewriter",
+        "java.io.filterinputstream", "java.io.filteroutputstream", "java.io.filterreader", "java.io.inputstream",
+        "java.io.inputstreamreader", "java.io.linenumberreader", "java.io.objectoutputstream", "java.io.outputstream",
+        "java.io.pipedoutputstream", "java.io.pipedreader", "java.io.printstream", "java.io.pushbackinputstream", "java.io.reader",
+        "java.io.stringreader", "java.lang.class", "java.lang.integer", "java.lang.number", "java.lang.object", "java.lang.process",
+        "java.lang.processbuilder", "java.lang.reflect", "java.lang.runtime", "java.lang.string", "java.lang.stringbuilder",
+        "java.lang.system", "javax.script.scriptenginemanager", "org.apache.commons", "org.apache.struts", "org.apache.struts2",
+        "org.omg.corba", "java.beans.xmldecode"};
+    /** Deserialization gadgets CRS 944120 looks for next to {@code runtime} or {@code processbuilder}. */
+    private static final String JAVA_GADGETS = "clonetransformer|forclosure|instantiatefactory|instantiatetransformer|invokertransformer"
+            + "|prototypeclonefactory|prototypeserializationfactory|whileclosure|getproperty|filewriter|xmldecoder";
 
     /** Position of the next rule in the table (its bit in a request's match set). */
     private static int nextIndex;
@@ -192,6 +206,16 @@ public final class AttackRules {
             rule(942430, 2, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{12}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "12 SQL special characters in a row"),
             rule(942431, 3, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{6}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "6 SQL special characters in a row"),
             rule(942432, 4, WARNING, SQL, "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]{2}", "[~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>][~!@#$%^&*()\\-+={}\\[\\]|:;\\\"'`<>]", "2 SQL special characters in a row"),
+            // 920 / 921 over the head's fields, checked by ProtocolChecks in code (parts 0: never walked as patterns;
+            // the pattern only documents what the check looks for).
+            rule(920170, 1, CRITICAL, 0, "get|head", "GET or HEAD request with a body"),
+            rule(920420, 1, CRITICAL, 0, "content-type", "request content type not allowed"),
+            rule(920470, 1, CRITICAL, 0, "content-type", "malformed Content-Type header"),
+            rule(920480, 1, CRITICAL, 0, "charset=", "request content type charset not allowed"),
+            rule(920450, 1, CRITICAL, 0, "content-encoding|proxy|lock-token|content-range|if",
+                    "restricted header"),
+            rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
+            rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
             // 944: Java.
             rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",
@@ -199,7 +223,10 @@ public final class AttackRules {
             rule(944150, 1, CRITICAL, ALL, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
                     "base64", "k8s", "docker", "spring", "bundle", "log4j", "sd", "web", "event", "marker", "map") + ")[:$]"
                     + "|\\$\\{[^}]*\\$\\{", "\\$\\{", "Log4Shell lookup"),
-            rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)", "Spring4Shell class loader"),
+            rule(944120, 1, CRITICAL, SQL, "(" + JAVA_GADGETS + ").*(runtime|processbuilder)|(runtime|processbuilder).*(" + JAVA_GADGETS + ")",
+                    "(" + JAVA_GADGETS + "|runtime|processbuilder)", "Java deserialization gadget with process execution"),
+            rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
+                    "Suspicious Java class or Spring4Shell class loader"),
             rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
 
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */

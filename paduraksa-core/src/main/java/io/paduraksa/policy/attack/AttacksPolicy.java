@@ -1,9 +1,10 @@
 package io.paduraksa.policy.attack;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.policy.BodyPolicy;
+import io.paduraksa.policy.BodyScan;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.PolicyInput;
-import io.paduraksa.policy.RequestPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,12 +25,21 @@ import org.slf4j.LoggerFactory;
  * a request without a match allocates nothing, a match allocates its log line.
  *
  * <p>Only the first line of a repeated header (and of {@code Cookie}) is inspected, as
- * {@link PolicyInput#header} shows it; request bodies are not inspected.
+ * {@link PolicyInput#header} shows it.
+ *
+ * <p><b>Bodies</b> (when {@code inspect.body} is configured) are a second phase: when the head's
+ * score stays below the threshold and the request has an {@code application/x-www-form-urlencoded}
+ * or JSON body, {@link #evaluate} returns NEEDS_ASYNC and the request cycle feeds the body to a
+ * {@link BodyScanner} from {@link #startBody} as it arrives; its arguments add to the head's score.
+ * Other content types are not inspected.
  */
-public final class AttacksPolicy implements RequestPolicy {
+public final class AttacksPolicy implements BodyPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
+    private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+    private static final String FORM_TYPE = "application/x-www-form-urlencoded";
+    private static final String JSON_TYPE = "application/json";
     /** Upload file-name headers some upload clients send (CRS 933110 reads the same three). */
     private static final AsciiString[] FILE_NAMES = {AsciiString.cached("x-filename"), AsciiString.cached("x_filename"),
         AsciiString.cached("x-file-name")};
@@ -50,6 +60,12 @@ public final class AttacksPolicy implements RequestPolicy {
     /** The same for the rules that read the {@link Transform#cmdLine} form; null where none applies. */
     private final Walk[] cmdWalks = new Walk[Part.KINDS];
     private final AttackCounters counters;
+    /** The most body bytes inspected per request; 0: bodies are not inspected. */
+    private final long bodyMax;
+    /** A body over {@link #bodyMax} (or not whole within the timeout) is denied rather than inspected as far as it arrived. */
+    private final boolean bodyDenyOversize;
+    private final long bodyTimeoutNanos;
+    private final String oversizeNote;
     /** At most one INFO summary per policy this often. */
     static final long SUMMARY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private final AtomicLong nextSummary = new AtomicLong(System.nanoTime());
@@ -62,6 +78,26 @@ public final class AttacksPolicy implements RequestPolicy {
      */
     public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
             List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied) {
+        this(name, paranoia, threshold, path, query, cookies, headers, detectOnly, exclusions, denied, 0, false, 0);
+    }
+
+    /**
+     * @param bodyMax          the most body bytes inspected per request (0: bodies are not inspected)
+     * @param bodyDenyOversize deny a body larger than {@code bodyMax}, or not whole within the
+     *                         timeout, instead of inspecting what arrived and going on
+     * @param bodyTimeoutNanos how long the body phase waits for the body's end
+     */
+    public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
+            List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
+            long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos) {
+        if (bodyMax < 0 || bodyMax > Integer.MAX_VALUE || bodyMax > 0 && bodyTimeoutNanos <= 0) {
+            throw new IllegalArgumentException("attacks policy '" + name + "': body max " + bodyMax + ", timeout " + bodyTimeoutNanos
+                    + " ns (expected 0 to 2 GiB and a positive timeout)");
+        }
+        this.bodyMax = bodyMax;
+        this.bodyDenyOversize = bodyDenyOversize;
+        this.bodyTimeoutNanos = bodyTimeoutNanos;
+        this.oversizeNote = "body: over " + bodyMax + " bytes or not whole in time (on_oversize: deny)";
         if (paranoia < 1 || paranoia > 4) {
             throw new IllegalArgumentException("attacks policy '" + name + "': paranoia " + paranoia + " (expected 1 to 4)");
         }
@@ -121,16 +157,98 @@ public final class AttacksPolicy implements RequestPolicy {
         return name;
     }
 
-    /** Runs per request on the event loop; 0 B unless a rule matches. */
+    /**
+     * Runs per request on the event loop; 0 B unless a rule matches. NEEDS_ASYNC: the head left the
+     * verdict open and the body is to be inspected ({@link #startBody} follows on this thread).
+     */
     @Override
     public PolicyDecision evaluate(PolicyInput request) {
         Inspection in = Inspection.current();
         in.reset();
         inspect(request, in, activeExclusions(request));
+        if (in.score < threshold && bodyMax > 0 && request.hasBody() && bodyKind(request.header(CONTENT_TYPE)) != 0) {
+            return PolicyDecision.NEEDS_ASYNC;
+        }
         if (in.score == 0) {
             return PolicyDecision.CONTINUE;
         }
-        return verdict(in);
+        return verdict(in, request);
+    }
+
+    @Override
+    public BodyScan startBody(PolicyInput request, long holdLimit) {
+        return BodyScanner.take(this, bodyKind(request.header(CONTENT_TYPE)), bodyMax, holdLimit, activeExclusions(request),
+                Inspection.current(), request);
+    }
+
+    @Override
+    public long bodyTimeoutNanos() {
+        return bodyTimeoutNanos;
+    }
+
+    /**
+     * {@link BodyScanner#FORM}, {@link BodyScanner#JSON} ({@code application/json} and
+     * {@code application/*+json}) or 0 for a {@code Content-Type} (case-insensitive, parameters
+     * after {@code ;} ignored). 0 B.
+     */
+    static int bodyKind(CharSequence type) {
+        if (type == null) {
+            return 0;
+        }
+        int end = 0;
+        int n = type.length();
+        while (end < n && type.charAt(end) != ';' && type.charAt(end) != ' ' && type.charAt(end) != '\t') {
+            end++;
+        }
+        if (end == FORM_TYPE.length() && startsWithFolded(type, FORM_TYPE)) {
+            return BodyScanner.FORM;
+        }
+        if (end == JSON_TYPE.length() && startsWithFolded(type, JSON_TYPE)) {
+            return BodyScanner.JSON;
+        }
+        boolean plusJson = end > 17 && startsWithFolded(type, "application/") && (type.charAt(end - 5) == '+')
+                && (type.charAt(end - 4) | 0x20) == 'j' && (type.charAt(end - 3) | 0x20) == 's' && (type.charAt(end - 2) | 0x20) == 'o'
+                && (type.charAt(end - 1) | 0x20) == 'n';
+        return plusJson ? BodyScanner.JSON : 0;
+    }
+
+    private static boolean startsWithFolded(CharSequence s, String lower) {
+        for (int i = 0; i < lower.length(); i++) {
+            char c = s.charAt(i);
+            if ((c >= 'A' && c <= 'Z' ? (char) (c | 0x20) : c) != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One body argument's name or value ({@code in.value[0, n)}): the part's rules; false once the score reached the threshold. */
+    boolean inspectBodyValue(int part, int n, Inspection in, long active) {
+        match(part, n, in, active);
+        return in.score < threshold;
+    }
+
+    /** The body phase's verdict: the summed score, or a refused body ({@code refusal}: malformed, too deep). May allocate (a match). */
+    PolicyDecision bodyVerdict(Inspection in, String refusal, PolicyInput request) {
+        if (refusal == null || in.score >= threshold) {
+            return in.score == 0 ? PolicyDecision.CONTINUE : verdict(in, request);
+        }
+        if (in.log.length() > 0) {
+            in.log.append(", ");
+        }
+        in.log.append(refusal);
+        request.matches(in.logLine());
+        counters.reached(detectOnly);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("attacks policy '" + name + "' refused a body" + (detectOnly ? " (detect only)" : "") + ": " + in.log);
+        }
+        summarize(in);
+        return detectOnly ? PolicyDecision.CONTINUE : denied;
+    }
+
+    /** The size or time bound was reached before the body's end; what arrived was inspected. */
+    PolicyDecision bodyOversize(Inspection in, PolicyInput request) {
+        return bodyVerdict(in, bodyDenyOversize ? oversizeNote : null, request);
     }
 
     /**
@@ -150,8 +268,10 @@ public final class AttacksPolicy implements RequestPolicy {
         return lines;
     }
 
-    private PolicyDecision verdict(Inspection in) {
+    /** A request that matched something (score above 0): counted, logged, its matches kept for its access-log line. */
+    private PolicyDecision verdict(Inspection in, PolicyInput request) {
         boolean reached = in.score >= threshold;
+        request.matches(in.logLine());
         if (reached) {
             counters.reached(detectOnly);
         }
@@ -217,6 +337,31 @@ public final class AttacksPolicy implements RequestPolicy {
         }
         for (int i = 0; i < headers.length && !done(in); i++) {
             inspectHeader(request.header(headers[i]), Part.HEADER, in, active);
+        }
+        if (!done(in)) {
+            ProtocolChecks.run(this, request, in, active);
+        }
+    }
+
+    /**
+     * One {@link ProtocolChecks} verdict: {@code matched} scores {@code rule} (at this policy's
+     * paranoia level, once per request, unless excluded), its excerpt the header's value and its
+     * argument name the header's ({@code name}, null: none). 0 B unless it matches.
+     */
+    void check(AttackRule rule, boolean matched, AsciiString name, CharSequence value, Inspection in, long active) {
+        if (rule.paranoia() > paranoia || done(in) || in.hasMatched(rule) && in.explain == null) {
+            return;
+        }
+        if (name == null) {
+            in.nameLength = -1;
+        } else {
+            in.name(name, 0, name.length(), false);
+        }
+        if (matched && !isExcluded(rule, in, active)) {
+            int n = value == null ? 0 : in.copy(value, 0, Math.min(value.length(), Inspection.MAX_NAME));
+            hit(rule, Part.HEADER, in.value, n, n, in);
+        } else if (in.explain != null) {
+            in.explain.add(rule.id() + " " + where(Part.HEADER, in) + ": " + (matched ? "excluded" : "no match"));
         }
     }
 
@@ -301,7 +446,7 @@ public final class AttacksPolicy implements RequestPolicy {
      * {@link Transform#CMD} characters: both forms are the value lower-cased).
      */
     private void match(int part, int n, Inspection in, long active) {
-        int p = Part.index(part);
+        int p = Part.index(Part.rules(part));
         byte[] b = in.value;
         int flags = Transform.classify(b, 0, n);
         boolean sameForms = (flags & ~Transform.UPPER) == 0 && part != Part.PATH;
@@ -331,7 +476,7 @@ public final class AttacksPolicy implements RequestPolicy {
     private void walkGroup(int part, byte[] b, int length, Walk w, int from, int to, Inspection in, long active) {
         for (int k = from; k < to; k++) {
             AttackRule rule = w.rules[k];
-            if ((rule.parts() & part) == 0 || in.hasMatched(rule) && in.explain == null) {
+            if ((rule.parts() & Part.rules(part)) == 0 || in.hasMatched(rule) && in.explain == null) {
                 continue;
             }
             int end = w.dfas[k].find(b, 0, length);
@@ -391,7 +536,7 @@ public final class AttacksPolicy implements RequestPolicy {
             return transformFully(b, n, part);
         }
         int length = n;
-        if (part == Part.QUERY && (flags & Transform.PLUS) != 0) {
+        if (isForm(part) && (flags & Transform.PLUS) != 0) {
             Transform.plusToSpace(b, 0, length);
             flags |= Transform.SPACE;
         }
@@ -427,7 +572,7 @@ public final class AttacksPolicy implements RequestPolicy {
         if ((flags & Transform.PERCENT) != 0) {
             return transformCmdLineFully(b, n, part);
         }
-        if (part == Part.QUERY && (flags & Transform.PLUS) != 0) {
+        if (isForm(part) && (flags & Transform.PLUS) != 0) {
             Transform.plusToSpace(b, 0, n);
         }
         return Transform.cmdLine(b, 0, n);
@@ -441,12 +586,17 @@ public final class AttacksPolicy implements RequestPolicy {
     /** The decoding both chains start with: the part's percent-decoding, then {@code urlDecodeUni}. 0 B. */
     private static int decode(byte[] b, int n, int part) {
         int length = n;
-        if (part == Part.QUERY) {
+        if (isForm(part)) {
             length = Transform.percentDecode(b, 0, length, true);
         } else if (part == Part.PATH) {
             length = Transform.percentDecode(b, 0, length, false);
         }
         return Transform.urlDecodeUni(b, 0, length);
+    }
+
+    /** The query and a form body: {@code +} is a space, {@code %XX} decoded first. */
+    private static boolean isForm(int part) {
+        return part == Part.QUERY || part == Part.BODY_FORM;
     }
 
     /** This policy's counters (per name, kept across reloads). */
@@ -457,6 +607,11 @@ public final class AttacksPolicy implements RequestPolicy {
     /** The match descriptions of the last request evaluated on this thread, as logged (tests). */
     static String lastMatchesOnThisThread() {
         return Inspection.current().log.toString();
+    }
+
+    /** The log line of the last body phase that decided on this thread (tests). */
+    static String lastBodyLogOnThisThread() {
+        return BodyScanner.lastLog();
     }
 
     /** Bytes copied for inspection by the last request evaluated on this thread (tests, benchmarks). */

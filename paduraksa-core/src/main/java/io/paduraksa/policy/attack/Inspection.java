@@ -21,6 +21,10 @@ final class Inspection {
     /** Longer argument names are inspected but never match an exclusion's name. */
     static final int MAX_NAME = 256;
     private static final int EXCERPT = 48;
+    /** An argument name in the log line is cut to this many bytes. */
+    static final int LOG_NAME = 64;
+    /** Matches past this many characters of the log line are left out (counted in {@link #omitted}). */
+    static final int MAX_LOG = 400;
 
     byte[] value = new byte[2048];
     /** The value again, for the rules that read its {@link Transform#cmdLine} form. */
@@ -33,6 +37,8 @@ final class Inspection {
     int score;
     /** Bytes copied into the scratch buffer by the last request on this thread (for tests and explain). */
     long inspectedBytes;
+    /** Matches left out of {@link #log} past {@link #MAX_LOG}. */
+    int omitted;
     /** What matched, for the log line; built only on a match. */
     final StringBuilder log = new StringBuilder(256);
     /** Set by explain: every rule's verdict per value is added here, and inspection does not stop early. */
@@ -58,7 +64,13 @@ final class Inspection {
         inspectedBytes = 0;
         nameLength = -1;
         log.setLength(0);
+        omitted = 0;
         explain = null;
+    }
+
+    /** The log line as a String (allocates: a match), with the count of matches left out. */
+    String logLine() {
+        return omitted == 0 ? log.toString() : log + " (+" + omitted + " more)";
     }
 
     /** Copies {@code s[from, to)} (one char per byte) into the value buffer; returns the length. */
@@ -96,6 +108,41 @@ final class Inspection {
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 
+    /**
+     * Sets {@link #name} from {@code src[0, n)} (percent-decoded with {@code +} as a space when
+     * {@code decode}, as a form's names are).
+     */
+    void name(byte[] src, int n, boolean decode) {
+        if (n > MAX_NAME) {
+            nameLength = -2;
+            return;
+        }
+        System.arraycopy(src, 0, name, 0, n);
+        nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
+    }
+
+    /** The value buffer, at least {@code n} bytes long, its first {@code keep} bytes kept (a body value grows across chunks). */
+    byte[] grow(int n, int keep) {
+        if (value.length < n) {
+            byte[] bigger = new byte[Math.max(n, value.length * 2)];
+            System.arraycopy(value, 0, bigger, 0, keep);
+            value = bigger;
+        }
+        return value;
+    }
+
+    /** Copies another inspection's verdict so far (the head's score, matched rules and log) into this one. */
+    void takeOver(Inspection head) {
+        System.arraycopy(head.matched, 0, matched, 0, matched.length);
+        score = head.score;
+        inspectedBytes = head.inspectedBytes;
+        nameLength = -1;
+        log.setLength(0);
+        log.append(head.log);
+        omitted = head.omitted;
+        explain = null;
+    }
+
     /** Copies the untransformed {@code value[0, n)} into {@link #cmd} and returns it. */
     byte[] copyToCmd(int n) {
         if (cmd.length < n) {
@@ -112,15 +159,23 @@ final class Inspection {
         return value;
     }
 
-    /** Adds {@code rule id part[:name] "excerpt"} to the log line; may allocate (a match). */
+    /**
+     * Adds {@code rule id part[:name] "excerpt"} to the log line; may allocate (a match). The line
+     * stays bounded: names are cut to {@link #LOG_NAME} bytes and excerpts to 48, both escaped, and
+     * matches past {@link #MAX_LOG} characters only say how many were left out.
+     */
     void describe(AttackRule rule, int part, byte[] buffer, int length, int end) {
+        if (log.length() >= MAX_LOG) {
+            omitted++;
+            return;
+        }
         if (log.length() > 0) {
             log.append(", ");
         }
         log.append(rule.id()).append(' ').append(Part.name(part));
         if (nameLength >= 0) {
             log.append(':');
-            appendEscaped(log, name, 0, nameLength);
+            appendEscaped(log, name, 0, Math.min(nameLength, LOG_NAME));
         }
         int stop = Math.min(end, length);
         log.append(" \"");

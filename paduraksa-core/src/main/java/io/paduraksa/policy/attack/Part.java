@@ -14,11 +14,18 @@ public final class Part {
     public static final int USER_AGENT = 16;
     /** The upload file-name headers ({@code X-Filename}, {@code X_Filename}, {@code X-File-Name}), inspected with the path. */
     public static final int FILE_NAME = 32;
+    /**
+     * Arguments of an {@code application/x-www-form-urlencoded} body: walked by the query's rules,
+     * decoded as the query is ({@code +} is a space).
+     */
+    public static final int BODY_FORM = 64;
+    /** Keys and string values of a JSON body ({@code \\uXXXX} decoded by the scanner): walked by the query's rules. */
+    public static final int BODY_JSON = 128;
     /** Every part except the path. */
     static final int ARGS = QUERY | COOKIE | HEADER | USER_AGENT;
     static final int ALL = PATH | ARGS;
     /** Number of part kinds (bits). */
-    static final int KINDS = 6;
+    static final int KINDS = 8;
 
     private Part() {
     }
@@ -26,6 +33,11 @@ public final class Part {
     /** The bit's index, 0 to {@link #KINDS} - 1. */
     static int index(int part) {
         return Integer.numberOfTrailingZeros(part);
+    }
+
+    /** The part whose rules and automata a value of {@code part} is walked with: a body's arguments are the query's. */
+    static int rules(int part) {
+        return part == BODY_FORM || part == BODY_JSON ? QUERY : part;
     }
 
     /** The name used in logs and explain output. */
@@ -37,6 +49,7 @@ public final class Part {
             case HEADER -> "header";
             case USER_AGENT -> "user_agent";
             case FILE_NAME -> "file_name";
+            case BODY_FORM, BODY_JSON -> "body";
             default -> "part" + part;
         };
     }

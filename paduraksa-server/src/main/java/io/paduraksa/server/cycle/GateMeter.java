@@ -47,6 +47,19 @@ public final class GateMeter {
         }
     }
 
+    /**
+     * Like {@link #after}, for a body phase's step of a request already counted (its body chunks and
+     * end): the bytes count, the request does not count again.
+     */
+    public void addBody(long before) {
+        long delta = THREADS.getCurrentThreadAllocatedBytes() - before;
+        if (enabled && delta != 0) {
+            bytes.add(delta);
+            nonZero.increment();
+            maxSingle.accumulate(delta);
+        }
+    }
+
     public long requests() {
         return requests.sum();
     }

@@ -46,4 +46,19 @@ public interface ProtocolExchange {
 
     /** The resumed request was dispatched outside the read that brought it: flush, decode what is pipelined. */
     void resumed(GateOutcome outcome);
+
+    /**
+     * A policy reads the request's body ({@code BodyPolicy}): hold the body as for {@link #pauseReads},
+     * but keep reading; hand each chunk, once held, to {@link RequestCycle#bodyChunk} and the body's
+     * end to {@link RequestCycle#bodyEnd}. The decision comes through {@link #resumeReads} as for any
+     * asynchronous policy.
+     */
+    void inspectBody();
+
+    /**
+     * The most body bytes this protocol can hold for the request before the client must wait for us:
+     * unbounded for HTTP/1.1 (its body limit applies), the stream's flow-control window for HTTP/2
+     * (held DATA is not credited). 0 B.
+     */
+    long bodyHoldLimit();
 }

@@ -6,7 +6,9 @@ import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
+import io.netty.buffer.ByteBuf;
 import io.paduraksa.policy.AsyncPolicy;
+import io.paduraksa.policy.BodyPolicy;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.proxy.TraceParent;
 import io.paduraksa.respond.PrecomputedResponse;
@@ -118,6 +120,10 @@ public final class RequestCycle implements AsyncPolicy.Decided {
      */
     private void awaitPolicy(ProtocolExchange exchange) {
         RequestState state = exchange.state();
+        if (state.decidingPolicy() instanceof BodyPolicy body) {
+            awaitBody(body, exchange);
+            return;
+        }
         if (!(state.decidingPolicy() instanceof AsyncPolicy policy) || !services.asyncPolicies().has(policy)) {
             // A policy asked for I/O no starter can do: our error, not the client's.
             count(state, GateOutcome.NEEDS_ASYNC, 500);
@@ -126,6 +132,68 @@ public final class RequestCycle implements AsyncPolicy.Decided {
         }
         exchange.pauseReads();
         services.asyncPolicies().start(policy, exchange, this);
+    }
+
+    // ---- NEEDS_ASYNC from a BodyPolicy: the body is read and inspected as it arrives ----
+
+    /**
+     * A body-reading policy waits for the body: the protocol holds the body and keeps reading,
+     * handing each chunk to {@link #bodyChunk} and the end to {@link #bodyEnd}; the wait is bounded
+     * by the policy's size bound (the scan decides when it is reached) and its timeout
+     * ({@link BodyWaits}). 0 B after warm-up.
+     */
+    private void awaitBody(BodyPolicy policy, ProtocolExchange exchange) {
+        RequestState state = exchange.state();
+        GateMeter meter = services.meter();
+        long before = meter == null ? 0 : meter.before();
+        BodyWaits.Entry wait = BodyWaits.current().start(this, exchange, policy.startBody(state, exchange.bodyHoldLimit()),
+                policy.bodyTimeoutNanos());
+        state.bodyWait(wait);
+        if (meter != null) {
+            meter.addBody(before);
+        }
+        exchange.inspectBody();
+    }
+
+    /**
+     * A chunk of a body a policy reads ({@link ProtocolExchange#inspectBody}): the protocol has
+     * already taken it into its held body; it is inspected in place, not consumed. Does nothing when
+     * no body phase waits for the request (decided already). 0 B unless a rule matches.
+     */
+    public void bodyChunk(ProtocolExchange exchange, ByteBuf chunk) {
+        if (exchange.state().bodyWait() instanceof BodyWaits.Entry wait) {
+            GateMeter meter = services.meter();
+            long before = meter == null ? 0 : meter.before();
+            PolicyDecision d = wait.scan.feed(chunk);
+            if (meter != null) {
+                meter.addBody(before);
+            }
+            if (d != null) {
+                bodyDecided(wait, d);
+            }
+        }
+    }
+
+    /** The body a policy reads ended (after its last {@link #bodyChunk}): the policy decides. */
+    public void bodyEnd(ProtocolExchange exchange) {
+        if (exchange.state().bodyWait() instanceof BodyWaits.Entry wait) {
+            GateMeter meter = services.meter();
+            long before = meter == null ? 0 : meter.before();
+            PolicyDecision d = wait.scan.end();
+            if (meter != null) {
+                meter.addBody(before);
+            }
+            bodyDecided(wait, d);
+        }
+    }
+
+    /** The body phase decided: its wait ends and the gate goes on as after any asynchronous policy. */
+    void bodyDecided(BodyWaits.Entry wait, PolicyDecision decision) {
+        ProtocolExchange exchange = wait.exchange;
+        long requestId = wait.requestId;
+        exchange.state().bodyWait(null);
+        BodyWaits.current().finish(wait);
+        decided(exchange, requestId, decision);
     }
 
     /** The policy decided (on the request's event loop): the gate goes on after it, then the outcome's dispatch. */

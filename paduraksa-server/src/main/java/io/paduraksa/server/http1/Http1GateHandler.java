@@ -148,6 +148,8 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     private boolean dispatching;
     /** A flush was left to the end of the read or resume. */
     private boolean flushLeft;
+    /** In WAITING_FOR_POLICY: the policy reads the body ({@link #inspectBody}), so reads go on and chunks go to the cycle too. */
+    private boolean inspectingBody;
     /** The upstream cannot take more of the forwarded body (back-pressure): reads stop. */
     private boolean upstreamFull;
     /** For the access log: when the head arrived (0 when the log is off) and what decided the request. */
@@ -205,6 +207,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
             }
         }
         phase = Phase.CLOSING;
+        inspectingBody = false;
         exchange.clientClosed(forwarding);
         releaseHead();
         state.clear();
@@ -294,7 +297,12 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
     /** A body chunk goes where the phase says: held, sent up, or (for an answered request) dropped. */
     private void onBody(ByteBuf chunk) {
         switch (phase) {
-            case WAITING_FOR_POLICY -> exchange.hold(chunk);
+            case WAITING_FOR_POLICY -> {
+                exchange.hold(chunk);
+                if (inspectingBody) {
+                    cycle.bodyChunk(this, chunk); // may decide at once: the chunk is held already
+                }
+            }
             case FORWARDING -> {
                 // Until the upstream head is written. Unlike back-pressure this keeps the body-rate
                 // rule running: connecting is bounded by the connect timeout, far below the rule's grace.
@@ -316,8 +324,13 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
                 state.clear();
                 deadlines.requestDone(decoder.hasBufferedBytes());
             }
+            case WAITING_FOR_POLICY -> {
+                if (inspectingBody) {
+                    cycle.bodyEnd(this); // the policy reading the body decides now
+                }
+            }
             default -> {
-                // WAITING_FOR_POLICY, FORWARDING: the end follows the held chunks (upstreamReady).
+                // FORWARDING (and WAITING_FOR_POLICY): the end follows the held chunks (upstreamReady).
             }
         }
     }
@@ -415,10 +428,34 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         deadlines.bodyPaused(true);
     }
 
+    /**
+     * IN_GATE -> WAITING_FOR_POLICY for a policy that reads the body: the body is held as for
+     * {@link #pauseReads}, but reading goes on (the body-rate rule with it) and each chunk also goes
+     * to the request cycle.
+     */
+    @Override
+    public void inspectBody() {
+        phase = Phase.WAITING_FOR_POLICY;
+        inspectingBody = true;
+        updateReads();
+    }
+
+    /** HTTP/1.1 holds what arrives; the decoder's body limit bounds it. */
+    @Override
+    public long bodyHoldLimit() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean hasBody() {
+        return head.hasBody();
+    }
+
     /** WAITING_FOR_POLICY -> IN_GATE: the gate goes on; a held body is dropped unless it may still go up. */
     @Override
     public void resumeReads(GateOutcome outcome) {
         phase = Phase.IN_GATE;
+        inspectingBody = false;
         updateReads();
         deadlines.bodyPaused(false);
         if (outcome != GateOutcome.FORWARD && outcome != GateOutcome.NEEDS_ASYNC) {
@@ -674,7 +711,7 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
      * upstream is full; otherwise the socket is read.
      */
     private void updateReads() {
-        boolean read = phase != Phase.WAITING_FOR_POLICY && !upstreamFull
+        boolean read = (phase != Phase.WAITING_FOR_POLICY || inspectingBody) && !upstreamFull
                 && !(phase == Phase.FORWARDING && exchange.hasHeldBody());
         ChannelConfig config = ctx.channel().config();
         if (config.isAutoRead() != read) {

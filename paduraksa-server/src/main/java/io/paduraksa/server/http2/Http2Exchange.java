@@ -146,6 +146,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         e.streamId = streamId;
         e.head = head;
         e.requestEnded = requestEnded;
+        e.view.hasBody(!requestEnded);
         e.phase = Phase.GATE;
         e.upstreamFull = false;
         e.unconsumed = 0;
@@ -214,6 +215,18 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     public void pauseReads() {
         phase = Phase.WAITING_FOR_POLICY;
         handler.pauseReads(this);
+    }
+
+    /** GATE -> WAITING_FOR_POLICY for a policy that reads the body: DATA is held and also handed to the cycle. */
+    @Override
+    public void inspectBody() {
+        phase = Phase.WAITING_FOR_POLICY;
+        handler.inspectBody(this);
+    }
+
+    @Override
+    public long bodyHoldLimit() {
+        return handler.bodyHoldLimit();
     }
 
     /** WAITING_FOR_POLICY -> GATE: the gate goes on after the policy's decision. */

@@ -342,6 +342,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
             HeldBody held = awaiting.isEmpty() ? null : awaiting.get(streamId);
             if (held != null) {
                 held.add(data, endOfStream);
+                if (held.inspecting) {
+                    inspectHeld(held, data, endOfStream); // a policy reads the body: it may decide now
+                }
                 return padding; // not credited: the client's window bounds what waits here
             }
             // Answered requests need no body: credit it back so the connection window stays open.
@@ -372,6 +375,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
     private void onRequestHeaders(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
         Http2Stream stream = connection().stream(streamId);
         if (stream == null || isTrailers(stream)) {
+            HeldBody held = awaiting.isEmpty() || !endOfStream ? null : awaiting.get(streamId);
+            if (held != null && held.inspecting) {
+                held.ended = true;
+                cycle.bodyEnd(held.exchange); // trailers end a body a policy reads
+            }
             return; // trailers of a request already decided, or a stream already gone
         }
         if (client == null) {
@@ -440,6 +448,24 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         }
     }
 
+    /** A policy reads the stream's body: DATA is held as for {@link #pauseReads} and handed to the cycle as it arrives. */
+    void inspectBody(Http2Exchange exchange) {
+        pauseReads(exchange);
+        awaiting.get(exchange.streamId).inspecting = true;
+    }
+
+    /** Held DATA is not credited, so the stream's window is the most a waiting stream can send. */
+    long bodyHoldLimit() {
+        return decoder().flowController().initialWindowSize();
+    }
+
+    private void inspectHeld(HeldBody held, ByteBuf data, boolean endOfStream) {
+        cycle.bodyChunk(held.exchange, data);
+        if (endOfStream) {
+            cycle.bodyEnd(held.exchange); // nothing when the chunk decided already
+        }
+    }
+
     /**
      * The policy decided: the held body stays for the forward (which takes it, {@link #forward}) or
      * another policy's wait, or is dropped.
@@ -475,6 +501,8 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         final Http2Exchange exchange;
         ByteBuf body;
         boolean ended;
+        /** A policy reads this body: each DATA frame goes to the request cycle too. */
+        boolean inspecting;
 
         HeldBody(Http2Exchange exchange) {
             this.exchange = exchange;

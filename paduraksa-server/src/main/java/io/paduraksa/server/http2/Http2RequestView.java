@@ -28,12 +28,23 @@ final class Http2RequestView implements RequestView {
     private ClientInfo client;
     private Http2Headers headers;
     private boolean websocket;
+    private boolean body;
 
     void reset(ClientInfo client, Http2Headers headers, boolean websocket) {
         this.client = client;
         this.headers = headers;
         this.websocket = websocket;
         this.cookiesJoined = false;
+    }
+
+    /** Whether DATA follows the HEADERS (they did not end the stream). */
+    void hasBody(boolean body) {
+        this.body = body;
+    }
+
+    @Override
+    public boolean hasBody() {
+        return body;
     }
 
     void clear() {

@@ -92,6 +92,15 @@ class AsyncPoliciesTest {
         }
 
         @Override
+        public void inspectBody() {
+        }
+
+        @Override
+        public long bodyHoldLimit() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
         public void resumeReads(GateOutcome outcome) {
         }
 

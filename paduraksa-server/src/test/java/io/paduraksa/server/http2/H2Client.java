@@ -239,6 +239,16 @@ public final class H2Client implements AutoCloseable {
         return opened.join();
     }
 
+    /** One more DATA frame on an open stream. */
+    public void sendData(Stream stream, String body, boolean endStream) {
+        channel.eventLoop().execute(() -> {
+            ChannelHandlerContext ctx = channel.pipeline().context(handler);
+            handler.encoder().writeData(ctx, stream.id, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8), 0, endStream,
+                    ctx.newPromise());
+            handler.flush(ctx);
+        });
+    }
+
     /** Whether the connection is still open, waiting up to {@code millis} for it to close. */
     /** Resets {@code stream} with CANCEL, as a browser does when the user navigates away. */
     public void cancel(Stream stream) {

@@ -1,0 +1,257 @@
+package io.paduraksa.policy.attack;
+
+import io.netty.util.AsciiString;
+import io.paduraksa.policy.PolicyInput;
+
+/**
+ * CRS 920/921 checks over the head's fields that are comparisons rather than patterns: a GET or
+ * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
+ * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
+ * into it (921421, 921422), and headers CRS restricts (920450, but not {@code Accept-Charset}). Each is one {@link AttackRule} of
+ * the table (parts 0: never walked as a pattern), scored, counted, excluded and logged like the
+ * others. Per request: one Content-Type lookup and one lookup per restricted header, 0 B unless a
+ * check matches. The HTTP decoders already refuse what RFC 9112 forbids (bad request lines,
+ * conflicting lengths); these are what CRS adds on top.
+ */
+final class ProtocolChecks {
+    private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+    /**
+     * CRS 3.3.4's {@code tx.restricted_headers} without {@code Accept-Charset}: older browsers send
+     * it, and so does every one of CRS's own regression tests (the ftw default headers), so with it
+     * the WAF bench's detection would count the harness's header, not the payloads.
+     */
+    private static final AsciiString[] RESTRICTED = {AsciiString.cached("content-encoding"),
+        AsciiString.cached("proxy"), AsciiString.cached("lock-token"), AsciiString.cached("content-range"), AsciiString.cached("if")};
+    /** CRS 3.3.4's {@code tx.allowed_request_content_type}. */
+    private static final String[] ALLOWED_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data", "multipart/related",
+        "text/xml", "application/xml", "application/soap+xml", "application/json", "application/cloudevents+json",
+        "application/cloudevents-batch+json"};
+    /** CRS 3.3.4's {@code tx.allowed_request_content_type_charset}. */
+    private static final String[] ALLOWED_CHARSETS = {"utf-8", "iso-8859-1", "iso-8859-15", "windows-1252"};
+    /** Parameter names CRS's 920470 grammar accepts. */
+    private static final String[] PARAMETERS = {"action", "boundary", "charset", "type", "start", "start-info"};
+    /** 921422's words after the first media type. */
+    private static final String[] TYPE_WORDS = {"audio", "image", "video", "csv", "css", "vnd", "pdf", "plain", "json", "soap", "xml",
+        "x-www-form-urlencoded", "form-data", "related", "x-amf", "octet", "stream", "csp", "report", "text", "multipart",
+        "application"};
+    private static final String[] INJECTED = {"application/xml", "application/soap+xml", "text/xml", "application/json"};
+
+    static final AttackRule GET_WITH_BODY = AttackRules.byId(920170);
+    static final AttackRule TYPE_NOT_ALLOWED = AttackRules.byId(920420);
+    static final AttackRule MALFORMED_TYPE = AttackRules.byId(920470);
+    static final AttackRule CHARSET = AttackRules.byId(920480);
+    static final AttackRule RESTRICTED_HEADER = AttackRules.byId(920450);
+    static final AttackRule TYPE_INJECTION = AttackRules.byId(921421);
+    static final AttackRule SECOND_TYPE = AttackRules.byId(921422);
+
+    private ProtocolChecks() {
+    }
+
+    /** Runs the checks of {@code policy}'s paranoia level over the request's head. 0 B unless one matches. */
+    static void run(AttacksPolicy policy, PolicyInput request, Inspection in, long active) {
+        CharSequence method = request.method();
+        boolean getOrHead = method != null && (AsciiString.contentEquals(method, "GET") || AsciiString.contentEquals(method, "HEAD"));
+        policy.check(GET_WITH_BODY, getOrHead && request.hasBody(), null, method, in, active);
+        for (int i = 0; i < RESTRICTED.length; i++) {
+            CharSequence v = request.header(RESTRICTED[i]);
+            policy.check(RESTRICTED_HEADER, v != null, RESTRICTED[i], v, in, active);
+        }
+        CharSequence type = request.header(CONTENT_TYPE);
+        if (type == null) {
+            return;
+        }
+        int end = mediaTypeEnd(type);
+        policy.check(TYPE_NOT_ALLOWED, end > 0 && !isOneOf(type, 0, end, ALLOWED_TYPES), CONTENT_TYPE, type, in, active);
+        policy.check(MALFORMED_TYPE, !isWellFormed(type), CONTENT_TYPE, type, in, active);
+        policy.check(CHARSET, hasForeignCharset(type), CONTENT_TYPE, type, in, active);
+        int separator = firstSeparator(type);
+        policy.check(TYPE_INJECTION, separator > 0 && injectsType(type, separator + 1), CONTENT_TYPE, type, in, active);
+        policy.check(SECOND_TYPE, separator > 0 && namesSecondType(type, separator + 1), CONTENT_TYPE, type, in, active);
+    }
+
+    /** End of the media type: the first {@code ;} or whitespace (920420 reads {@code ^[^;\s]+}). */
+    private static int mediaTypeEnd(CharSequence s) {
+        int i = 0;
+        while (i < s.length() && s.charAt(i) != ';' && !isSpace(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /** 921421/921422's {@code ^[^;\s,]+[;\s,]}: the position of that separator, or -1. */
+    private static int firstSeparator(CharSequence s) {
+        int i = 0;
+        while (i < s.length() && s.charAt(i) != ';' && s.charAt(i) != ',' && !isSpace(s.charAt(i))) {
+            i++;
+        }
+        return i > 0 && i < s.length() ? i : -1;
+    }
+
+    /**
+     * CRS 920470's grammar (after lower-casing, as CRS does): {@code ^[\w/.+-]+(?:\s?;\s?(?:action|boundary|charset|type|start(?:-info)?)\s?=\s?['"\w.()+,/:=?<>@-]+)*$}.
+     */
+    static boolean isWellFormed(CharSequence s) {
+        int n = s.length();
+        int i = 0;
+        while (i < n && isTypeChar(s.charAt(i))) {
+            i++;
+        }
+        if (i == 0) {
+            return false;
+        }
+        while (i < n) {
+            i = isSpace(s.charAt(i)) ? i + 1 : i;
+            if (i >= n || s.charAt(i) != ';') {
+                return false;
+            }
+            i++;
+            i = i < n && isSpace(s.charAt(i)) ? i + 1 : i;
+            int name = parameterEnd(s, i);
+            if (name < 0) {
+                return false;
+            }
+            i = name < n && isSpace(s.charAt(name)) ? name + 1 : name;
+            if (i >= n || s.charAt(i) != '=') {
+                return false;
+            }
+            i++;
+            i = i < n && isSpace(s.charAt(i)) ? i + 1 : i;
+            int start = i;
+            while (i < n && isValueChar(s.charAt(i))) {
+                i++;
+            }
+            if (i == start) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The end of the longest parameter name at {@code at} that the grammar accepts, or -1. */
+    private static int parameterEnd(CharSequence s, int at) {
+        int best = -1;
+        for (String p : PARAMETERS) {
+            if (at + p.length() <= s.length() && regionEquals(s, at, p, true)) {
+                best = Math.max(best, at + p.length());
+            }
+        }
+        return best;
+    }
+
+    /** 920480: a {@code charset=} whose value (quotes stripped, case folded) is not an allowed charset. */
+    private static boolean hasForeignCharset(CharSequence s) {
+        int n = s.length();
+        for (int i = 0; i + 7 <= n; i++) {
+            if (!regionEquals(s, i, "charset", true)) {
+                continue;
+            }
+            int j = i + 7;
+            while (j < n && isSpace(s.charAt(j))) {
+                j++;
+            }
+            if (j >= n || s.charAt(j) != '=') {
+                continue;
+            }
+            j++;
+            while (j < n && isSpace(s.charAt(j))) {
+                j++;
+            }
+            if (j < n && (s.charAt(j) == '"' || s.charAt(j) == '\'')) {
+                j++;
+            }
+            int start = j;
+            while (j < n && s.charAt(j) != ';' && s.charAt(j) != '"' && s.charAt(j) != '\'' && !isSpace(s.charAt(j))) {
+                j++;
+            }
+            return j > start && !isOneOf(s, start, j, ALLOWED_CHARSETS);
+        }
+        return false;
+    }
+
+    /** 921421: after the first type's separator, an XML or JSON media type. */
+    private static boolean injectsType(CharSequence s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            for (String t : INJECTED) {
+                if (i + t.length() <= s.length() && regionEquals(s, i, t, true)) {
+                    return true;
+                }
+            }
+            if (i + 12 <= s.length() && regionEquals(s, i, "application/", true) && plusJsonAfter(s, i + 12)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code .+[+]json} at {@code at}: at least one character, then {@code +json}. */
+    private static boolean plusJsonAfter(CharSequence s, int at) {
+        for (int i = at + 1; i + 5 <= s.length(); i++) {
+            if (regionEquals(s, i, "+json", true)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * 921422: after the first type's separator, a media-type word at word boundaries, or a
+     * {@code /} or {@code +} between word characters ({@code \b(\/|\+)\b}).
+     */
+    private static boolean namesSecondType(CharSequence s, int from) {
+        int n = s.length();
+        for (int i = from; i < n; i++) {
+            char c = s.charAt(i);
+            if ((c == '/' || c == '+') && i > from && isWord(s.charAt(i - 1)) && i + 1 < n && isWord(s.charAt(i + 1))) {
+                return true;
+            }
+            if (!isWord(c) || i > 0 && isWord(s.charAt(i - 1))) {
+                continue;
+            }
+            for (String w : TYPE_WORDS) {
+                int end = i + w.length();
+                if (end <= n && regionEquals(s, i, w, true) && (end == n || !isWord(s.charAt(end)))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isOneOf(CharSequence s, int from, int to, String[] lowerCase) {
+        for (String t : lowerCase) {
+            if (t.length() == to - from && regionEquals(s, from, t, true)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean regionEquals(CharSequence s, int at, String lower, boolean foldCase) {
+        for (int i = 0; i < lower.length(); i++) {
+            char c = s.charAt(at + i);
+            if (foldCase && c >= 'A' && c <= 'Z') {
+                c = (char) (c | 0x20);
+            }
+            if (c != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C;
+    }
+
+    private static boolean isWord(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
+    }
+
+    private static boolean isTypeChar(char c) {
+        return isWord(c) || c == '/' || c == '.' || c == '+' || c == '-';
+    }
+
+    private static boolean isValueChar(char c) {
+        return isWord(c) || "'\".()+,/:=?<>@-".indexOf(c) >= 0;
+    }
+}

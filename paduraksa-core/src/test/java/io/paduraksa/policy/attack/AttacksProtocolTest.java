@@ -1,0 +1,78 @@
+package io.paduraksa.policy.attack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.testing.TestPolicyInput;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The head's protocol checks (920170, 920420, 920450, 920470, 920480, 921421, 921422): payloads and benign look-alikes. */
+class AttacksProtocolTest {
+    static final PolicyDecision DENIED = PolicyDecision.DROP;
+
+    static PolicyDecision evaluate(int paranoia, String method, boolean body, String header, String value) {
+        AttacksPolicy policy = new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), false, List.of(),
+                DENIED);
+        TestPolicyInput r = new TestPolicyInput().path("/api/items");
+        r.target("/api/items");
+        r.method(method);
+        r.hasBody(body);
+        if (header != null) {
+            r.header(header, value);
+        }
+        PolicyDecision d = policy.evaluate(r);
+        lastMatches = r.matches() == null ? "" : r.matches().toString();
+        return d;
+    }
+
+    static String lastMatches;
+
+    @ParameterizedTest(name = "PL{0} {1} {3}: {4} -> {5}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            1 | GET  | true  | -                | -                                                   | 920170
+            1 | HEAD | true  | -                | -                                                   | 920170
+            1 | POST | true  | Content-Type     | text/plain                                          | 920420
+            1 | POST | true  | Content-Type     | application/x-amf                                   | 920420
+            1 | POST | true  | Content-Type     | application/json; charset=utf-7                     | 920480
+            1 | POST | true  | Content-Type     | application/json; charset="ibm037"                  | 920480
+            1 | POST | true  | Content-Type     | application/json; foo=bar                           | 920470
+            1 | POST | true  | Content-Type     | application/json;;                                  | 920470
+            1 | POST | true  | Content-Type     | application/x-www-form-urlencoded; boundary=text/xml | 921421
+            1 | POST | true  | Content-Type     | application/json; charset=utf-8; type=application/xml | 921421
+            1 | POST | true  | Content-Encoding | gzip                                                | 920450
+            1 | GET  | false | Proxy            | http://evil.example/                                | 920450
+            1 | GET  | false | If               | (<urn:x> [W/"etag"])                                | 920450
+            2 | POST | true  | Content-Type     | application/x-www-form-urlencoded; boundary=a/b     | 921422
+            """)
+    void anomaliesAreDenied(int paranoia, String method, boolean body, String header, String value, int rule) {
+        assertThat(evaluate(paranoia, method, body, header.equals("-") ? null : header, value)).isSameAs(DENIED);
+        assertThat(lastMatches).startsWith(rule + " ");
+    }
+
+    @ParameterizedTest(name = "PL{0} {1} {3}: {4}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            2 | GET  | false | -                | -
+            2 | POST | true  | -                | -
+            2 | POST | true  | Content-Type     | application/json
+            2 | POST | true  | Content-Type     | application/json; charset=UTF-8
+            2 | POST | true  | Content-Type     | application/json;charset=utf-8
+            2 | POST | true  | Content-Type     | application/x-www-form-urlencoded; charset=ISO-8859-1
+            2 | POST | true  | Content-Type     | multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW
+            2 | POST | true  | Content-Type     | text/xml; charset="utf-8"
+            2 | POST | true  | Content-Type     | application/soap+xml; charset=utf-8; action="urn:Get"
+            2 | POST | true  | Content-Type     | application/cloudevents+json
+            1 | POST | true  | Content-Type     | application/x-www-form-urlencoded; boundary=a/b
+            2 | GET  | false | If-None-Match    | W/"etag"
+            2 | GET  | false | If-Modified-Since | Wed, 21 Oct 2015 07:28:00 GMT
+            2 | GET  | false | Accept-Encoding  | gzip, br
+            2 | GET  | false | Accept-Charset   | ISO-8859-1,utf-8;q=0.7,*;q=0.7
+            2 | GET  | false | Proxy-Authorization | Basic dGVzdDp0ZXN0
+            2 | GET  | false | Content-Type     | application/json
+            """)
+    void benignLookAlikesContinue(int paranoia, String method, boolean body, String header, String value) {
+        assertThat(evaluate(paranoia, method, body, header.equals("-") ? null : header, value)).as(lastMatches)
+                .isSameAs(PolicyDecision.CONTINUE);
+    }
+}

@@ -1,0 +1,92 @@
+package io.paduraksa.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paduraksa.server.cycle.GateMeter;
+import io.paduraksa.server.testing.RawHttp;
+import io.paduraksa.server.testing.TestOrigin;
+import io.paduraksa.server.testing.TestServer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The body phase allocates nothing per clean request after warm-up, over a real HTTP/1.1
+ * connection: the {@link GateMeter} brackets the gate and every step of the body phase on the event
+ * loop (its start, each chunk's inspection, the end's verdict), and must read 0 B over all counted
+ * requests, for a form body and a JSON body sent in two pieces each (so a value spans two chunks).
+ */
+@Tag("allocation")
+class AttacksBodyAllocationIT {
+    static final int WARM_UP = 20_000;
+    static final int MEASURED = 5_000;
+    static TestOrigin origin;
+    static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        origin = new TestOrigin("origin");
+        server = TestServer.startMetered("""
+                server: {threads: 1}
+                listeners:
+                  - {name: main, address: "127.0.0.1:0", protocols: [http1]}
+                clusters:
+                  app: {destinations: [{url: "%s"}]}
+                policies:
+                  waf:
+                    type: attacks
+                    paranoia: 2
+                    inspect: {body: {max: 64KiB}}
+                hosts:
+                  - names: [shop.test]
+                    policies: [waf]
+                    routes: [{path: /, forward: app}]
+                """.formatted(origin.url()));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        origin.close();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            application/x-www-form-urlencoded | name=Siobh%C3%A1n+O%27Brien&email=ann%2Btag%40example.test&comment=Great+shoes%2C+would+buy+again&qty=2
+            application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\"","gift":false}
+            """)
+    void aCleanRequestWithABodyAllocatesNothing(String type, String body) throws Exception {
+        GateMeter meter = server.meter();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        int half = bytes.length / 2;
+        String head = "POST /cart/checkout?step=2 HTTP/1.1\r\nHost: shop.test\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0\r\n"
+                + "Content-Type: " + type + "\r\nContent-Length: " + bytes.length + "\r\n\r\n";
+        String first = head + new String(bytes, 0, half, StandardCharsets.UTF_8);
+        String second = new String(bytes, half, bytes.length - half, StandardCharsets.UTF_8);
+        try (RawHttp c = new RawHttp(server.port("main"))) {
+            meter.enabled(false);
+            run(c, first, second, WARM_UP, bytes.length);
+            meter.reset();
+            meter.enabled(true);
+            run(c, first, second, MEASURED, bytes.length);
+            meter.enabled(false);
+        }
+        assertThat(meter.requests()).as("every request went through the metered gate").isEqualTo(MEASURED);
+        assertThat(meter.bytes()).as("gate and body phase: " + meter).isZero();
+    }
+
+    private static void run(RawHttp c, String first, String second, int n, int length) throws Exception {
+        for (int i = 0; i < n; i++) {
+            c.send(first);
+            c.socket().getOutputStream().flush();
+            c.send(second);
+            RawHttp.Response r = c.read();
+            if (r.status() != 200 || !r.body().contains("body-bytes: " + length)) {
+                throw new AssertionError("request " + i + ": " + r);
+            }
+        }
+    }
+}
