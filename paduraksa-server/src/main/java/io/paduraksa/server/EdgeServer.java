@@ -38,6 +38,7 @@ import io.paduraksa.proxy.cache.CachingForwarder;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.connection.TlsException;
+import io.paduraksa.server.http3.Http3Listener;
 import io.paduraksa.server.transport.InheritedSockets;
 import io.paduraksa.server.transport.Transport;
 import io.paduraksa.snapshot.Snapshot;
@@ -78,6 +79,8 @@ public final class EdgeServer {
     private final ChannelGroup connections = new DefaultChannelGroup("connections", GlobalEventExecutor.INSTANCE);
     private final List<Channel> serverChannels = new ArrayList<>();
     private final List<ListenerInitializer> listeners = new ArrayList<>();
+    /** The UDP sides of listeners that serve h3, closed after the drain (their sockets carry every QUIC connection). */
+    private final List<Http3Listener> http3 = new ArrayList<>();
     /** Inherited listening sockets (socket activation), by listener index; null where the listener is bound. */
     private final Channel[] adopted;
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
@@ -232,6 +235,9 @@ public final class EdgeServer {
     private void bind() throws Exception {
         for (ListenerInitializer l : listeners) {
             bindOne(l.index(), l.spec(), l);
+            if (l.spec().servesHttp3()) {
+                bindHttp3(l);
+            }
         }
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
@@ -269,6 +275,20 @@ public final class EdgeServer {
         Channel ch = f.channel();
         serverChannels.add(ch);
         bound.put(l.name() == null ? l.address() : l.name(), (InetSocketAddress) ch.localAddress());
+    }
+
+    /**
+     * The listener's UDP side on the port number its TCP side got, then the {@code Alt-Svc} its
+     * HTTP/1.1 and HTTP/2 answers carry from now on (RFC 7838: {@code h3=":PORT"; ma=SECONDS}).
+     */
+    private void bindHttp3(ListenerInitializer l) throws BindException {
+        String name = l.spec().name() == null ? l.spec().address() : l.spec().name();
+        InetSocketAddress tcp = bound.get(name);
+        Http3Listener h3 = Http3Listener.bind(group, transport.datagramChannelClass(), tcp, l.tls(), l.spec().http3(), spec.limits(),
+                l.services(), l.trustedProxies(), l.countries(), connections);
+        http3.add(h3);
+        l.services().altSvc(h3.localAddress().getPort(), l.spec().http3().altSvcMaxAge().toSeconds());
+        LOG.info("listener {} serves HTTP/3 on UDP {}", name, h3.localAddress());
     }
 
     /**
@@ -536,6 +556,9 @@ public final class EdgeServer {
             LOG.warn("drain timeout: closing {} connections", connections.size());
         }
         connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        for (Http3Listener h3 : http3) {
+            h3.close(); // after the drain: the socket carries every QUIC connection
+        }
         if (upstreams != null) {
             metrics.upstream().source(null);
             upstreams.close();

@@ -86,6 +86,21 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         return spec;
     }
 
+    /** The listener's shared services (its request cycle), for its HTTP/3 side. */
+    ListenerServices services() {
+        return context;
+    }
+
+    /** {@code client_ip.trusted_proxies}, read from the current snapshot. */
+    AddressMatcher trustedProxies() {
+        return trustedProxies;
+    }
+
+    /** The country of a peer, from the current snapshot's database. */
+    CountryLookup countries() {
+        return countries;
+    }
+
     int index() {
         return index;
     }
