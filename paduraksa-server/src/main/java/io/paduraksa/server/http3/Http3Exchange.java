@@ -80,6 +80,11 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     enum Phase {
         /** The stream is open, its HEADERS have not come. */
         HEADERS,
+        /**
+         * The HEADERS came with the request's FIN in the same read: its DATA frames are decoded
+         * right after them, so the gate runs at the read's end, with the whole body in hand.
+         */
+        COLLECTING,
         /** The gate decides (synchronously). */
         GATE,
         /** An asynchronous policy decides; the stream is not read meanwhile. */
@@ -153,7 +158,21 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
             cycle.refuse(this, refusal);
             return;
         }
+        if (requestEnded) {
+            phase = Phase.COLLECTING; // the gate runs in channelReadComplete
+            return;
+        }
         cycle.run(view, this);
+    }
+
+    /** The read that brought a complete request is decoded: its gate runs now (see {@link Phase#COLLECTING}). */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (phase == Phase.COLLECTING) {
+            phase = Phase.GATE;
+            cycle.run(view, this);
+        }
+        ctx.fireChannelReadComplete();
     }
 
     /**
@@ -198,7 +217,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
             if (n > 0 && call != null) {
                 call.requestBody(data.retain());
             }
-        } else if ((phase == Phase.FORWARDING || phase == Phase.WAITING_FOR_POLICY) && n > 0) {
+        } else if ((phase == Phase.FORWARDING || phase == Phase.WAITING_FOR_POLICY || phase == Phase.COLLECTING) && n > 0) {
             if (received > connection.limits().maxBodySize()) {
                 frame.release();
                 bodyTooLarge();
@@ -218,7 +237,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
         ForwardCall c = call;
         if (c != null) {
             c.requestRefused(413);
-        } else if (phase == Phase.WAITING_FOR_POLICY) {
+        } else if (phase == Phase.WAITING_FOR_POLICY || phase == Phase.COLLECTING) {
             phase = Phase.GATE;
             cycle.refuse(this, 413);
         }
@@ -436,8 +455,8 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
 
     @Override
     public long requestBodyLength() {
-        if (requestEnded && pending == null) {
-            return 0;
+        if (requestEnded) {
+            return pending == null ? 0 : pending.readableBytes(); // the whole body is here
         }
         long n = declaredLength(view.headers());
         return n <= 0 ? -1 : n;
