@@ -287,6 +287,7 @@ public final class EdgeServer {
         Http3Listener h3 = Http3Listener.bind(group, transport.datagramChannelClass(), tcp, l.tls(), l.spec().http3(), spec.limits(),
                 l.services(), l.trustedProxies(), l.countries(), connections);
         http3.add(h3);
+        l.http3(h3);
         l.services().altSvc(h3.localAddress().getPort(), l.spec().http3().altSvcMaxAge().toSeconds());
         LOG.info("listener {} serves HTTP/3 on UDP {}", name, h3.localAddress());
     }
@@ -442,6 +443,9 @@ public final class EdgeServer {
             if (old != null) {
                 try {
                     l.tls(old.reload());
+                    if (l.http3() != null) {
+                        l.http3().tls(l.tls());
+                    }
                 } catch (TlsException e) {
                     LOG.error("listener {}: TLS certificates not reloaded, the previous ones stay: {}", l.spec().name(), e.getMessage());
                 }

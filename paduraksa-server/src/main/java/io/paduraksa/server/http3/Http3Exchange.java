@@ -131,6 +131,13 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
         connection.streamOpened();
     }
 
+    /** The stream's pipeline is gone (after its close, whether or not it was ever active): the connection counts it closed. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        releasePending();
+        connection.streamClosed();
+    }
+
     @Override
     protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
         if (phase != Phase.HEADERS) {
@@ -263,7 +270,6 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     /** The stream is gone: a request still in flight ends here (the client reset it, or the connection closed). */
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        connection.streamClosed();
         if (phase != Phase.DONE) {
             ForwardCall c = call;
             call = null;

@@ -10,7 +10,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslEngine;
 import io.paduraksa.config.Http3Spec;
 import io.paduraksa.config.LimitsSpec;
 import io.paduraksa.server.connection.AddressMatcher;
@@ -39,11 +41,13 @@ import java.util.concurrent.TimeUnit;
 public final class Http3Listener {
     static final long STREAM_WINDOW = 1024 * 1024;
     static final long CONNECTION_WINDOW = 16 * 1024 * 1024;
-    private final Channel channel;
+    private Channel channel;
     private final Http3ConnectionInitializer connections;
+    /** The TLS context new connections get; swapped when a reload re-read the certificates. */
+    private volatile QuicSslContext ssl;
 
-    private Http3Listener(Channel channel, Http3ConnectionInitializer connections) {
-        this.channel = channel;
+    private Http3Listener(QuicSslContext ssl, Http3ConnectionInitializer connections) {
+        this.ssl = ssl;
         this.connections = connections;
     }
 
@@ -58,8 +62,10 @@ public final class Http3Listener {
         QuicSslContext ssl = QuicTls.of(tls);
         Http3Limits h3 = Http3Limits.of(http3, limits);
         Http3ConnectionInitializer initializer = new Http3ConnectionInitializer(services, h3, trustedProxies, countries, open);
+        Http3Listener listener = new Http3Listener(ssl, initializer);
         ChannelHandler codec = Http3.newQuicServerCodecBuilder()
                 .sslContext(ssl)
+                .sslEngineProvider(listener::newEngine)
                 .maxIdleTimeout(h3.idleTimeoutMillis(), TimeUnit.MILLISECONDS)
                 .initialMaxData(CONNECTION_WINDOW)
                 .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
@@ -80,7 +86,18 @@ public final class Http3Listener {
             e.initCause(f.cause());
             throw e;
         }
-        return new Http3Listener(f.channel(), initializer);
+        listener.channel = f.channel();
+        return listener;
+    }
+
+    /** A new connection's TLS engine, from the current context (once per connection). */
+    private QuicSslEngine newEngine(QuicChannel ch) {
+        return ssl.newEngine(ch.alloc());
+    }
+
+    /** A reload re-read the listener's certificates: new QUIC connections get them, as new TCP connections do. */
+    public void tls(TlsContexts tls) {
+        ssl = QuicTls.of(tls);
     }
 
     /** The bound UDP address. */

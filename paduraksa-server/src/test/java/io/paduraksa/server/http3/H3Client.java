@@ -44,6 +44,9 @@ final class H3Client implements AutoCloseable {
     private final Channel udp;
     private final QuicChannel quic;
 
+    /** Whether {@link #close} shuts the group down (a group given by the caller is the caller's). */
+    private boolean ownsGroup;
+
     private H3Client(EventLoopGroup group, Channel udp, QuicChannel quic) {
         this.group = group;
         this.udp = udp;
@@ -51,7 +54,15 @@ final class H3Client implements AutoCloseable {
     }
 
     static H3Client connect(int port, String serverName) throws Exception {
-        return connect(port, serverName, new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory()));
+        H3Client c = connect(port, serverName, clientGroup(1));
+        c.ownsGroup = true;
+        return c;
+    }
+
+    /** The client's loops, named apart from the server's (allocation tests count the server's by name). */
+    static EventLoopGroup clientGroup(int threads) {
+        return new MultiThreadIoEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory("h3-test-client"),
+                NioIoHandler.newFactory());
     }
 
     static H3Client connect(int port, String serverName, EventLoopGroup group) throws Exception {
@@ -125,7 +136,9 @@ final class H3Client implements AutoCloseable {
     public void close() {
         quic.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         udp.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        if (ownsGroup) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
     }
 
     /** One response; its fields are written on the client's event loop, read after {@link #done}. */

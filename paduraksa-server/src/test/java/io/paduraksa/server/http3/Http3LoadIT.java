@@ -3,8 +3,6 @@ package io.paduraksa.server.http3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.paduraksa.server.http2.H2Client;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
@@ -61,7 +59,7 @@ class Http3LoadIT {
         int rounds = Integer.getInteger("h3.load.rounds", 60);
         int connections = 4;
         int perConnection = 50;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        EventLoopGroup group = H3Client.clientGroup(2);
         List<H3Client> clients = new ArrayList<>();
         List<String> stuck = new ArrayList<>();
         long answered = 0;
@@ -123,7 +121,7 @@ class Http3LoadIT {
             for (H3Client c : clients) {
                 c.close();
             }
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         assertThat(stuck).as("streams without their whole answer, of %d answered", answered).isEmpty();
         assertThat(answered).isEqualTo((long) rounds * connections * perConnection);
