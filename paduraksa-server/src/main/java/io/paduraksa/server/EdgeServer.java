@@ -73,6 +73,8 @@ public final class EdgeServer {
     private final PaduraksaSpec spec;
     private final Transport transport;
     private final EventLoopGroup group;
+    /** Event loops in {@link #group}: each HTTP/3 listener gets one UDP socket per loop on epoll. */
+    private final int threads;
     private final SnapshotStore store;
     private final Reloader reloader;
     private final ScheduledExecutorService clock;
@@ -111,6 +113,7 @@ public final class EdgeServer {
         }
         this.adopted = adopt(spec.listeners(), inherited);
         int threads = spec.server().threads() > 0 ? spec.server().threads() : Runtime.getRuntime().availableProcessors();
+        this.threads = threads;
         this.group = transport.newEventLoopGroup(threads);
         this.store = new SnapshotStore(initial);
         this.reloader = new Reloader(configFile, store, spec.server().reloadGrace());
@@ -285,11 +288,11 @@ public final class EdgeServer {
         String name = l.spec().name() == null ? l.spec().address() : l.spec().name();
         InetSocketAddress tcp = bound.get(name);
         Http3Listener h3 = Http3Listener.bind(group, transport.datagramChannelClass(), tcp, l.tls(), l.spec().http3(), spec.limits(),
-                l.services(), l.trustedProxies(), l.countries(), connections);
+                l.services(), l.trustedProxies(), l.countries(), connections, threads);
         http3.add(h3);
         l.http3(h3);
         l.services().altSvc(h3.localAddress().getPort(), l.spec().http3().altSvcMaxAge().toSeconds());
-        LOG.info("listener {} serves HTTP/3 on UDP {}", name, h3.localAddress());
+        LOG.info("listener {} serves HTTP/3 on UDP {} ({} sockets)", name, h3.localAddress(), h3.sockets());
     }
 
     /**

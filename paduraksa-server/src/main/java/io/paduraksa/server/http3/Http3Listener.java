@@ -20,15 +20,22 @@ import io.paduraksa.server.connection.CountryLookup;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.cycle.ListenerServices;
 import java.net.BindException;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP/3 side of one TLS listener: a UDP socket on the listener's address and port (the TCP
- * port's number; with port 0 the port the TCP side got), Netty's QUIC server codec over it with
- * the listener's certificates, and {@link Http3ConnectionInitializer} for each connection. Every
- * QUIC connection of the socket, its streams and their upstream connections run on the socket's
- * event loop. Made and bound at start; {@link #close} after the drain (closing the socket ends
+ * The HTTP/3 side of one TLS listener: UDP sockets on the listener's address and port (the TCP
+ * port's number; with port 0 the port the TCP side got), Netty's QUIC server codec over each with
+ * the listener's certificates, and {@link Http3ConnectionInitializer} for each connection. On
+ * epoll one socket per event loop shares the port ({@code SO_REUSEPORT}: the kernel hashes each
+ * client's address and port to one socket, so a connection's packets keep reaching the codec that
+ * knows it; a client that changes address mid-connection, QUIC migration, lands on another socket
+ * and its connection is lost); elsewhere one socket. Every QUIC connection of a socket, its streams
+ * and their upstream connections run on that socket's event loop. Made and bound at start; {@link #close} after the drain (closing the socket ends
  * every QUIC connection at once, so a stop keeps it open while connections drain: new connections
  * are turned away meanwhile by {@link Http3DrainHandler}).
  *
@@ -41,7 +48,7 @@ import java.util.concurrent.TimeUnit;
 public final class Http3Listener {
     static final long STREAM_WINDOW = 1024 * 1024;
     static final long CONNECTION_WINDOW = 16 * 1024 * 1024;
-    private Channel channel;
+    private final List<Channel> channels = new ArrayList<>();
     private final Http3ConnectionInitializer connections;
     /** The TLS context new connections get; swapped when a reload re-read the certificates. */
     private volatile QuicSslContext ssl;
@@ -58,14 +65,37 @@ public final class Http3Listener {
      */
     public static Http3Listener bind(EventLoopGroup group, Class<? extends DatagramChannel> channelClass, InetSocketAddress address,
                                      TlsContexts tls, Http3Spec http3, LimitsSpec limits, ListenerServices services,
-                                     AddressMatcher trustedProxies, CountryLookup countries, ChannelGroup open) throws BindException {
+                                     AddressMatcher trustedProxies, CountryLookup countries, ChannelGroup open, int sockets)
+            throws BindException {
         QuicSslContext ssl = QuicTls.of(tls);
         Http3Limits h3 = Http3Limits.of(http3, limits);
         Http3ConnectionInitializer initializer = new Http3ConnectionInitializer(services, h3, trustedProxies, countries, open);
         Http3Listener listener = new Http3Listener(ssl, initializer);
-        ChannelHandler codec = Http3.newQuicServerCodecBuilder()
+        boolean reusePort = sockets > 1 && channelClass == EpollDatagramChannel.class;
+        int n = reusePort ? sockets : 1;
+        for (int i = 0; i < n; i++) {
+            Bootstrap b = new Bootstrap().group(group).channel(channelClass)
+                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .handler(listener.codec(h3, initializer)); // a codec per socket: it holds the socket's connections
+            if (reusePort) {
+                b.option(EpollChannelOption.SO_REUSEPORT, true);
+            }
+            ChannelFuture f = b.bind(address).awaitUninterruptibly();
+            if (!f.isSuccess()) {
+                listener.close();
+                BindException e = new BindException("HTTP/3 (UDP) cannot bind " + address + ": " + f.cause().getMessage());
+                e.initCause(f.cause());
+                throw e;
+            }
+            listener.channels.add(f.channel());
+        }
+        return listener;
+    }
+
+    private ChannelHandler codec(Http3Limits h3, Http3ConnectionInitializer initializer) {
+        return Http3.newQuicServerCodecBuilder()
                 .sslContext(ssl)
-                .sslEngineProvider(listener::newEngine)
+                .sslEngineProvider(this::newEngine)
                 .maxIdleTimeout(h3.idleTimeoutMillis(), TimeUnit.MILLISECONDS)
                 .initialMaxData(CONNECTION_WINDOW)
                 .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
@@ -77,17 +107,6 @@ public final class Http3Listener {
                 .streamOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .handler(initializer)
                 .build();
-        ChannelFuture f = new Bootstrap().group(group).channel(channelClass)
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .handler(codec)
-                .bind(address).awaitUninterruptibly();
-        if (!f.isSuccess()) {
-            BindException e = new BindException("HTTP/3 (UDP) cannot bind " + address + ": " + f.cause().getMessage());
-            e.initCause(f.cause());
-            throw e;
-        }
-        listener.channel = f.channel();
-        return listener;
     }
 
     /** A new connection's TLS engine, from the current context (once per connection). */
@@ -102,7 +121,12 @@ public final class Http3Listener {
 
     /** The bound UDP address. */
     public InetSocketAddress localAddress() {
-        return (InetSocketAddress) channel.localAddress();
+        return (InetSocketAddress) channels.get(0).localAddress();
+    }
+
+    /** UDP sockets bound (one per event loop on epoll). */
+    public int sockets() {
+        return channels.size();
     }
 
     /** Open QUIC connections. */
@@ -110,8 +134,10 @@ public final class Http3Listener {
         return connections.openConnections();
     }
 
-    /** Closes the UDP socket: every QUIC connection left ends with it. */
+    /** Closes the UDP sockets: every QUIC connection left ends with them. */
     public void close() {
-        channel.close().syncUninterruptibly();
+        for (Channel ch : channels) {
+            ch.close().syncUninterruptibly();
+        }
     }
 }
