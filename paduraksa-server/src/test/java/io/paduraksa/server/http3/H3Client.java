@@ -111,7 +111,7 @@ final class H3Client implements AutoCloseable {
      */
     Response send(Http3Headers headers, byte[] body) throws Exception {
         Response r = new Response();
-        QuicStreamChannel stream = Http3.newRequestStream(quic, r).get(10, TimeUnit.SECONDS);
+        QuicStreamChannel stream = newStream(r);
         r.streamId = stream.streamId();
         if (body == null) {
             stream.writeAndFlush(new DefaultHttp3HeadersFrame(headers)).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
@@ -122,10 +122,28 @@ final class H3Client implements AutoCloseable {
         return r;
     }
 
+    /**
+     * A new request stream. Netty's client fails at once (STREAM_LIMIT) when the server's
+     * MAX_STREAMS credit for the streams just finished has not arrived yet (seen for up to 50 ms
+     * under load); a browser waits for the credit, and so does this, for at most 5 s.
+     */
+    private QuicStreamChannel newStream(Response r) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return Http3.newRequestStream(quic, r).get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof QuicException q) || !String.valueOf(q.getMessage()).contains("STREAM_LIMIT") || attempt >= 250) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
     /** Opens a stream and writes only {@code headers}, no FIN: the caller writes the rest on {@link Response#stream}. */
     Response open(Http3Headers headers) throws Exception {
         Response r = new Response();
-        QuicStreamChannel stream = Http3.newRequestStream(quic, r).get(10, TimeUnit.SECONDS);
+        QuicStreamChannel stream = newStream(r);
         r.streamId = stream.streamId();
         r.stream = stream;
         stream.writeAndFlush(new DefaultHttp3HeadersFrame(headers));
