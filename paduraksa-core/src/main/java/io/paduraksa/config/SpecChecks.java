@@ -18,12 +18,14 @@ final class SpecChecks {
     private static final String ADDRESS = "host:port or [v6]:port with a port from 1 to 65535, like 0.0.0.0:8080 or [::]:8443";
     private static final String URL = "an absolute http:// or https:// URL with a host and an optional port, like http://192.0.2.10:8080";
     private static final String AUTH_URL = "an http:// or https:// URL with a host, like http://127.0.0.1:9090/auth";
-    private static final String PROTOCOLS = "one of: http1, h2c, h2";
+    private static final String PROTOCOLS = "one of: http1, h2c, h2, h3";
     private static final List<String> TRANSPORTS = List.of("auto", "io_uring", "epoll", "nio");
     private static final List<String> LOAD_BALANCING = List.of("round_robin", "least_requests", "power_of_two_choices", "random", "first_available");
     private static final List<String> NORMALIZE = List.of("reject", "decode", "keep");
     private static final List<String> PATH_PARAMETERS = List.of("strip", "reject", "keep");
     private static final String POSITIVE = "a positive integer";
+    private static final String MAX_STREAMS = "an integer from 1 to 10000";
+    private static final String FIELD_SECTION = "a size from 1KiB to 1MiB, like 32KiB";
     private static final String NOT_NEGATIVE = "0 or a positive integer";
     private static final String WEIGHT = "an integer from 1 to 1000";
     private static final String ATTEMPTS = "an integer from 0 to 5";
@@ -83,6 +85,7 @@ final class SpecChecks {
             case "DestinationSpec.weight" -> WEIGHT;
             case "PassiveHealthSpec.consecutiveFailures", "LimitsSpec.maxHeaders", "LimitsSpec.maxConnections",
                     "ActiveHealthSpec.healthyThreshold", "ActiveHealthSpec.unhealthyThreshold", "PoolSpec.maxConnections" -> POSITIVE;
+            case "Http3Spec.maxStreams" -> MAX_STREAMS;
             case "PoolSpec.maxRequestsPerConnection", "RetrySpec.minPerSecond" -> NOT_NEGATIVE;
             case "RetrySpec.attempts" -> ATTEMPTS;
             case "ClusterSpec.protocol" -> "one of: " + String.join(", ", UPSTREAM_PROTOCOLS);
@@ -168,6 +171,8 @@ final class SpecChecks {
             case "ResponseHeadersSpec.set" -> setHeaders(node, path, errors);
             case "LimitsSpec.maxRequestLine", "LimitsSpec.maxHeaderSize", "LimitsSpec.maxBodySize",
                     "LimitsSpec.bodyMinRate" -> single(node, value, path, errors, SpecChecks::positiveSize);
+            case "Http3Spec.maxStreams" -> single(node, value, path, errors, v -> intRange((Integer) v, 1, 10_000, MAX_STREAMS));
+            case "Http3Spec.maxFieldSectionSize" -> single(node, value, path, errors, SpecChecks::fieldSectionSize);
             case "RespondSpec.status" -> single(node, value, path, errors, v -> range((Integer) v, 200, 599));
             case "RedirectSpec.status" -> single(node, value, path, errors, SpecChecks::redirectStatus);
             case "RedirectSpec.location" -> single(node, value, path, errors, SpecChecks::location);
@@ -548,24 +553,38 @@ final class SpecChecks {
         return null;
     }
 
+    /** An HTTP/3 field-section limit: at least 1KiB (a browser's request), at most 1MiB (a bound on what one stream holds). */
+    private static String fieldSectionSize(Object value) {
+        long n = ((DataSize) value).bytes();
+        return n >= 1024 && n <= 1024 * 1024 ? null : "found '" + value + "' (expected " + FIELD_SECTION + ")";
+    }
+
     private static void protocols(YamlNode node, String path, ErrorList errors) {
         if (node instanceof YamlNode.Sequence seq && seq.items().isEmpty()) {
-            errors.add(path, node.at(), "found an empty list (expected at least one of: http1, h2c, h2)");
+            errors.add(path, node.at(), "found an empty list (expected at least one of: http1, h2c, h2, h3)");
             return;
         }
         Set<String> seen = new HashSet<>();
         items(node, path, errors, v -> {
             String p = (String) v;
-            if (!p.equals("http1") && !p.equals("h2c") && !p.equals("h2")) {
+            if (!p.equals("http1") && !p.equals("h2c") && !p.equals("h2") && !p.equals("h3")) {
                 return "unknown protocol '" + p + "' (expected " + PROTOCOLS + ")";
             }
             return seen.add(p) ? null : "'" + p + "' is listed twice (expected each protocol once)";
         });
     }
 
-    /** {@code h2} is negotiated by ALPN inside TLS; {@code h2c} is the cleartext prior-knowledge form. */
+    /**
+     * {@code h2} is negotiated by ALPN inside TLS; {@code h2c} is the cleartext prior-knowledge form;
+     * {@code h3} is QUIC, TLS 1.3 always.
+     */
     private static void listenerProtocolsAndTls(YamlNode.Mapping mapping, boolean tls, String path, ErrorList errors) {
         YamlNode.Entry entry = mapping.entries().get("protocols");
+        YamlNode.Entry http3 = mapping.entries().get("http3");
+        if (http3 != null && !listsH3(entry)) {
+            errors.add(YamlPath.key(path, "http3"), http3.keyAt(),
+                    "HTTP/3 settings on a listener that does not serve HTTP/3 (expected h3 in this listener's protocols)");
+        }
         if (entry == null || !(entry.value() instanceof YamlNode.Sequence seq)) {
             return;
         }
@@ -574,12 +593,26 @@ final class SpecChecks {
                 if (!tls && s.text().equals("h2")) {
                     errors.add(YamlPath.index(YamlPath.key(path, "protocols"), i), s.at(),
                             "'h2' needs tls on this listener (expected http1 or h2c without tls)");
+                } else if (!tls && s.text().equals("h3")) {
+                    errors.add(YamlPath.index(YamlPath.key(path, "protocols"), i), s.at(),
+                            "'h3' is HTTP/3 over QUIC, which always runs TLS, but this listener has no tls (expected http1 or h2c without tls)");
                 } else if (tls && s.text().equals("h2c")) {
                     errors.add(YamlPath.index(YamlPath.key(path, "protocols"), i), s.at(),
                             "'h2c' is cleartext HTTP/2 but this listener has tls (expected http1 or h2 with tls)");
                 }
             }
         }
+    }
+
+    private static boolean listsH3(YamlNode.Entry protocols) {
+        if (protocols != null && protocols.value() instanceof YamlNode.Sequence seq) {
+            for (YamlNode item : seq.items()) {
+                if (item instanceof YamlNode.Scalar s && s.text().equals("h3")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void headers(YamlNode node, String path, ErrorList errors) {

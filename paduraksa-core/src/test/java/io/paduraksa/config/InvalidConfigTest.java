@@ -56,8 +56,12 @@ class InvalidConfigTest {
             address-port-range        | listeners[0].address                | 2 | 14 | '0.0.0.0:70000' has no valid port
             address-v6-brackets       | listeners[0].address                | 2 | 14 | '2001:db8::1:8080' needs brackets around its IPv6 address
             address-missing           | listeners[0].address                | 2 | 5  | missing (expected host:port
-            protocol-unknown          | listeners[0].protocols[1]           | 3 | 24 | unknown protocol 'http3' (expected one of: http1, h2c, h2)
+            protocol-unknown          | listeners[0].protocols[1]           | 3 | 24 | unknown protocol 'http3' (expected one of: http1, h2c, h2, h3)
             protocol-h2-without-tls   | listeners[0].protocols[1]           | 3 | 24 | 'h2' needs tls on this listener
+            protocol-h3-without-tls   | listeners[0].protocols[1]           | 3 | 24 | 'h3' is HTTP/3 over QUIC, which always runs TLS, but this listener has no tls
+            http3-without-h3          | listeners[0].http3                  | 4 | 5  | HTTP/3 settings on a listener that does not serve HTTP/3 (expected h3 in this listener's protocols)
+            http3-max-streams         | listeners[0].http3.max_streams      | 5 | 26 | found '0' (expected an integer from 1 to 10000)
+            http3-field-section       | listeners[0].http3.max_field_section_size | 5 | 37 | found '100B' (expected a size from 1KiB to 1MiB, like 32KiB)
             policy-type-missing       | policies.bad-bots.type              | 3 | 5  | missing 'type' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth, attacks)
             policy-type-unknown       | policies.bad-bots.type              | 3 | 11 | unknown type 'useragent' (expected one of: ip, user_agent, path, method, rate_limit, request, challenge, country, forward_auth, attacks)
             rate-limit-rate           | policies.api-limit.rate             | 4 | 11 | found '10/sec' (expected a rate like 10/s, 600/m or 5000/h

@@ -42,6 +42,7 @@ public final class AccessLog implements AutoCloseable {
     /** Protocols. */
     public static final int HTTP1 = 1;
     public static final int HTTP2 = 2;
+    public static final int HTTP3 = 3;
     /** Decisions, as {@link Metrics} names them. */
     public static final int RESPOND = Metrics.RESPOND;
     public static final int DROP = Metrics.DROP;

@@ -20,7 +20,7 @@ import java.util.Locale;
 final class AccessLogFormat {
     /** Largest record: fixed part and every text field at its cap, rounded up. */
     static final int MAX_RECORD = 4096;
-    static final String[] PROTOCOLS = {"-", "HTTP/1.1", "HTTP/2.0"};
+    static final String[] PROTOCOLS = {"-", "HTTP/1.1", "HTTP/2.0", "HTTP/3"};
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -207,7 +207,7 @@ final class AccessLogFormat {
         }
         l.add(",\"listener\":");
         jsonString(r.listener < listeners.length ? listeners[r.listener] : null);
-        l.add(",\"protocol\":\"").add(PROTOCOLS[Math.min(r.protocol, 2)]).add((byte) '"');
+        l.add(",\"protocol\":\"").add(PROTOCOLS[Math.min(r.protocol, 3)]).add((byte) '"');
         l.add(",\"host\":");
         jsonField(r, r.host);
         l.add(",\"method\":");
@@ -313,7 +313,7 @@ final class AccessLogFormat {
                 l.add((byte) '?');
                 plainField(r, r.query);
             }
-            l.add((byte) ' ').add(PROTOCOLS[Math.min(r.protocol, 2)]);
+            l.add((byte) ' ').add(PROTOCOLS[Math.min(r.protocol, 3)]);
         }
         l.add("\" ").decimal(r.status).add((byte) ' ');
         if (r.bytesSent == 0) {

@@ -38,6 +38,7 @@ import io.paduraksa.proxy.cache.CachingForwarder;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.connection.TlsException;
+import io.paduraksa.server.http3.Http3Listener;
 import io.paduraksa.server.transport.InheritedSockets;
 import io.paduraksa.server.transport.Transport;
 import io.paduraksa.snapshot.Snapshot;
@@ -72,12 +73,16 @@ public final class EdgeServer {
     private final PaduraksaSpec spec;
     private final Transport transport;
     private final EventLoopGroup group;
+    /** Event loops in {@link #group}: each HTTP/3 listener gets one UDP socket per loop on epoll. */
+    private final int threads;
     private final SnapshotStore store;
     private final Reloader reloader;
     private final ScheduledExecutorService clock;
     private final ChannelGroup connections = new DefaultChannelGroup("connections", GlobalEventExecutor.INSTANCE);
     private final List<Channel> serverChannels = new ArrayList<>();
     private final List<ListenerInitializer> listeners = new ArrayList<>();
+    /** The UDP sides of listeners that serve h3, closed after the drain (their sockets carry every QUIC connection). */
+    private final List<Http3Listener> http3 = new ArrayList<>();
     /** Inherited listening sockets (socket activation), by listener index; null where the listener is bound. */
     private final Channel[] adopted;
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
@@ -108,6 +113,7 @@ public final class EdgeServer {
         }
         this.adopted = adopt(spec.listeners(), inherited);
         int threads = spec.server().threads() > 0 ? spec.server().threads() : Runtime.getRuntime().availableProcessors();
+        this.threads = threads;
         this.group = transport.newEventLoopGroup(threads);
         this.store = new SnapshotStore(initial);
         this.reloader = new Reloader(configFile, store, spec.server().reloadGrace());
@@ -232,6 +238,9 @@ public final class EdgeServer {
     private void bind() throws Exception {
         for (ListenerInitializer l : listeners) {
             bindOne(l.index(), l.spec(), l);
+            if (l.spec().servesHttp3()) {
+                bindHttp3(l);
+            }
         }
         for (int i = 0; i < spec.listeners().size(); i++) {
             ListenerSpec l = spec.listeners().get(i);
@@ -269,6 +278,21 @@ public final class EdgeServer {
         Channel ch = f.channel();
         serverChannels.add(ch);
         bound.put(l.name() == null ? l.address() : l.name(), (InetSocketAddress) ch.localAddress());
+    }
+
+    /**
+     * The listener's UDP side on the port number its TCP side got, then the {@code Alt-Svc} its
+     * HTTP/1.1 and HTTP/2 answers carry from now on (RFC 7838: {@code h3=":PORT"; ma=SECONDS}).
+     */
+    private void bindHttp3(ListenerInitializer l) throws BindException {
+        String name = l.spec().name() == null ? l.spec().address() : l.spec().name();
+        InetSocketAddress tcp = bound.get(name);
+        Http3Listener h3 = Http3Listener.bind(group, transport.datagramChannelClass(), tcp, l.tls(), l.spec().http3(), spec.limits(),
+                l.services(), l.trustedProxies(), l.countries(), connections, threads);
+        http3.add(h3);
+        l.http3(h3);
+        l.services().altSvc(h3.localAddress().getPort(), l.spec().http3().altSvcMaxAge().toSeconds());
+        LOG.info("listener {} serves HTTP/3 on UDP {} ({} sockets)", name, h3.localAddress(), h3.sockets());
     }
 
     /**
@@ -422,6 +446,9 @@ public final class EdgeServer {
             if (old != null) {
                 try {
                     l.tls(old.reload());
+                    if (l.http3() != null) {
+                        l.http3().tls(l.tls());
+                    }
                 } catch (TlsException e) {
                     LOG.error("listener {}: TLS certificates not reloaded, the previous ones stay: {}", l.spec().name(), e.getMessage());
                 }
@@ -536,6 +563,9 @@ public final class EdgeServer {
             LOG.warn("drain timeout: closing {} connections", connections.size());
         }
         connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        for (Http3Listener h3 : http3) {
+            h3.close(); // after the drain: the socket carries every QUIC connection
+        }
         if (upstreams != null) {
             metrics.upstream().source(null);
             upstreams.close();

@@ -2,6 +2,8 @@ package io.paduraksa.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.paduraksa.config.Http3Spec;
+import io.paduraksa.config.ListenerSpec;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.Gate;
 import io.paduraksa.gate.GateOutcome;
@@ -89,6 +91,7 @@ final class Explain implements GateTrace {
         Explain explain = new Explain(out, snapshot);
         out.printf("config    %s (generation %d, sha256 %s)%n", snapshot.sourceName(), snapshot.generation(),
                 snapshot.sourceSha256().substring(0, 16));
+        http3(out, snapshot);
         out.printf("request   %s %s (Host: %s)%n", websocket ? "GET" : method, target, authority == null ? "none" : authority);
         if (websocket) {
             out.printf("websocket a WebSocket handshake, judged as GET %s: an HTTP/1.1 Upgrade, or an HTTP/2 extended CONNECT"
@@ -98,6 +101,21 @@ final class Explain implements GateTrace {
                 ? " (a trusted proxy: " + snapshot.clientIpHeader() + " is honoured)"
                 : " (not a trusted proxy: " + snapshot.clientIpHeader() + " is ignored)");
         return new Gate(new SnapshotStore(snapshot)).run(view, explain.state, explain);
+    }
+
+    /** One line per listener that serves HTTP/3: its UDP port, limits, and the Alt-Svc its other answers carry. */
+    static void http3(PrintStream out, Snapshot snapshot) {
+        for (ListenerSpec l : snapshot.spec().listeners()) {
+            if (!l.servesHttp3()) {
+                continue;
+            }
+            Http3Spec h = l.http3();
+            String port = l.address().substring(l.address().lastIndexOf(':') + 1);
+            out.printf("http3     listener %s: h3 over QUIC on UDP %s (max_streams %d, max_field_section_size %s, idle_timeout %ds);"
+                            + " its HTTP/1.1 and HTTP/2 answers carry Alt-Svc: h3=\":%s\"; ma=%d%n",
+                    l.name() == null ? l.address() : l.name(), l.address(), h.maxStreams(), h.maxFieldSectionSize(),
+                    h.idleTimeout().toSeconds(), port, h.altSvcMaxAge().toSeconds());
+        }
     }
 
     private static URI parseUrl(String url) {

@@ -27,6 +27,7 @@ import io.paduraksa.server.http1.Http1GateHandler;
 import io.paduraksa.server.http1.Http1RequestDecoder;
 import io.paduraksa.server.http2.Http2GateHandler;
 import io.paduraksa.server.http2.Http2Limits;
+import io.paduraksa.server.http3.Http3Listener;
 import io.paduraksa.snapshot.SnapshotStore;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +55,7 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     private final boolean http1;
     private final boolean h2c;
     private final Http2Limits h2Limits;
+    private volatile Http3Listener http3;
 
     ListenerInitializer(int index, ListenerSpec spec, LimitsSpec limits, ListenerServices context, SnapshotStore store,
                         TlsContexts tls, ChannelGroup channels) {
@@ -84,6 +86,30 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
 
     ListenerSpec spec() {
         return spec;
+    }
+
+    /** The listener's HTTP/3 side, or null. */
+    Http3Listener http3() {
+        return http3;
+    }
+
+    void http3(Http3Listener h3) {
+        this.http3 = h3;
+    }
+
+    /** The listener's shared services (its request cycle), for its HTTP/3 side. */
+    ListenerServices services() {
+        return context;
+    }
+
+    /** {@code client_ip.trusted_proxies}, read from the current snapshot. */
+    AddressMatcher trustedProxies() {
+        return trustedProxies;
+    }
+
+    /** The country of a peer, from the current snapshot's database. */
+    CountryLookup countries() {
+        return countries;
     }
 
     int index() {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Upgrade. Chromium runs in real time (its virtual-time budget does not wait for WebSockets) with a
  * DevTools port so that it stays up, and is stopped by the test once the line is there.
  */
-class Http2WebSocketBrowserIT {
+public class Http2WebSocketBrowserIT {
     private static final String PAGE = """
             <html><body><p id="out">waiting</p><script>
             const out = document.getElementById('out');
@@ -84,7 +84,7 @@ class Http2WebSocketBrowserIT {
     }
 
     /** The base64 SHA-256 of the certificate's SubjectPublicKeyInfo, as chromium's SPKI allow-list wants it. */
-    private static String spki(Path pem) throws Exception {
+    public static String spki(Path pem) throws Exception {
         try (InputStream in = Files.newInputStream(pem)) {
             X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
             return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(cert.getPublicKey().getEncoded()));
@@ -92,7 +92,7 @@ class Http2WebSocketBrowserIT {
     }
 
     /** The access log's line containing {@code needle} (the writer thread flushes it soon after the request). */
-    private static String awaitLine(Path log, String needle) throws Exception {
+    public static String awaitLine(Path log, String needle) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         List<String> lines = List.of();
         while (System.nanoTime() < deadline) {

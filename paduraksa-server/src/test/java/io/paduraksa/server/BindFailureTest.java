@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /** The one line a listener that cannot bind ends the start with (StartupIT sees it from a real process). */
 class BindFailureTest {
-    private static final ListenerSpec NAMED = new ListenerSpec("public", "127.0.0.1:8080", null, null, false, null, false, null);
-    private static final ListenerSpec UNNAMED = new ListenerSpec(null, "[::1]:443", null, null, false, null, false, null);
+    private static final ListenerSpec NAMED = new ListenerSpec("public", "127.0.0.1:8080", null, null, false, null, false, null, null);
+    private static final ListenerSpec UNNAMED = new ListenerSpec(null, "[::1]:443", null, null, false, null, false, null, null);
 
     /** The first cause is the text Netty's epoll transport gives (seen in StartupIT's process log). */
     @Test

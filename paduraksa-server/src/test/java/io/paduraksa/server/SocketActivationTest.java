@@ -26,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * RestartUnderLoadIT does the same with real processes and a launcher that keeps the socket.
  */
 class SocketActivationTest {
-    private static final ListenerSpec PUBLIC = new ListenerSpec("public", "127.0.0.1:8080", null, null, false, null, false, null);
-    private static final ListenerSpec ANY = new ListenerSpec(null, "0.0.0.0:8443", null, null, false, null, false, null);
-    private static final ListenerSpec ADMIN = new ListenerSpec("admin", "127.0.0.1:9901", null, null, false, null, true, null);
+    private static final ListenerSpec PUBLIC = new ListenerSpec("public", "127.0.0.1:8080", null, null, false, null, false, null, null);
+    private static final ListenerSpec ANY = new ListenerSpec(null, "0.0.0.0:8443", null, null, false, null, false, null, null);
+    private static final ListenerSpec ADMIN = new ListenerSpec("admin", "127.0.0.1:9901", null, null, false, null, true, null, null);
 
     @Test
     void readsTheSystemdEnvironmentOnlyWhenItIsForThisProcess() {

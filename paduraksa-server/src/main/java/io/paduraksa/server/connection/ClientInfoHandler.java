@@ -103,10 +103,19 @@ public final class ClientInfoHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
-    private void publish(ChannelHandlerContext ctx, long high, long low) {
+    /**
+     * The client of a connection from {@code high}/{@code low}: whether it is a trusted proxy, and
+     * its country unless it is one. Shared with the QUIC side ({@code server.http3}), whose peer
+     * address is known when the connection is made. Once per connection.
+     */
+    public static ClientInfo clientInfo(long high, long low, AddressMatcher trustedProxies, CountryLookup countries, boolean tls) {
         boolean trusted = trustedProxies.matches(high, low);
         int country = trusted ? ClientInfo.NO_COUNTRY : countries.country(high, low);
-        ClientInfo info = new ClientInfo(high, low, trusted, country, tls);
+        return new ClientInfo(high, low, trusted, country, tls);
+    }
+
+    private void publish(ChannelHandlerContext ctx, long high, long low) {
+        ClientInfo info = clientInfo(high, low, trustedProxies, countries, tls);
         if (!ctx.channel().attr(CLIENT_INFO).compareAndSet(null, info)) {
             throw alreadySet(ctx);
         }

@@ -89,14 +89,26 @@ public final class TlsContexts {
     private final List<SslContext> contexts;
     private final Map<String, Integer> certificateByName;
     private final Mapping<String, SslContext> mapping;
+    private final List<KeyAndChain> keys;
+    private final X509Certificate[] clientCas;
+
+    /**
+     * One certificate as read and checked (key matching the leaf), for a protocol that builds its
+     * own TLS context from the same files: QUIC ({@code server.http3}) cannot use an {@link SslContext}.
+     */
+    public record KeyAndChain(PrivateKey key, X509Certificate[] chain) {
+    }
 
     private TlsContexts(Settings settings, SslProvider provider, List<SslContext> contexts,
-                        Map<String, Integer> certificateByName, Mapping<String, SslContext> mapping) {
+                        Map<String, Integer> certificateByName, Mapping<String, SslContext> mapping,
+                        List<KeyAndChain> keys, X509Certificate[] clientCas) {
         this.settings = settings;
         this.provider = provider;
         this.contexts = contexts;
         this.certificateByName = certificateByName;
         this.mapping = mapping;
+        this.keys = keys;
+        this.clientCas = clientCas;
     }
 
     /**
@@ -110,6 +122,7 @@ public final class TlsContexts {
         X509Certificate[] clientCas = settings.clientCa() == null ? null
                 : PemFiles.certificates(settings.clientCa(), TlsException.CLIENT_CA).toArray(new X509Certificate[0]);
         List<SslContext> contexts = new ArrayList<>();
+        List<KeyAndChain> keys = new ArrayList<>();
         Map<String, Integer> byName = new LinkedHashMap<>();
         for (int i = 0; i < settings.certificates().size(); i++) {
             CertificateFiles files = settings.certificates().get(i);
@@ -126,12 +139,13 @@ public final class TlsContexts {
                 byName.putIfAbsent(name, i); // the first certificate listing a name serves it
             }
             contexts.add(build(settings, provider, chain, key, clientCas, files.cert(), i));
+            keys.add(new KeyAndChain(key, chain.toArray(new X509Certificate[0])));
         }
         DomainWildcardMappingBuilder<SslContext> mapping = new DomainWildcardMappingBuilder<>(byName.size() + 1, contexts.get(0));
         for (Map.Entry<String, Integer> e : byName.entrySet()) {
             mapping.add(e.getKey(), contexts.get(e.getValue()));
         }
-        return new TlsContexts(settings, provider, List.copyOf(contexts), byName, mapping.build());
+        return new TlsContexts(settings, provider, List.copyOf(contexts), byName, mapping.build(), List.copyOf(keys), clientCas);
     }
 
     /** Reads the same files again (SIGHUP); this instance stays usable whatever happens. */
@@ -156,6 +170,16 @@ public final class TlsContexts {
     /** The context for {@code hostName}, as SNI would choose it. */
     public SslContext contextFor(String hostName) {
         return mapping.map(hostName);
+    }
+
+    /** Each certificate's key and chain, in the order of {@code tls.certificates} (indexes as {@link #certificateByName}). */
+    public List<KeyAndChain> keys() {
+        return keys;
+    }
+
+    /** The CA certificates client certificates must chain to ({@code tls.client_ca}), or null. */
+    public X509Certificate[] clientCas() {
+        return clientCas == null ? null : clientCas.clone();
     }
 
     /** The first certificate's context: used without SNI or for names no certificate lists. */

@@ -5,6 +5,8 @@ import io.paduraksa.ops.AccessLog;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.Forwarder;
 import io.paduraksa.respond.DateHeader;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,6 +29,15 @@ public final class ListenerServices {
     private final AsyncPolicies asyncPolicies;
     private final RequestCycle cycle;
     private final AtomicBoolean stopping;
+    /**
+     * The listener's {@code Alt-Svc: h3=":PORT"; ma=N} as an HTTP/1.1 field line and as a value, or
+     * null when it serves no HTTP/3; set once its UDP side is bound (read per answer: one volatile read).
+     */
+    private volatile AltSvc altSvc;
+
+    /** An {@code Alt-Svc} advertisement, made once per listener. */
+    public record AltSvc(byte[] http1Line, AsciiString value) {
+    }
 
     public ListenerServices(Gate gate, Forwarder forwarder, DateHeader date, GateMeter meter, Metrics metrics, int listener,
                             AccessLog accessLog) {
@@ -79,6 +90,20 @@ public final class ListenerServices {
     /** The stop began ({@link io.paduraksa.server.EdgeServer#stop}): set before the listeners close and the {@link DrainEvent}s go out. */
     public void stop() {
         stopping.set(true);
+    }
+
+    /**
+     * The listener serves HTTP/3 on UDP {@code port}: its HTTP/1.1 and HTTP/2 answers and forwarded
+     * responses advertise it from now on, for {@code maxAgeSeconds} (RFC 7838 3).
+     */
+    public void altSvc(int port, long maxAgeSeconds) {
+        String value = "h3=\":" + port + "\"; ma=" + maxAgeSeconds;
+        altSvc = new AltSvc(("Alt-Svc: " + value + "\r\n").getBytes(StandardCharsets.US_ASCII), AsciiString.cached(value));
+    }
+
+    /** The listener's {@code Alt-Svc} advertisement, or null (no HTTP/3). */
+    public AltSvc altSvc() {
+        return altSvc;
     }
 
     public Gate gate() {

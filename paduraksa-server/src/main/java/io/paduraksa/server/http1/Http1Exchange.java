@@ -275,8 +275,9 @@ final class Http1Exchange implements ForwardExchange {
         boolean rateLimit = state.hasRateLimit();
         ForwardingRules forwarding = state.snapshot().forwarding();
         boolean echo = forwarding.echoRequestId();
+        byte[] altSvc = handler.altSvcLine();
         int extra = own.length + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0)
-                + (echo ? ForwardingFields.maxEchoLineLength(forwarding) : 0) + room;
+                + (echo ? ForwardingFields.maxEchoLineLength(forwarding) : 0) + (altSvc != null ? altSvc.length : 0) + room;
         ByteBuf out;
         if (h instanceof Http1ResponseHead h1) {
             out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + extra + 64);
@@ -300,6 +301,9 @@ final class Http1Exchange implements ForwardExchange {
         }
         if (extraLine != null) {
             out.writeBytes(extraLine);
+        }
+        if (altSvc != null) {
+            out.writeBytes(altSvc); // the listener serves HTTP/3 (an upstream's own Alt-Svc is passed on too)
         }
         writeFraming(out, h);
         out.writeShort(CRLF);

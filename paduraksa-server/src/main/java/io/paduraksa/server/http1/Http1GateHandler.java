@@ -494,10 +494,14 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         long id = answerId(state.requestId());
         Snapshot snapshot = state.snapshot() != null ? state.snapshot() : context.gate().store().current();
         byte[] echo = snapshot.forwarding().echoRequestId() ? snapshot.forwarding().requestIdLinePrefix() : null;
+        byte[] altSvc = altSvcLine();
         ByteBuf out = c.alloc().ioBuffer(response.http1FieldsLength(close, state) + (keepAlive10 ? KEEP_ALIVE.length : 0)
                 + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0) + (echo != null ? echo.length + 18 : 0)
-                + 2 + (copyBody ? bodyLength : 0));
+                + (altSvc != null ? altSvc.length : 0) + 2 + (copyBody ? bodyLength : 0));
         response.writeHttp1Fields(out, context.date(), close, state); // a templated Location is filled from the request
+        if (altSvc != null) {
+            out.writeBytes(altSvc);
+        }
         if (rateLimit) {
             RateLimitFields.writeHttp1(out, state.rateLimitLimit(), state.rateLimitRemaining(), state.rateLimitReset());
         }
@@ -659,6 +663,12 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         if (c.pipeline().get(Http1RequestDecoder.class) != null) {
             c.pipeline().remove(Http1RequestDecoder.class);
         }
+    }
+
+    /** The listener's {@code Alt-Svc} field line when it serves HTTP/3 ({@link ListenerServices#altSvc}), else null. */
+    byte[] altSvcLine() {
+        ListenerServices.AltSvc a = context.altSvc();
+        return a == null ? null : a.http1Line();
     }
 
     /** The connection's request state: the gate's, and the exchange's for the response head (its {@code RateLimit-*} fields). */

@@ -38,6 +38,7 @@ import java.util.Set;
 final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, Http2Headers> implements Http2Headers {
     private static final AsciiString STATUS = PseudoHeaderName.STATUS.value();
     private static final AsciiString[] NONE = {};
+    private static final AsciiString ALT_SVC = AsciiString.cached("alt-svc");
 
     private final Cursor cursor = new Cursor();
     private AsciiString status;
@@ -45,8 +46,8 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
     private AsciiString[] values = NONE;
     private AsciiString date;
     /** The fields after {@code date}: the {@code RateLimit-*} ones, then the echoed request id; {@code extraCount} of them. */
-    private final AsciiString[] extraNames = new AsciiString[4];
-    private final AsciiString[] extraValues = new AsciiString[4];
+    private final AsciiString[] extraNames = new AsciiString[5];
+    private final AsciiString[] extraValues = new AsciiString[5];
     private int extraCount;
     /** Index into the answer's headers whose value is {@link #templatedValue} instead (a filled Location), or -1. */
     private int templated = -1;
@@ -79,6 +80,12 @@ final class Http2AnswerHeaders extends EmptyHeaders<CharSequence, CharSequence, 
     /** Adds the echoed request-id field ({@code forwarding.request_id.echo}) after the others. */
     Http2AnswerHeaders requestId(AsciiString name, AsciiString value) {
         extra(name, value);
+        return this;
+    }
+
+    /** Adds {@code alt-svc} (the listener serves HTTP/3). */
+    Http2AnswerHeaders altSvc(AsciiString value) {
+        extra(ALT_SVC, value);
         return this;
     }
 

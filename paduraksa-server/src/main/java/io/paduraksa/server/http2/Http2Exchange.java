@@ -82,6 +82,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     private static final AsciiString SEC_WEBSOCKET_KEY = AsciiString.cached("sec-websocket-key");
     private static final AsciiString SEC_WEBSOCKET_ACCEPT = AsciiString.cached("sec-websocket-accept");
     private static final AsciiString STATUS_200 = HttpResponseStatus.OK.codeAsText();
+    private static final AsciiString ALT_SVC = AsciiString.cached("alt-svc");
 
     /** Where the stream's request is; see the class comment for the transitions. */
     enum Phase {
@@ -537,6 +538,9 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         ForwardingRules forwarding = state.snapshot().forwarding();
         if (forwarding.echoRequestId()) {
             out.set(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding)); // the upstream's was removed by the rules
+        }
+        if (handler.altSvc() != null) {
+            out.add(ALT_SVC, handler.altSvc()); // the listener serves HTTP/3
         }
         if (state.hasRateLimit()) {
             // set: replaces an upstream's own RateLimit-* fields, so each is sent once

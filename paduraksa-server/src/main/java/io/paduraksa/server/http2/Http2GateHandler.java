@@ -526,6 +526,11 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         }
     }
 
+    /** The listener's {@code Alt-Svc} value when it serves HTTP/3, else null. */
+    AsciiString altSvc() {
+        return context.altSvc() == null ? null : context.altSvc().value();
+    }
+
     /** The listener's request cycle: the forwarded stream's count and the access-log line go through it. */
     RequestCycle cycle() {
         return cycle;
@@ -613,6 +618,9 @@ public final class Http2GateHandler extends Http2ConnectionHandler {
         ForwardingRules forwarding = snapshot.forwarding();
         if (forwarding.echoRequestId()) {
             headers.requestId(forwarding.requestIdHeader(), hex(id)); // a new value each time: HPACK may keep it in its table
+        }
+        if (context.altSvc() != null) {
+            headers.altSvc(context.altSvc().value());
         }
         ValueTemplate template = response.headerTemplate();
         if (template != null) {

@@ -4,15 +4,19 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
@@ -30,13 +34,13 @@ import java.util.concurrent.ThreadFactory;
 public final class Transport {
     /** Linux io_uring ({@code netty-transport-native-io_uring}); needs a 5.9+ kernel that allows it. */
     public static final Transport IO_URING = new Transport("io_uring",
-            IoUringServerSocketChannel.class, IoUringSocketChannel.class);
+            IoUringServerSocketChannel.class, IoUringSocketChannel.class, IoUringDatagramChannel.class);
     /** Linux epoll ({@code netty-transport-native-epoll}). */
     public static final Transport EPOLL = new Transport("epoll",
-            EpollServerSocketChannel.class, EpollSocketChannel.class);
+            EpollServerSocketChannel.class, EpollSocketChannel.class, EpollDatagramChannel.class);
     /** The JDK's selector; always available, the slowest and the one that allocates per request. */
     public static final Transport NIO = new Transport("nio",
-            NioServerSocketChannel.class, NioSocketChannel.class);
+            NioServerSocketChannel.class, NioSocketChannel.class, NioDatagramChannel.class);
 
     /** Preference order for {@code auto}. */
     /**
@@ -50,12 +54,14 @@ public final class Transport {
     private final String name;
     private final Class<? extends ServerSocketChannel> serverChannelClass;
     private final Class<? extends SocketChannel> socketChannelClass;
+    private final Class<? extends DatagramChannel> datagramChannelClass;
 
     private Transport(String name, Class<? extends ServerSocketChannel> serverChannelClass,
-                      Class<? extends SocketChannel> socketChannelClass) {
+                      Class<? extends SocketChannel> socketChannelClass, Class<? extends DatagramChannel> datagramChannelClass) {
         this.name = name;
         this.serverChannelClass = serverChannelClass;
         this.socketChannelClass = socketChannelClass;
+        this.datagramChannelClass = datagramChannelClass;
     }
 
     /**
@@ -151,6 +157,11 @@ public final class Transport {
     /** For {@code Bootstrap.channel(...)}: upstream connections made by the forwarder. */
     public Class<? extends SocketChannel> socketChannelClass() {
         return socketChannelClass;
+    }
+
+    /** The UDP channel class for HTTP/3 listeners (QUIC runs over it). */
+    public Class<? extends DatagramChannel> datagramChannelClass() {
+        return datagramChannelClass;
     }
 
     @Override

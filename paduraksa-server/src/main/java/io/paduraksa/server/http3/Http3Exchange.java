@@ -1,0 +1,752 @@
+package io.paduraksa.server.http3;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
+import io.netty.handler.codec.http3.DefaultHttp3Headers;
+import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3ErrorCode;
+import io.netty.handler.codec.http3.Http3Exception;
+import io.netty.handler.codec.http3.Http3Headers;
+import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
+import io.netty.handler.codec.quic.QuicException;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.util.AsciiString;
+import io.netty.util.Recycler;
+import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.gate.RequestState;
+import io.paduraksa.ops.AccessLog;
+import io.paduraksa.proxy.FieldSink;
+import io.paduraksa.proxy.ForwardCall;
+import io.paduraksa.proxy.ForwardExchange;
+import io.paduraksa.proxy.ForwardingFields;
+import io.paduraksa.proxy.ResponseHead;
+import io.paduraksa.proxy.ResponseTrailers;
+import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
+import io.paduraksa.respond.ValueTemplate;
+import io.paduraksa.server.cycle.ProtocolExchange;
+import io.paduraksa.server.cycle.RequestCycle;
+import io.paduraksa.snapshot.ForwardingRules;
+import io.paduraksa.snapshot.ResponseHeaderRules;
+import io.paduraksa.snapshot.Snapshot;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One HTTP/3 request stream (RFC 9114 4.1): the handler of its {@link QuicStreamChannel}, the
+ * request cycle's {@link ProtocolExchange} and, for a forwarded request, the forwarder's
+ * {@link ForwardExchange}. One per stream (Netty makes a channel and pipeline per stream anyway).
+ *
+ * <p><b>One phase per stream.</b>
+ * <pre>
+ * HEADERS --headers--&gt; GATE --answer, drop, refusal--&gt; DONE
+ *                       |  ^-- WAITING_FOR_POLICY (an asynchronous policy decides; the stream is not read)
+ *                       +--forward--&gt; FORWARDING --upstream head written--&gt; FORWARDING_BODY
+ *                                     --response head--&gt; RESPONDING --end, abort, the client's reset--&gt; DONE
+ * </pre>
+ * Besides the phase only facts: a HEAD request, whether the request's FIN has come, whether the
+ * upstream pushes back.
+ *
+ * <p><b>The end of a response.</b> The FIN goes out only once the response's last frame has been
+ * taken by QUIC: it is written as a listener of that frame's write ({@link QuicStreamChannel#SHUTDOWN_OUTPUT}).
+ * {@code QuicStreamChannel.shutdownOutput()} called at once writes the FIN past the stream's queue
+ * of frames waiting for flow-control credit (Netty 4.2.18 {@code QuicheQuicStreamChannel.shutdownOutput0}
+ * calls {@code writeWithoutCheckChannelState}), so a response whose frames had to wait ended before
+ * them: the stream closed without its answer.
+ *
+ * <p><b>Back-pressure.</b> Request body: the stream is not read (auto-read off) while the upstream
+ * head is not written, while the upstream connection is full and while a policy waits; QUIC's stream
+ * flow control then stops the client. Response body: the stream's writability (quiche's stream
+ * capacity) is the forwarder's {@link #isWritable}; {@code channelWritabilityChanged} resumes it.
+ */
+final class Http3Exchange extends Http3RequestStreamInboundHandler implements ProtocolExchange, ForwardExchange {
+    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
+    private static final AsciiString TE = AsciiString.cached("te");
+    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
+    /** RFC 9114 4.2: connection-specific fields make a request malformed (Netty checks {@code connection} and {@code te} itself). */
+    private static final AsciiString[] CONNECTION_SPECIFIC = {
+            AsciiString.cached("keep-alive"), AsciiString.cached("proxy-connection"),
+            AsciiString.cached("transfer-encoding"), AsciiString.cached("upgrade"), AsciiString.cached("connection")};
+
+    enum Phase {
+        /** The stream is open, its HEADERS have not come. */
+        HEADERS,
+        /**
+         * The HEADERS came with the request's FIN in the same read: its DATA frames are decoded
+         * right after them, so the gate runs at the read's end, with the whole body in hand.
+         */
+        COLLECTING,
+        /** The gate decides (synchronously). */
+        GATE,
+        /** An asynchronous policy decides; the stream is not read meanwhile. */
+        WAITING_FOR_POLICY,
+        /** The forwarder has the request, the upstream head is not written: the stream is not read. */
+        FORWARDING,
+        /** The upstream head is written: DATA goes straight up. */
+        FORWARDING_BODY,
+        /** The upstream's response head went to the client; its body follows. */
+        RESPONDING,
+        /** The request ended: answered, dropped, reset, or its response done. */
+        DONE
+    }
+
+    private final Http3DrainHandler connection;
+    private final RequestCycle cycle;
+    /**
+     * The request's recycled state and view (the state holds an 8 KiB path buffer: made per stream
+     * it was most of what a request allocated), taken with the stream, returned when the request ends.
+     */
+    private Slot slot = Slot.take();
+    private RequestState state = slot.state;
+    private Http3RequestView view = slot.view;
+    private ChannelHandlerContext ctx;
+    private Phase phase = Phase.HEADERS;
+    private boolean head;
+    /** The request's FIN has come: no more body. */
+    private boolean requestEnded;
+    private boolean logged;
+    /** The upstream connection pushes back: the stream is not read meanwhile. */
+    private boolean upstreamFull;
+    private long started;
+    private int decision = AccessLog.RESPOND;
+    private long received;
+    private ForwardCall call;
+    /** Body read before the upstream head was written (at most one read: the stream is not read meanwhile). */
+    private CompositeByteBuf pending;
+
+    Http3Exchange(Http3DrainHandler connection) {
+        this.connection = connection;
+        this.cycle = connection.services().cycle();
+    }
+
+    // ---- from the stream's pipeline ----
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        connection.streamOpened();
+    }
+
+    /** The stream's pipeline is gone (after its close, whether or not it was ever active): the connection counts it closed. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        releasePending();
+        connection.streamClosed();
+    }
+
+    @Override
+    protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
+        if (phase != Phase.HEADERS) {
+            return; // trailers of a request already decided: nothing in them is forwarded
+        }
+        QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
+        if (connection.refusesStream(stream.streamId())) {
+            // Opened after our GOAWAY named a lower id (RFC 9114 5.2): not processed, the client may retry.
+            phase = Phase.DONE;
+            reset(Http3ErrorCode.H3_REQUEST_REJECTED);
+            return;
+        }
+        Http3Headers headers = frame.headers();
+        CharSequence method = headers.method();
+        head = method != null && HttpMethod.HEAD.asciiName().contentEquals(method);
+        requestEnded = stream.isInputShutdown(); // a FIN read with the HEADERS is seen before they are delivered
+        phase = Phase.GATE;
+        started = cycle.startNanos();
+        view.reset(connection.client(), headers);
+        int refusal = refusal(method, headers);
+        if (refusal == 0 && !requestEnded && declaredLength(headers) > connection.limits().maxBodySize()) {
+            refusal = 413;
+        }
+        if (refusal != 0) {
+            cycle.refuse(this, refusal);
+            return;
+        }
+        if (requestEnded) {
+            phase = Phase.COLLECTING; // the gate runs in channelReadComplete
+            return;
+        }
+        cycle.run(view, this);
+    }
+
+    /** The read that brought a complete request is decoded: its gate runs now (see {@link Phase#COLLECTING}). */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (phase == Phase.COLLECTING) {
+            phase = Phase.GATE;
+            cycle.run(view, this);
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    /**
+     * Requests refused before the gate: a plain CONNECT 501, as on HTTP/1.1 and HTTP/2 (no tunnels;
+     * extended CONNECT is not offered on HTTP/3, so {@code :protocol} is malformed), a request
+     * without {@code :method} or {@code :path} or with a connection-specific field 400 (malformed,
+     * RFC 9114 4.1.2, 4.2; answered instead of a bare reset, as 4.1.2 allows). Netty's validation
+     * has already reset streams with unknown, repeated or misplaced pseudo-header fields, a
+     * {@code connection} field, a {@code te} other than {@code trailers} and a {@code host} that
+     * disagrees with {@code :authority}. 0 for the rest.
+     */
+    private static int refusal(CharSequence method, Http3Headers headers) {
+        if (method == null) {
+            return 400;
+        }
+        if (HttpMethod.CONNECT.asciiName().contentEquals(method)) {
+            return headers.get(Http3Headers.PseudoHeaderName.PROTOCOL.value()) != null ? 400 : 501;
+        }
+        if (headers.path() == null || headers.get(Http3Headers.PseudoHeaderName.PROTOCOL.value()) != null) {
+            return 400;
+        }
+        for (AsciiString name : CONNECTION_SPECIFIC) {
+            if (headers.contains(name)) {
+                return 400;
+            }
+        }
+        CharSequence te = headers.get(TE);
+        return te != null && !TRAILERS.contentEqualsIgnoreCase(te) ? 400 : 0;
+    }
+
+    @Override
+    protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+        ByteBuf data = frame.content();
+        int n = data.readableBytes();
+        received += n;
+        if (phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING) {
+            if (received > connection.limits().maxBodySize()) {
+                frame.release();
+                bodyTooLarge();
+                return;
+            }
+            if (n > 0 && call != null) {
+                call.requestBody(data.retain());
+            }
+        } else if ((phase == Phase.FORWARDING || phase == Phase.WAITING_FOR_POLICY || phase == Phase.COLLECTING) && n > 0) {
+            if (received > connection.limits().maxBodySize()) {
+                frame.release();
+                bodyTooLarge();
+                return;
+            }
+            if (pending == null) {
+                pending = ctx.alloc().compositeBuffer();
+            }
+            pending.addComponent(true, data.retain());
+        }
+        frame.release(); // an answered request's body is read and dropped (its stream was asked to stop sending)
+    }
+
+    /** The body passed {@code limits.max_body_size}: the upstream request is abandoned, the client gets 413 (or a reset once its response started). */
+    private void bodyTooLarge() {
+        releasePending();
+        ForwardCall c = call;
+        if (c != null) {
+            c.requestRefused(413);
+        } else if (phase == Phase.WAITING_FOR_POLICY || phase == Phase.COLLECTING) {
+            phase = Phase.GATE;
+            cycle.refuse(this, 413);
+        }
+    }
+
+    /** The request's FIN (RFC 9114 4.1: the request is complete). */
+    @Override
+    protected void channelInputClosed(ChannelHandlerContext ctx) {
+        requestEnded = true;
+        if ((phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING) && call != null) {
+            call.requestEnd();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable() && call != null && isForwarding()) {
+            call.clientWritable();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** The stream is gone: a request still in flight ends here (the client reset it, or the connection closed). */
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (phase != Phase.DONE) {
+            ForwardCall c = call;
+            call = null;
+            if (c != null) {
+                c.clientClosed();
+            }
+            forwardStatus(0);
+            end();
+        }
+        releasePending();
+        ctx.fireChannelInactive();
+    }
+
+    /** QUIC errors on the stream (the client's RESET_STREAM or STOP_SENDING): the stream closes; nothing to log. */
+    @Override
+    protected void handleQuicException(ChannelHandlerContext ctx, QuicException exception) {
+        ctx.close();
+    }
+
+    /** HTTP/3 errors: Netty has reset the stream (malformed frames, field section too large); close it quietly. */
+    @Override
+    protected void handleHttp3Exception(ChannelHandlerContext ctx, Http3Exception exception) {
+        ctx.close();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof QuicException || cause instanceof Http3Exception) {
+            super.exceptionCaught(ctx, cause);
+            return;
+        }
+        ctx.close(); // an I/O error on the stream: the client's to retry
+    }
+
+    // ---- ProtocolExchange ----
+
+    @Override
+    public RequestState state() {
+        return state;
+    }
+
+    /** The QUIC connection (an asynchronous policy's I/O runs on its event loop). */
+    @Override
+    public Channel channel() {
+        return ctx.channel().parent();
+    }
+
+    @Override
+    public void logDecision(int decision) {
+        this.decision = decision;
+    }
+
+    /**
+     * HEADERS (the precomputed status and fields, the date, the request's own fields), DATA unless
+     * HEAD or empty, then FIN once the last frame is taken. A body still coming is refused with
+     * STOP_SENDING (H3_NO_ERROR, RFC 9114 4.1.1).
+     */
+    @Override
+    public void writeAnswer(PrecomputedResponse response) {
+        ChannelHandlerContext ctx = this.ctx;
+        boolean noBody = head || response.contentLength() == 0;
+        Http3Headers headers = answerHeaders(response);
+        long id = state.requestId() != 0 ? state.requestId() : ThreadLocalRandom.current().nextLong();
+        if (noBody) {
+            ctx.write(new DefaultHttp3HeadersFrame(headers), ctx.newPromise().addListener(QuicStreamChannel.SHUTDOWN_OUTPUT));
+        } else {
+            ctx.write(new DefaultHttp3HeadersFrame(headers), ctx.voidPromise());
+            ByteBuf body;
+            if (response.isTemplate()) {
+                body = ctx.alloc().directBuffer(response.contentLength());
+                response.writeBody(body, id, state.clientIpHigh(), state.clientIpLow());
+            } else {
+                body = response.retainedBody();
+            }
+            ctx.write(new DefaultHttp3DataFrame(body), ctx.newPromise().addListener(QuicStreamChannel.SHUTDOWN_OUTPUT));
+        }
+        if (response.isOneShot()) {
+            response.release();
+        }
+        state.status(response.status());
+        state.addBytesSent(noBody ? 0 : response.contentLength());
+        stopReading();
+        ctx.flush();
+        end();
+    }
+
+    /** The answer's header block: status, the answer's lower-case fields, date, RateLimit-*, the echoed request id. */
+    private Http3Headers answerHeaders(PrecomputedResponse response) {
+        AsciiString[] names = response.headerNames();
+        AsciiString[] values = response.headerValues();
+        Http3Headers h = new DefaultHttp3Headers(false, names.length + 6);
+        h.status(response.statusText());
+        ValueTemplate template = response.headerTemplate();
+        for (int i = 0; i < names.length; i++) {
+            if (template != null && i == response.templateHeaderIndex()) {
+                byte[] value = new byte[template.length(state)];
+                template.write(io.netty.buffer.Unpooled.wrappedBuffer(value).clear(), state);
+                h.add(names[i], new AsciiString(value, false));
+            } else {
+                h.add(names[i], values[i]);
+            }
+        }
+        h.add(HttpHeaderNames.DATE, connection.services().date().ascii());
+        if (state.hasRateLimit()) {
+            h.add(RateLimitFields.LIMIT, RateLimitFields.ascii(state.rateLimitLimit()));
+            h.add(RateLimitFields.REMAINING, RateLimitFields.ascii(state.rateLimitRemaining()));
+            h.add(RateLimitFields.RESET, RateLimitFields.ascii(state.rateLimitReset()));
+        }
+        Snapshot snapshot = state.snapshot() != null ? state.snapshot() : connection.services().gate().store().current();
+        ForwardingRules forwarding = snapshot.forwarding();
+        if (forwarding.echoRequestId() && state.requestId() != 0) {
+            h.add(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding));
+        }
+        return h;
+    }
+
+    /** Ends the stream without an answer: both directions reset with H3_REQUEST_CANCELLED. */
+    @Override
+    public void drop() {
+        end();
+        reset(Http3ErrorCode.H3_REQUEST_CANCELLED);
+    }
+
+    @Override
+    public void forward() {
+        phase = Phase.FORWARDING;
+        decision = AccessLog.FORWARD;
+        autoRead(false); // until the upstream head is written
+        connection.services().forwarder().forward(state, this);
+    }
+
+    /** GATE -> WAITING_FOR_POLICY: the stream is not read until the policy decided. */
+    @Override
+    public void pauseReads() {
+        phase = Phase.WAITING_FOR_POLICY;
+        autoRead(false);
+    }
+
+    /** WAITING_FOR_POLICY -> GATE; a held body is dropped unless the request is forwarded or another policy waits. */
+    @Override
+    public void resumeReads(GateOutcome outcome) {
+        phase = Phase.GATE;
+        if (outcome != GateOutcome.FORWARD && outcome != GateOutcome.NEEDS_ASYNC) {
+            releasePending();
+        }
+        if (outcome != GateOutcome.NEEDS_ASYNC && outcome != GateOutcome.FORWARD) {
+            autoRead(true);
+        }
+    }
+
+    @Override
+    public boolean awaits(long requestId) {
+        return phase == Phase.WAITING_FOR_POLICY && state.requestId() == requestId; // state is null only once DONE
+    }
+
+    @Override
+    public void resumed(GateOutcome outcome) {
+        if (ctx != null) {
+            ctx.flush();
+        }
+    }
+
+    // ---- ForwardExchange ----
+
+    /** The forwarder's own answer (502, 503, 504, 413 ...). */
+    @Override
+    public void answer(PrecomputedResponse response) {
+        if (isOpen()) {
+            forwardStatus(response.status());
+            releasePending();
+            call = null;
+            if (phase == Phase.RESPONDING) {
+                abort();
+                return;
+            }
+            writeAnswer(response);
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return phase != Phase.DONE;
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
+    }
+
+    @Override
+    public long requestBodyLength() {
+        if (requestEnded) {
+            return pending == null ? 0 : pending.readableBytes(); // the whole body is here
+        }
+        long n = declaredLength(view.headers());
+        return n <= 0 ? -1 : n;
+    }
+
+    /** The request's {@code content-length}, or -1 when absent or not only digits (Netty checks DATA against it). */
+    static long declaredLength(Http3Headers headers) {
+        CharSequence length = headers.get(CONTENT_LENGTH);
+        if (length == null) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = 0; i < length.length(); i++) {
+            char c = length.charAt(i);
+            if (c < '0' || c > '9' || n > Long.MAX_VALUE / 10 - 10) {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
+    @Override
+    public boolean isUpgradeRequest() {
+        return false;
+    }
+
+    @Override
+    public void offerRequestFields(FieldSink sink, ForwardingRules rules) {
+        boolean trusted = state.isPeerTrustedProxy();
+        for (Map.Entry<CharSequence, CharSequence> e : view.headers()) {
+            CharSequence name = e.getKey();
+            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted, null)) {
+                sink.field(name, e.getValue()); // QPACK's names are lower case; values are immutable
+            }
+        }
+    }
+
+    @Override
+    public void attach(ForwardCall call) {
+        this.call = call;
+    }
+
+    /** FORWARDING -> FORWARDING_BODY: what was read goes up, then the end if it came; the stream is read again. */
+    @Override
+    public void requestBodyReady() {
+        if (phase == Phase.FORWARDING) {
+            phase = Phase.FORWARDING_BODY;
+        }
+        CompositeByteBuf p = pending;
+        pending = null;
+        if (p != null && p.isReadable()) {
+            call.requestBody(p);
+        } else if (p != null) {
+            p.release();
+        }
+        if (requestEnded) {
+            call.requestEnd();
+        } else if (!upstreamFull) {
+            autoRead(true);
+        }
+    }
+
+    @Override
+    public void pauseRequestBody(boolean pause) {
+        upstreamFull = pause;
+        if (!requestEnded && (phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING)) {
+            autoRead(!pause);
+        }
+    }
+
+    @Override
+    public void interimResponse(ResponseHead interim) {
+        // 1xx are not relayed (optional; a 100-continue is answered by the final response).
+    }
+
+    @Override
+    public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        forwardStatus(h.status());
+        phase = Phase.RESPONDING;
+        Http3Headers out = new DefaultHttp3Headers(false, h.headerCount() + rules.names().length + 5);
+        out.status(HttpResponseStatus.valueOf(h.status()).codeAsText());
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (rules.isRemoved(name) || h.isConnectionOption(name)) {
+                continue; // the rules remove hop-by-hop fields and Transfer-Encoding
+            }
+            out.add(new AsciiString(name).toLowerCase(), new AsciiString(h.headerValue(i))); // the upstream's head is released later
+        }
+        AsciiString[] names = rules.names();
+        AsciiString[] values = rules.values();
+        for (int i = 0; i < names.length; i++) {
+            out.set(names[i], values[i]);
+        }
+        if (extraLine != null) {
+            addLine(out, extraLine);
+        }
+        ForwardingRules forwarding = state.snapshot().forwarding();
+        if (forwarding.echoRequestId()) {
+            out.set(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding));
+        }
+        if (state.hasRateLimit()) {
+            out.set(RateLimitFields.LIMIT, RateLimitFields.ascii(state.rateLimitLimit()));
+            out.set(RateLimitFields.REMAINING, RateLimitFields.ascii(state.rateLimitRemaining()));
+            out.set(RateLimitFields.RESET, RateLimitFields.ascii(state.rateLimitReset()));
+        }
+        boolean endStream = head || !h.hasBody();
+        if (endStream) {
+            ctx.write(new DefaultHttp3HeadersFrame(out), ctx.newPromise().addListener(QuicStreamChannel.SHUTDOWN_OUTPUT));
+            finish();
+        } else {
+            ctx.write(new DefaultHttp3HeadersFrame(out), ctx.voidPromise());
+        }
+    }
+
+    /** A precomputed "Name: value\r\n" line (an affinity cookie) as a lower-case field. */
+    private static void addLine(Http3Headers out, byte[] line) {
+        int colon = 0;
+        while (colon < line.length && line[colon] != ':') {
+            colon++;
+        }
+        int end = line.length;
+        while (end > colon && (line[end - 1] == '\r' || line[end - 1] == '\n')) {
+            end--;
+        }
+        int valueStart = Math.min(end, colon + 2);
+        out.add(new AsciiString(line, 0, colon, true).toLowerCase(), new AsciiString(line, valueStart, end - valueStart, true));
+    }
+
+    @Override
+    public void upgraded() {
+        abort(); // never asked for (isUpgradeRequest is false): nothing can be tunnelled over HTTP/3 here
+    }
+
+    @Override
+    public void responseBody(ByteBuf chunk) {
+        if (!isOpen() || head) {
+            chunk.release();
+            return;
+        }
+        state.addBytesSent(chunk.readableBytes());
+        ctx.write(new DefaultHttp3DataFrame(chunk), ctx.voidPromise());
+    }
+
+    /** The stream can take more (quiche's stream capacity); when not, {@code channelWritabilityChanged} resumes the forwarder. */
+    @Override
+    public boolean isWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    @Override
+    public void flush() {
+        ctx.flush();
+    }
+
+    @Override
+    public void responseEnd(ResponseTrailers trailers) {
+        if (!isOpen()) {
+            return;
+        }
+        if (head) {
+            ctx.write(new DefaultHttp3DataFrame(io.netty.buffer.Unpooled.EMPTY_BUFFER),
+                    ctx.newPromise().addListener(QuicStreamChannel.SHUTDOWN_OUTPUT));
+        } else if (trailers != null && trailers.count() > 0) {
+            Http3Headers t = new DefaultHttp3Headers(false, trailers.count());
+            for (int i = 0; i < trailers.count(); i++) {
+                t.add(new AsciiString(trailers.name(i)).toLowerCase(), new AsciiString(trailers.value(i)));
+            }
+            ctx.write(new DefaultHttp3HeadersFrame(t), ctx.newPromise().addListener(QuicStreamChannel.SHUTDOWN_OUTPUT));
+        } else {
+            ctx.write(new DefaultHttp3DataFrame(io.netty.buffer.Unpooled.EMPTY_BUFFER),
+                    ctx.newPromise().addListener(QuicStreamChannel.SHUTDOWN_OUTPUT));
+        }
+        finish();
+    }
+
+    /** The response is written (its FIN follows its last frame): a body still coming is refused, the request ends. */
+    private void finish() {
+        call = null;
+        stopReading();
+        ctx.flush();
+        end();
+    }
+
+    /** The response cannot be completed: the stream is reset (H3_INTERNAL_ERROR), so the client cannot take a cut body for a whole one. */
+    @Override
+    public void abort() {
+        if (!isOpen()) {
+            return;
+        }
+        call = null;
+        forwardStatus(0);
+        end();
+        reset(Http3ErrorCode.H3_INTERNAL_ERROR);
+    }
+
+    // ---- helpers ----
+
+    private boolean isForwarding() {
+        return phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING;
+    }
+
+    private void autoRead(boolean on) {
+        if (ctx != null) {
+            ctx.channel().config().setAutoRead(on);
+        }
+    }
+
+    /** The response is complete: a request body still coming is not wanted (STOP_SENDING, H3_NO_ERROR). */
+    private void stopReading() {
+        releasePending();
+        QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
+        if (!requestEnded && !stream.isInputShutdown()) {
+            stream.shutdownInput(Http3ErrorCode.H3_NO_ERROR.code(), stream.voidPromise());
+        }
+    }
+
+    /** Resets both directions with {@code code} (RESET_STREAM and STOP_SENDING) and closes the stream channel. */
+    private void reset(Http3ErrorCode code) {
+        releasePending();
+        QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
+        stream.shutdown(code.code(), stream.voidPromise());
+        stream.close();
+    }
+
+    private void releasePending() {
+        CompositeByteBuf p = pending;
+        pending = null;
+        if (p != null) {
+            p.release();
+        }
+    }
+
+    /** A forwarded request's status is known (counted once, before the response head). */
+    private void forwardStatus(int status) {
+        if (phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY) {
+            cycle.forwarded(state, status);
+        }
+    }
+
+    /** -> DONE: the one end-of-request hook (the access-log line). */
+    private void end() {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        phase = Phase.DONE;
+        if (!logged) {
+            logged = true;
+            cycle.log(AccessLog.HTTP3, state, view.headers() == null ? null : view, connection.client(), started, decision);
+        }
+        call = null;
+        Slot s = slot;
+        slot = null;
+        view.clear();
+        state.clear();
+        state = null; // a late use fails loudly instead of reading the next request's state
+        view = null;
+        s.handle.recycle(s);
+    }
+
+    /** A request's state and view, pooled per event loop (Netty's {@link Recycler}: 0 B to take and return there). */
+    private static final class Slot {
+        private static final Recycler<Slot> RECYCLER = new Recycler<>() {
+            @Override
+            protected Slot newObject(Handle<Slot> handle) {
+                return new Slot(handle);
+            }
+        };
+        final Recycler.Handle<Slot> handle;
+        final RequestState state = new RequestState();
+        final Http3RequestView view = new Http3RequestView();
+
+        private Slot(Recycler.Handle<Slot> handle) {
+            this.handle = handle;
+        }
+
+        static Slot take() {
+            return RECYCLER.get();
+        }
+    }
+}
