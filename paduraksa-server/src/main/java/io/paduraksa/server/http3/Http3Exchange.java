@@ -117,6 +117,8 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     private boolean logged;
     /** The upstream connection pushes back: the stream is not read meanwhile. */
     private boolean upstreamFull;
+    /** In WAITING_FOR_POLICY: the policy reads the body ({@link #inspectBody}), so the stream is read and DATA goes to the cycle too. */
+    private boolean inspectingBody;
     private long started;
     private int decision = AccessLog.RESPOND;
     private long received;
@@ -163,6 +165,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
         phase = Phase.GATE;
         started = cycle.startNanos();
         view.reset(connection.client(), headers);
+        view.hasBody(!requestEnded);
         int refusal = refusal(method, headers);
         if (refusal == 0 && !requestEnded && declaredLength(headers) > connection.limits().maxBodySize()) {
             refusal = 413;
@@ -183,6 +186,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (phase == Phase.COLLECTING) {
             phase = Phase.GATE;
+            view.hasBody(pending != null && pending.isReadable()); // the DATA that came with the FIN
             cycle.run(view, this);
         }
         ctx.fireChannelReadComplete();
@@ -240,6 +244,9 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
                 pending = ctx.alloc().compositeBuffer();
             }
             pending.addComponent(true, data.retain());
+            if (inspectingBody && phase == Phase.WAITING_FOR_POLICY) {
+                cycle.bodyChunk(this, data); // held already; the policy reading the body may decide now
+            }
         }
         frame.release(); // an answered request's body is read and dropped (its stream was asked to stop sending)
     }
@@ -260,6 +267,9 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     @Override
     protected void channelInputClosed(ChannelHandlerContext ctx) {
         requestEnded = true;
+        if (phase == Phase.WAITING_FOR_POLICY && inspectingBody) {
+            cycle.bodyEnd(this); // the policy reading the body decides now
+        }
         if ((phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING) && call != null) {
             call.requestEnd();
         }
@@ -418,12 +428,39 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     @Override
     public void resumeReads(GateOutcome outcome) {
         phase = Phase.GATE;
+        inspectingBody = false;
         if (outcome != GateOutcome.FORWARD && outcome != GateOutcome.NEEDS_ASYNC) {
             releasePending();
         }
         if (outcome != GateOutcome.NEEDS_ASYNC && outcome != GateOutcome.FORWARD) {
             autoRead(true);
         }
+    }
+
+    /**
+     * GATE -> WAITING_FOR_POLICY for a policy that reads the body: DATA is held as for {@link #pauseReads},
+     * but the stream is read and each frame also goes to the cycle; a body that came with the HEADERS in
+     * one read ({@link Phase#COLLECTING}) is handed over at once, and its end with it.
+     */
+    @Override
+    public void inspectBody() {
+        phase = Phase.WAITING_FOR_POLICY;
+        inspectingBody = true;
+        if (pending != null && pending.isReadable()) {
+            cycle.bodyChunk(this, pending);
+        }
+        if (requestEnded && phase == Phase.WAITING_FOR_POLICY) {
+            cycle.bodyEnd(this); // nothing when the chunk decided already
+        }
+        if (phase == Phase.WAITING_FOR_POLICY && !requestEnded) {
+            autoRead(true);
+        }
+    }
+
+    /** HTTP/3 holds what arrives; {@code limits.max_body_size} bounds it (413). */
+    @Override
+    public long bodyHoldLimit() {
+        return Long.MAX_VALUE;
     }
 
     @Override

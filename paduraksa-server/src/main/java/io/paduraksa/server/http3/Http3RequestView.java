@@ -18,6 +18,17 @@ final class Http3RequestView implements RequestView {
     private boolean cookiesJoined;
     private ClientInfo client;
     private Http3Headers headers;
+    private boolean body;
+
+    /** Whether a body follows the HEADERS (DATA frames came, or the stream did not end with them). */
+    void hasBody(boolean body) {
+        this.body = body;
+    }
+
+    @Override
+    public boolean hasBody() {
+        return body;
+    }
 
     void reset(ClientInfo client, Http3Headers headers) {
         this.client = client;
