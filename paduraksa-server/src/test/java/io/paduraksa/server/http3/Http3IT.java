@@ -43,7 +43,7 @@ class Http3IT {
                     tls:
                       certificates:
                         - {cert: "%s", key: "%s"}
-                    http3: {max_field_section_size: 8KiB, alt_svc_max_age: 1h}
+                    http3: {max_streams: 64, max_field_section_size: 8KiB, alt_svc_max_age: 1h}
                 clusters:
                   app: {destinations: [{url: "%s"}]}
                 policies:
@@ -80,6 +80,14 @@ class Http3IT {
             assertThat(head.bodyBytes).isZero();
             assertThat(c.send("GET", "nope.example", "/").await().status).isEqualTo(421);
             assertThat(c.send("GET", "a.test", "/admin/x").await().status).isEqualTo(403);
+        }
+    }
+
+    @Test
+    void theClientIsToldTheListenersStreamLimit() throws Exception {
+        try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+            assertThat(c.channel().peerAllowedStreams(io.netty.handler.codec.quic.QuicStreamType.BIDIRECTIONAL))
+                    .as("initial_max_streams_bidi from http3.max_streams").isEqualTo(64);
         }
     }
 
