@@ -52,6 +52,20 @@ class Http3DrainIT {
     }
 
     @Test
+    void anIdleConnectionIsClosedAfterTheIdleTimeout() throws Exception {
+        try (TestOrigin origin = new TestOrigin("origin");
+             TestServer server = TestServer.start(yaml(origin, "x").replace("protocols: [http1, h3]",
+                     "protocols: [http1, h3]\n    http3: {idle_timeout: 1s}"))) {
+            try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+                assertThat(c.send("GET", "a.test", "/").await().status).isEqualTo(200);
+                long start = System.nanoTime();
+                assertThat(c.channel().closeFuture().await(10, TimeUnit.SECONDS)).as("closed when idle").isTrue();
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    @Test
     void aStopSendsGoAwayAndLetsTheRequestInFlightFinish() throws Exception {
         try (TestOrigin origin = new TestOrigin("origin")) {
             TestServer server = TestServer.start(yaml(origin, "x"));

@@ -43,7 +43,8 @@ class Http3IT {
                     tls:
                       certificates:
                         - {cert: "%s", key: "%s"}
-                    http3: {max_field_section_size: 8KiB, alt_svc_max_age: 1h}
+                    http3: {max_streams: 64, max_field_section_size: 8KiB, alt_svc_max_age: 1h}
+                limits: {max_body_size: 200KiB}
                 clusters:
                   app: {destinations: [{url: "%s"}]}
                 policies:
@@ -119,6 +120,19 @@ class Http3IT {
     }
 
     @Test
+    void theClientIsToldTheListenersStreamLimit() throws Exception {
+        try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+            long allowed = 0;
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(3);
+            while (allowed == 0 && System.nanoTime() < deadline) { // read by Netty from quiche once the peer's parameters are in
+                allowed = c.channel().peerAllowedStreams(io.netty.handler.codec.quic.QuicStreamType.BIDIRECTIONAL);
+                Thread.sleep(10);
+            }
+            assertThat(allowed).as("initial_max_streams_bidi from http3.max_streams").isEqualTo(64);
+        }
+    }
+
+    @Test
     void aRateLimitCountsHttp3RequestsAndSaysSo() throws Exception {
         try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
             Http3Headers h = H3Client.headers("GET", "a.test", "/limited");
@@ -168,6 +182,20 @@ class Http3IT {
             r.await();
             assertThat(r.status).isEqualTo(200);
             assertThat(r.body()).contains("body-bytes: 50000\n");
+        }
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRefused() throws Exception {
+        try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+            Http3Headers declared = H3Client.headers("POST", "a.test", "/app/echo");
+            declared.add("content-length", "300000");
+            H3Client.Response r = c.open(declared);
+            assertThat(r.await().status).as("declared over max_body_size").isEqualTo(413);
+            H3Client.Response streamed = c.send(H3Client.headers("POST", "a.test", "/app/echo"), new byte[300_000]).await();
+            assertThat(streamed.status).as("streamed over max_body_size: %s", streamed).isIn(413, -1);
+            assertThat(streamed.body()).doesNotContain("body-bytes: 300000");
+            assertThat(c.send("GET", "a.test", "/").await().status).isEqualTo(200);
         }
     }
 
