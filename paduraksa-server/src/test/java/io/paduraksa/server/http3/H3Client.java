@@ -234,7 +234,11 @@ final class H3Client implements AutoCloseable {
         }
 
         Response await() throws Exception {
-            return done.get(10, TimeUnit.SECONDS);
+            try {
+                return done.get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("no end within 10 s: " + this, e); // which stream, and how far it got
+            }
         }
 
         String body() {
