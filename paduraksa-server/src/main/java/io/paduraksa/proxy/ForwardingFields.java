@@ -186,7 +186,7 @@ public final class ForwardingFields {
     }
 
     /** The client's request id when propagation is on and it is usable, else null (ours is sent). */
-    private static CharSequence propagatedId(RequestState state, ForwardingRules rules) {
+    public static CharSequence propagatedId(RequestState state, ForwardingRules rules) {
         CharSequence incoming = rules.propagateRequestId() ? state.header(rules.requestIdHeader()) : null;
         return incoming != null && isUsableId(incoming) ? incoming : null;
     }
@@ -210,21 +210,6 @@ public final class ForwardingFields {
     /** The longest line {@link #writeEchoLine} writes. */
     public static int maxEchoLineLength(ForwardingRules rules) {
         return rules.requestIdLinePrefix().length + MAX_REQUEST_ID + 2;
-    }
-
-    /** As {@link #writeEchoLine}, as an HTTP/2 field value; allocates the value (HPACK keeps it). */
-    public static AsciiString echoValue(RequestState state, ForwardingRules rules) {
-        CharSequence incoming = propagatedId(state, rules);
-        if (incoming != null) {
-            return AsciiString.of(incoming);
-        }
-        byte[] hex = new byte[16];
-        long id = state.requestId();
-        for (int i = 0; i < 16; i++) {
-            int d = (int) (id >>> (60 - 4 * i)) & 0xF;
-            hex[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
-        }
-        return new AsciiString(hex, false);
     }
 
     /** A propagated id: 1 to 128 visible ASCII characters, nothing that could break the head. */

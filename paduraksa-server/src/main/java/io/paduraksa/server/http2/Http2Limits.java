@@ -20,6 +20,11 @@ public record Http2Limits(
         long sendTimeoutMillis,
         boolean websockets) {
 
+    /** More consecutive DATA (or HEADERS) frames without payload and without END_STREAM end the connection (as Netty's limit of 2). */
+    public static final int MAX_CONSECUTIVE_EMPTY_FRAMES = 2;
+    /** Answers (SETTINGS and PING acks, resets) written while the client does not read, before the connection ends (as Netty's 10,000). */
+    public static final int MAX_QUEUED_CONTROL_FRAMES = 10_000;
+
     /** 100 streams, 32 KiB of headers, 200 resets per 30 s, 16 small CONTINUATIONs, 30 s drain, 10 MiB bodies, 60 s send timeout, WebSockets on. */
     public static final Http2Limits DEFAULT = new Http2Limits(100, 32 * 1024, 200, 30, 16, 30_000, 10L * 1024 * 1024, 60_000, true);
 }
