@@ -52,9 +52,9 @@ public final class Http2Connection implements Http2FrameListener {
 
         /**
          * The first field block of stream {@code slot} ({@code streamId}), decoded into
-         * {@link #fields}. {@code violation} is null, or {@link Http2Violation#HEADER_LIST_TOO_LARGE}
-         * (the fields are incomplete: a server answers 431); other stream errors never get here
-         * (the stream is reset).
+         * {@link #fields}. {@code violation} is null, {@link Http2Violation#HEADER_LIST_TOO_LARGE}
+         * (the fields are incomplete: a server answers 431) or {@link Http2Violation#AUTHORITY_HOST_MISMATCH}
+         * (a server answers 400); other stream errors never get here (the stream is reset).
          */
         void onHeaders(int slot, int streamId, boolean endStream, Http2Violation violation);
 
@@ -108,6 +108,7 @@ public final class Http2Connection implements Http2FrameListener {
     public static final long DRAIN_PING = 0x5041445552414b53L;
     private static final long DRAIN_ACK_MILLIS = 1_000;
     private static final int OUT_FLUSH_BYTES = 64 * 1024;
+    private static final long LINGER_MILLIS = 200;
 
     private final Config config;
     private final Handler handler;
@@ -418,7 +419,7 @@ public final class Http2Connection implements Http2FrameListener {
             return;
         }
         flags[slot] |= HEADERS_RECEIVED;
-        if (v != null && v != Http2Violation.HEADER_LIST_TOO_LARGE) {
+        if (v != null && !isAnswerable(v)) {
             resetStream(slot, v.code(), true);
             return;
         }
@@ -426,6 +427,15 @@ public final class Http2Connection implements Http2FrameListener {
             flags[slot] |= REMOTE_CLOSED;
         }
         handler.onHeaders(slot, streamId, endStream, v);
+    }
+
+    /**
+     * Stream errors a server may answer instead of resetting: a field section over the list size
+     * (431, RFC 9113 10.5.1: the fields are incomplete) and {@code host} against {@code :authority}
+     * (400: the fields are complete, a client learns which).
+     */
+    private static boolean isAnswerable(Http2Violation v) {
+        return v == Http2Violation.HEADER_LIST_TOO_LARGE || v == Http2Violation.AUTHORITY_HOST_MISMATCH;
     }
 
     /** A field block on a stream that exists: trailers, or (client role) the response head. */
@@ -747,7 +757,21 @@ public final class Http2Connection implements Http2FrameListener {
         goAway(highestRemote, violation.code());
         closing = true;
         flush();
-        ctx.close();
+        lingerThenClose();
+    }
+
+    /**
+     * Closes a short while after a connection error's GOAWAY, reading and discarding meanwhile: a
+     * close with the peer's bytes still unread makes the kernel answer with a TCP reset, and a
+     * peer that receives the reset drops what it had not read yet, our GOAWAY with it.
+     */
+    private void lingerThenClose() {
+        ctx.executor().schedule(new Runnable() { // once per connection error
+            @Override
+            public void run() {
+                ctx.close();
+            }
+        }, LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     // =====================================================================================

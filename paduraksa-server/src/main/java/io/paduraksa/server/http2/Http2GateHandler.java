@@ -166,6 +166,9 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         if (trailers) {
             return IGNORED; // request trailers are not forwarded (they end the body)
         }
+        if (client == null) {
+            client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
+        }
         Http2Exchange e = Http2Exchange.take(this, slot);
         e.fields.reset(client, (int) Math.min(Integer.MAX_VALUE / 4, limits.maxHeaderListSize()));
         exchanges[slot] = e;
@@ -183,8 +186,10 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         e.streamId = streamId;
         e.requestEnded = endStream;
         e.started = cycle.startNanos();
-        if (client == null) {
-            client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
+        if (violation == Http2Violation.AUTHORITY_HOST_MISMATCH) {
+            // RFC 9113 8.3.1: letting one of them win would let a client route by one name and be judged by the other
+            cycle.refuse(e, 400);
+            return;
         }
         if (violation != null || e.fields.overflowed()) {
             // RFC 9113 10.5.1: a server may answer a too large field section with 431; the fields are
