@@ -117,6 +117,8 @@ public final class Http2Connection implements Http2FrameListener {
     private final long resetWindowNanos;
     private ChannelHandlerContext ctx;
     private ByteBuf out;
+    /** A full outbound buffer was handed to the channel and waits for the flush. */
+    private boolean spilled;
 
     // ---- streams, by slot
     private final int[] ids;
@@ -790,11 +792,17 @@ public final class Http2Connection implements Http2FrameListener {
     public void flush() {
         ByteBuf o = out;
         if (o == null || ctx == null) {
+            if (spilled) {
+                spilled = false;
+                ctx.flush();
+            }
             return;
         }
         out = null;
+        spilled = false;
         if (!o.isReadable()) {
             o.release();
+            ctx.flush();
             return;
         }
         ctx.writeAndFlush(o, ctx.voidPromise());
@@ -805,6 +813,7 @@ public final class Http2Connection implements Http2FrameListener {
         ByteBuf o = out;
         if (o != null && o.readableBytes() >= OUT_FLUSH_BYTES) {
             out = null;
+            spilled = true;
             ctx.write(o, ctx.voidPromise());
         }
     }
