@@ -104,6 +104,7 @@ public final class Http2Connection implements Http2FrameListener {
     private static final byte LOCAL_CLOSED = 2;
     private static final byte HEADERS_RECEIVED = 4;
     private static final byte PENDING_END = 8;
+    private static final byte RESET_WHEN_DONE = 16;
     /** Opaque data of the PING sent with a graceful shutdown's first GOAWAY ("PADURAKS"). */
     public static final long DRAIN_PING = 0x5041445552414b53L;
     private static final long DRAIN_ACK_MILLIS = 1_000;
@@ -828,8 +829,8 @@ public final class Http2Connection implements Http2FrameListener {
 
     /**
      * A field block on stream {@code slot}: HEADERS and CONTINUATION of the peer's frame size. With
-     * {@code endStream} our side ends, and the stream is freed once the peer's side has too (a
-     * server resets a stream whose request still comes with NO_ERROR, section 8.1).
+     * {@code endStream} our side ends, and the stream is freed once the peer's side has too (or
+     * at once, reset, after {@link #resetWhenDone}).
      */
     public void writeHeaders(int slot, ByteBuf block, int index, int length, boolean endStream) {
         Http2FrameWriter.headers(out(), ids[slot], block, index, length, endStream, peerMaxFrameSize);
@@ -887,6 +888,15 @@ public final class Http2Connection implements Http2FrameListener {
         }
         c.addComponent(true, data);
         return c;
+    }
+
+    /**
+     * Once our side of stream {@code slot} has ended, reset it with NO_ERROR if the peer still
+     * sends (a server's complete answer to a request whose body it does not need, RFC 9113 8.1);
+     * otherwise such a stream stays half-closed until the peer ends it.
+     */
+    public void resetWhenDone(int slot) {
+        flags[slot] |= RESET_WHEN_DONE;
     }
 
     /** Whether stream {@code slot} can take more data now: nothing waits, its window, the connection's and the socket are open. */
@@ -968,7 +978,7 @@ public final class Http2Connection implements Http2FrameListener {
         blockedSince[slot] = 0;
         if ((flags[slot] & REMOTE_CLOSED) != 0) {
             free(slot, -1);
-        } else if (config.server()) {
+        } else if ((flags[slot] & RESET_WHEN_DONE) != 0) {
             writeRst(ids[slot], Http2ErrorCodes.NO_ERROR); // the response is complete: stop sending (section 8.1)
             free(slot, Http2ErrorCodes.NO_ERROR);
         }

@@ -196,6 +196,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
             // incomplete, so nothing is judged on them
             e.recycle();
             Http2HeaderBlocks.status(block, 431);
+            connection.resetWhenDone(slot);
             connection.writeHeaders(slot, block, 0, block.readableBytes(), true);
             return;
         }
@@ -412,6 +413,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         state.status(response.status());
         state.addBytesSent(noBody ? 0 : response.contentLength());
         exchange.recycle(); // detaches: the stream's end must not read as the client going away
+        connection.resetWhenDone(slot);
         connection.writeHeaders(slot, b, 0, b.readableBytes(), noBody);
         if (body != null) {
             connection.writeData(slot, body, true);
