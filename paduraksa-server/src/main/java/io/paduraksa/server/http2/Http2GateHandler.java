@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.RequestState;
@@ -67,6 +66,8 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
     private ClientInfo client;
     private ChannelHandlerContext ctx;
     private int tunnels;
+    /** When a frame was last read or written (System.nanoTime), for the idle timeout. */
+    private long lastActivity;
 
     Http2GateHandler(ListenerServices services, Http2Limits limits) {
         this.services = services;
@@ -96,6 +97,8 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         this.ctx = ctx;
         client = ctx.channel().attr(ClientInfoHandler.CLIENT_INFO).get();
         connection.start(ctx);
+        lastActivity = System.nanoTime();
+        ctx.executor().schedule(new IdleCheck(), limits.idleTimeoutMillis(), TimeUnit.MILLISECONDS);
         if (services.stopping()) {
             // accepted while the listeners closed (the stop's DrainEvent may have missed it)
             ctx.executor().execute(() -> ctx.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE));
@@ -109,6 +112,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        lastActivity = System.nanoTime();
         connection.flush();
         super.channelReadComplete(ctx);
     }
@@ -129,25 +133,38 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         super.channelWritabilityChanged(ctx);
     }
 
-    /**
-     * A stop drains ({@link Http2Connection#drain}: GOAWAY 2^31-1 and a PING, the final GOAWAY on
-     * its ack or after a second); an idle connection (no frames for the idle timeout) closes with
-     * GOAWAY once its streams are done, unless a WebSocket tunnel is open (its quiet is the
-     * upstream side's to judge, as on HTTP/1.1).
-     */
+    /** A stop drains ({@link Http2Connection#drain}: GOAWAY 2^31-1 and a PING, the final GOAWAY on its ack or after a second). */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof DrainEvent) {
             connection.drain();
             return;
         }
-        if (evt instanceof IdleStateEvent) {
-            if (tunnels == 0) {
-                connection.close(Http2ErrorCodes.NO_ERROR);
-            }
-            return;
-        }
         super.userEventTriggered(ctx, evt);
+    }
+
+    /**
+     * {@code limits.idle_timeout}: no frame read and nothing written for that long closes the
+     * connection with GOAWAY once its streams are done, unless a WebSocket tunnel is open (its quiet
+     * is the upstream side's to judge, as on HTTP/1.1). One task per connection, rescheduled for
+     * the time left; the activity stamp is a clock read per read batch and per flush. (Netty's
+     * {@code IdleStateHandler} made every write's void promise a real one with a listener: about
+     * 80 B per batch.)
+     */
+    private final class IdleCheck implements Runnable {
+        @Override
+        public void run() {
+            if (connection.isClosed() || !ctx.channel().isActive()) {
+                return;
+            }
+            long idleNanos = TimeUnit.MILLISECONDS.toNanos(limits.idleTimeoutMillis());
+            long left = idleNanos - (System.nanoTime() - lastActivity);
+            if (left <= 0 && tunnels == 0) {
+                connection.close(Http2ErrorCodes.NO_ERROR);
+                return;
+            }
+            ctx.executor().schedule(this, left <= 0 ? idleNanos : left, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** I/O errors end the connection quietly, as on HTTP/1.1 (a peer's reset, writes after the close). */
@@ -327,6 +344,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
     /** Flushes now, unless a read batch is running (its end flushes once for all its streams). */
     void flush() {
         if (!connection.isReading()) {
+            lastActivity = System.nanoTime();
             connection.flush();
         }
     }
