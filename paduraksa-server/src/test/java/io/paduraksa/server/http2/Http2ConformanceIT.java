@@ -384,6 +384,24 @@ class Http2ConformanceIT {
     }
 
     @Test
+    void s6_9_creditIsReturnedInBatchesOfHalfAWindowNotPerFrame() throws Exception {
+        // the answer waits (window 0), so the stream stays open while its request body comes
+        try (Raw c = Raw.open(server.port("h2"), true, settings(4, 0))) {
+            c.frame(HEADERS, 1, END_HEADERS, Http2ProtectionsIT.hpack(":method", "POST", ":scheme", "http", ":path", "/",
+                    ":authority", "a.test"));
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            for (int i = 0; i < 8; i++) {
+                all.writeBytes(Raw.frameBytes(DATA, 1, 0, new byte[5_000])); // 40,000 bytes in 8 frames
+            }
+            c.write(all.toByteArray());
+            c.assertStillOpen();
+            List<Frame> updates = c.seen.stream().filter(f -> f.type == WINDOW_UPDATE).toList();
+            assertThat(updates).as("one WINDOW_UPDATE per window once 32,767 bytes are consumed; seen %s", c.seen)
+                    .hasSize(2).allMatch(f -> ByteBuffer.wrap(f.payload).getInt() == 35_000);
+        }
+    }
+
+    @Test
     void s6_9_2_aNewInitialWindowSizeAppliesToOpenStreams() throws Exception {
         try (Raw c = Raw.open(server.port("h2"), true, settings(4, 0))) {
             c.frame(HEADERS, 1, END_HEADERS | END_STREAM, get("/"));
@@ -584,7 +602,7 @@ class Http2ConformanceIT {
         final Socket socket;
         private final OutputStream out;
         private final DataInputStream in;
-        private final List<Frame> seen = new ArrayList<>();
+        final List<Frame> seen = new ArrayList<>();
         private byte[] serverSettings;
 
         private Raw(Socket socket) throws IOException {
