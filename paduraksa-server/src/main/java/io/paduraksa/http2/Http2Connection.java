@@ -323,6 +323,24 @@ public final class Http2Connection implements Http2FrameListener {
         return -1;
     }
 
+    /**
+     * Opens a stream of our own (the client role's request; a server never opens one, it does not
+     * push): the next id of our parity, a slot, the peer's initial window. Returns the slot, or -1
+     * when the table is full, the peer's SETTINGS_MAX_CONCURRENT_STREAMS is reached or a GOAWAY
+     * came (the caller waits or uses another connection). Write the field block with
+     * {@link #writeHeaders} next.
+     */
+    public int openStream() {
+        if (goAwayReceived || closing || closed || active >= peerMaxConcurrentStreams || nextLocal < 0) {
+            return -1;
+        }
+        int slot = allocate(nextLocal);
+        if (slot >= 0) {
+            nextLocal += 2;
+        }
+        return slot;
+    }
+
     /** The stream id in {@code slot}, or 0 when the slot is free. */
     public int streamId(int slot) {
         return ids[slot];
