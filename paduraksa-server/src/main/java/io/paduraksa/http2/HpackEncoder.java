@@ -59,6 +59,57 @@ public final class HpackEncoder {
         string(out, value, valueIndex, valueLength, huffman);
     }
 
+    /**
+     * A field from text as a literal without indexing: {@code name} written in lower case (RFC 9113
+     * 8.2.1; an HTTP/1.1 upstream's names come as sent), by its static index when the table has
+     * the name; {@code value} as is, without Huffman. One char per byte; allocates nothing.
+     */
+    public static void literal(ByteBuf out, CharSequence name, CharSequence value) {
+        int staticName = HpackStaticTable.indexOfName(name);
+        integer(out, WITHOUT_INDEXING, 4, staticName);
+        if (staticName == 0) {
+            int n = name.length();
+            integer(out, 0, 7, n);
+            for (int i = 0; i < n; i++) {
+                int c = name.charAt(i);
+                out.writeByte(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            }
+        }
+        text(out, value);
+    }
+
+    /** A string literal of text (one char per byte), without Huffman. */
+    public static void text(ByteBuf out, CharSequence value) {
+        int n = value.length();
+        integer(out, 0, 7, n);
+        for (int i = 0; i < n; i++) {
+            out.writeByte(value.charAt(i));
+        }
+    }
+
+    /** {@code :status}: the static index for 200, 204, 206, 304, 400, 404 and 500, else a literal with its name's index. */
+    public static void status(ByteBuf out, int status) {
+        int index = switch (status) {
+            case 200 -> 8;
+            case 204 -> 9;
+            case 206 -> 10;
+            case 304 -> 11;
+            case 400 -> 12;
+            case 404 -> 13;
+            case 500 -> 14;
+            default -> 0;
+        };
+        if (index != 0) {
+            indexed(out, index);
+            return;
+        }
+        integer(out, WITHOUT_INDEXING, 4, HpackStaticTable.STATUS_200);
+        out.writeByte(3);
+        out.writeByte('0' + status / 100);
+        out.writeByte('0' + status / 10 % 10);
+        out.writeByte('0' + status % 10);
+    }
+
     /** A string literal (section 5.2), Huffman-coded when {@code huffman} and that is shorter. */
     public static void string(ByteBuf out, ByteBuf s, int index, int length, boolean huffman) {
         if (huffman) {

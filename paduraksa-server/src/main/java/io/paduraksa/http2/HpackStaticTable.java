@@ -98,6 +98,27 @@ public final class HpackStaticTable {
         return 0;
     }
 
+    /** The first index whose name equals {@code name} ignoring ASCII case, or 0. */
+    public static int indexOfName(CharSequence name) {
+        int length = name.length();
+        for (int i = 1; i <= LENGTH; i++) {
+            if (NAME_LENGTH[i] == length && equalIgnoreCase(name, NAME_START[i], length)) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean equalIgnoreCase(CharSequence name, int start, int length) {
+        for (int k = 0; k < length; k++) {
+            int c = name.charAt(k);
+            if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != BYTES.getByte(start + k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The index of the entry with this name and value, or 0. */
     public static int indexOf(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex,
             int valueLength) {

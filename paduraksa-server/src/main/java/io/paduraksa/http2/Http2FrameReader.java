@@ -45,6 +45,9 @@ import io.netty.buffer.Unpooled;
 public final class Http2FrameReader {
     private int maxFrameSize = Http2Frames.MIN_MAX_FRAME_SIZE;
     private final int maxFieldBlockSize;
+    /** The most CONTINUATION frames under {@link #SMALL_CONTINUATION} bytes one field block may have; 0: no limit. */
+    private int maxSmallContinuations;
+    private int smallContinuations;
     private ByteBuf block = Unpooled.EMPTY_BUFFER;
     private boolean failed;
 
@@ -64,6 +67,19 @@ public final class Http2FrameReader {
      */
     public Http2FrameReader(int maxFieldBlockSize) {
         this.maxFieldBlockSize = maxFieldBlockSize;
+    }
+
+    /**
+     * A CONTINUATION frame shorter than this (and not the block's last) counts against
+     * {@link #maxSmallContinuationFrames}: a client splitting a block needs few frames of the peer's
+     * frame size, while a flood of tiny ones costs a call each for a few bytes (the CONTINUATION
+     * flood of 2024, which Netty bounds the same way).
+     */
+    public static final int SMALL_CONTINUATION = 128;
+
+    /** Bounds the small CONTINUATION frames of one field block (a connection ENHANCE_YOUR_CALM beyond); 0 turns it off. */
+    public void maxSmallContinuationFrames(int max) {
+        this.maxSmallContinuations = max;
     }
 
     /** Our SETTINGS_MAX_FRAME_SIZE, once the peer acknowledged it (2^14 until then). */
@@ -258,7 +274,14 @@ public final class Http2FrameReader {
         } else if (streamId != blockStreamId) {
             connectionError(l, Http2Violation.CONTINUATION_WRONG_STREAM);
         } else {
-            fragment(in, index, length, (flags & FLAG_END_HEADERS) != 0, l);
+            boolean endHeaders = (flags & FLAG_END_HEADERS) != 0;
+            if (!endHeaders && length < SMALL_CONTINUATION && maxSmallContinuations > 0
+                    && ++smallContinuations > maxSmallContinuations) {
+                blockStreamId = 0;
+                connectionError(l, Http2Violation.CONTINUATION_FLOOD);
+                return;
+            }
+            fragment(in, index, length, endHeaders, l);
         }
     }
 
@@ -271,6 +294,7 @@ public final class Http2FrameReader {
         blockDependency = dependency;
         blockWeight = weight;
         blockPromisedId = promisedId;
+        smallContinuations = 0;
         block.clear();
     }
 

@@ -1,6 +1,9 @@
 package io.paduraksa.http2;
 
 import static io.paduraksa.http2.Http2ErrorCodes.COMPRESSION_ERROR;
+import static io.paduraksa.http2.Http2ErrorCodes.ENHANCE_YOUR_CALM;
+import static io.paduraksa.http2.Http2ErrorCodes.STREAM_CLOSED;
+import static io.paduraksa.http2.Http2ErrorCodes.REFUSED_STREAM;
 import static io.paduraksa.http2.Http2ErrorCodes.FLOW_CONTROL_ERROR;
 import static io.paduraksa.http2.Http2ErrorCodes.FRAME_SIZE_ERROR;
 import static io.paduraksa.http2.Http2ErrorCodes.PROTOCOL_ERROR;
@@ -44,6 +47,28 @@ public enum Http2Violation {
     WINDOW_UPDATE_ZERO_CONNECTION(PROTOCOL_ERROR, true, "RFC 9113 6.9", "connection WINDOW_UPDATE of 0"),
     WINDOW_UPDATE_ZERO_STREAM(PROTOCOL_ERROR, false, "RFC 9113 6.9", "stream WINDOW_UPDATE of 0"),
     FIELD_BLOCK_TOO_LARGE(PROTOCOL_ERROR, true, "RFC 9113 10.5.1", "field block larger than the hard limit"),
+    CONTINUATION_FLOOD(ENHANCE_YOUR_CALM, true, "RFC 9113 10.5", "too many small CONTINUATION frames in one field block"),
+
+    // ---- connection state (RFC 9113 sections 3.4, 5, 6.9, 8; found by Http2Connection)
+    PREFACE_INVALID(PROTOCOL_ERROR, true, "RFC 9113 3.4", "connection preface missing or wrong"),
+    FIRST_FRAME_NOT_SETTINGS(PROTOCOL_ERROR, true, "RFC 9113 3.4", "first frame of the peer is not SETTINGS"),
+    STREAM_ID_WRONG_PARITY(PROTOCOL_ERROR, true, "RFC 9113 5.1.1", "stream id of the wrong parity for its initiator"),
+    STREAM_IDLE(PROTOCOL_ERROR, true, "RFC 9113 5.1", "frame on an idle stream"),
+    STREAM_ID_NOT_INCREASING(PROTOCOL_ERROR, true, "RFC 9113 5.1.1", "new stream id not above the last one"),
+    STREAM_CLOSED_FRAME(STREAM_CLOSED, false, "RFC 9113 5.1", "frame on a closed or half-closed (remote) stream"),
+    STREAM_REFUSED(REFUSED_STREAM, false, "RFC 9113 5.1.2", "more streams than SETTINGS_MAX_CONCURRENT_STREAMS"),
+    PUSH_PROMISE_RECEIVED(PROTOCOL_ERROR, true, "RFC 9113 8.4", "PUSH_PROMISE from a client, or with push disabled"),
+    TRAILERS_WITHOUT_END_STREAM(PROTOCOL_ERROR, false, "RFC 9113 8.1", "second field block without END_STREAM"),
+    CONNECTION_WINDOW_EXCEEDED(FLOW_CONTROL_ERROR, true, "RFC 9113 6.9.1", "DATA beyond the connection window"),
+    STREAM_WINDOW_EXCEEDED(FLOW_CONTROL_ERROR, false, "RFC 9113 6.9.1", "DATA beyond the stream window"),
+    CONNECTION_WINDOW_OVERFLOW(FLOW_CONTROL_ERROR, true, "RFC 9113 6.9.1", "connection window above 2^31-1"),
+    STREAM_WINDOW_OVERFLOW(FLOW_CONTROL_ERROR, false, "RFC 9113 6.9.1", "stream window above 2^31-1"),
+    INITIAL_WINDOW_OVERFLOW(FLOW_CONTROL_ERROR, true, "RFC 9113 6.9.2", "SETTINGS_INITIAL_WINDOW_SIZE change overflows a window"),
+    CONTENT_LENGTH_MISMATCH(PROTOCOL_ERROR, false, "RFC 9113 8.1.1", "content-length other than the DATA received"),
+    CONTENT_LENGTH_INVALID(PROTOCOL_ERROR, false, "RFC 9113 8.1.1", "content-length not a number, or two different ones"),
+    RAPID_RESET(ENHANCE_YOUR_CALM, true, "RFC 9113 10.5, CVE-2023-44487", "too many RST_STREAM frames per window"),
+    EMPTY_FRAME_FLOOD(ENHANCE_YOUR_CALM, true, "RFC 9113 10.5", "too many consecutive empty DATA or HEADERS frames"),
+    CONTROL_FRAME_FLOOD(ENHANCE_YOUR_CALM, true, "RFC 9113 10.5", "too many answers to SETTINGS, PING or bad streams queued for a peer that does not read"),
 
     // ---- HPACK (RFC 7541); every decoding error is a connection COMPRESSION_ERROR (RFC 9113 4.3)
     HPACK_INDEX_ZERO(COMPRESSION_ERROR, true, "RFC 7541 6.1", "index 0"),

@@ -1,8 +1,7 @@
 /**
  * Step: protocol decoding for HTTP/2 (RFC 9113, RFC 7541), both directions: the wire code that the
- * client side ({@code server.http2}) and the upstream client ({@code proxy.http2}) are to share,
- * the twin of {@code io.paduraksa.http1}. Not wired in yet: both sides still run on Netty's
- * {@code Http2ConnectionHandler}; this package is the library they move to.
+ * client side ({@code server.http2}) runs on and the upstream client ({@code proxy.http2}, still on
+ * Netty's {@code Http2ConnectionHandler}) moves to next, the twin of {@code io.paduraksa.http1}.
  *
  * <ul>
  *   <li>Frames: {@link io.paduraksa.http2.Http2FrameReader} reads frames from the inbound buffer and
@@ -18,6 +17,14 @@
  *       field; {@link io.paduraksa.http2.HpackEncoder} (static indices, literals without indexing)
  *       and {@link io.paduraksa.http2.Http2HeaderBlock} (a block encoded once for a constant
  *       answer).</li>
+ *   <li>Connection: {@link io.paduraksa.http2.Http2Connection}, role-neutral (a server and a client
+ *       differ in which stream ids the peer opens): preface, SETTINGS and ACK, PING, GOAWAY and the
+ *       graceful two-step drain, RST_STREAM, PRIORITY ignored, PUSH_PROMISE refused, stream and
+ *       connection flow control with batched WINDOW_UPDATE, a bounded stream table of parallel
+ *       arrays, one outbound buffer flushed per read batch, and the protections (concurrent
+ *       streams, rapid reset, CONTINUATION, empty-frame and control-frame floods, stalled windows,
+ *       content-length against DATA); what a stream means is its
+ *       {@link io.paduraksa.http2.Http2Connection.Handler}'s.</li>
  *   <li>Errors are values: {@link io.paduraksa.http2.Http2Violation} names the rule, the RFC error
  *       code and whether it ends the stream or the connection.</li>
  * </ul>

@@ -186,7 +186,7 @@ public final class ForwardingFields {
     }
 
     /** The client's request id when propagation is on and it is usable, else null (ours is sent). */
-    private static CharSequence propagatedId(RequestState state, ForwardingRules rules) {
+    public static CharSequence propagatedId(RequestState state, ForwardingRules rules) {
         CharSequence incoming = rules.propagateRequestId() ? state.header(rules.requestIdHeader()) : null;
         return incoming != null && isUsableId(incoming) ? incoming : null;
     }
@@ -212,7 +212,7 @@ public final class ForwardingFields {
         return rules.requestIdLinePrefix().length + MAX_REQUEST_ID + 2;
     }
 
-    /** As {@link #writeEchoLine}, as an HTTP/2 field value; allocates the value (HPACK keeps it). */
+    /** As {@link #writeEchoLine}, as an HTTP/3 field value (Netty's QPACK headers); allocates the value. */
     public static AsciiString echoValue(RequestState state, ForwardingRules rules) {
         CharSequence incoming = propagatedId(state, rules);
         if (incoming != null) {

@@ -8,7 +8,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.paduraksa.server.cycle.ListenerServices;
 import io.paduraksa.config.LimitsSpec;
 import io.paduraksa.config.ListenerSpec;
@@ -30,7 +29,6 @@ import io.paduraksa.server.http2.Http2Limits;
 import io.paduraksa.server.http3.Http3Listener;
 import io.paduraksa.snapshot.SnapshotStore;
 import java.nio.channels.ClosedChannelException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -81,7 +79,8 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
         this.h2Limits = new Http2Limits(Http2Limits.DEFAULT.maxConcurrentStreams(), limits.maxHeaderSize().bytes(),
                 Http2Limits.DEFAULT.maxResetsPerWindow(), Http2Limits.DEFAULT.resetWindowSeconds(),
                 Http2Limits.DEFAULT.maxSmallContinuationFrames(), Http2Limits.DEFAULT.gracefulShutdownMillis(),
-                limits.maxBodySize().bytes(), limits.sendTimeout().toMillis(), spec.h2Websockets());
+                limits.maxBodySize().bytes(), limits.sendTimeout().toMillis(), spec.h2Websockets(),
+                limits.idleTimeout().toMillis());
     }
 
     ListenerSpec spec() {
@@ -174,7 +173,6 @@ final class ListenerInitializer extends ChannelInitializer<Channel> {
     }
 
     void installHttp2(ChannelPipeline p) {
-        p.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("http2-gate", Http2GateHandler.create(context, h2Limits));
     }
 

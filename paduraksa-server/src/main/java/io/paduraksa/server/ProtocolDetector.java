@@ -3,8 +3,8 @@ package io.paduraksa.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.paduraksa.http2.Http2Frames;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * preface) is closed here after the idle timeout.
  */
 final class ProtocolDetector extends ByteToMessageDecoder implements Runnable {
-    private static final ByteBuf PREFACE = Http2CodecUtil.connectionPrefaceBuf();
+    private static final byte[] PREFACE = Http2Frames.CLIENT_PREFACE;
 
     private final ListenerInitializer listener;
     private final long idleTimeoutMillis;
@@ -52,15 +52,15 @@ final class ProtocolDetector extends ByteToMessageDecoder implements Runnable {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        int n = Math.min(in.readableBytes(), PREFACE.readableBytes());
+        int n = Math.min(in.readableBytes(), PREFACE.length);
         for (int i = 0; i < n; i++) {
-            if (in.getByte(in.readerIndex() + i) != PREFACE.getByte(i)) {
+            if (in.getByte(in.readerIndex() + i) != PREFACE[i]) {
                 listener.installHttp1(ctx.pipeline());
                 ctx.pipeline().remove(this);
                 return;
             }
         }
-        if (n == PREFACE.readableBytes()) {
+        if (n == PREFACE.length) {
             listener.installHttp2(ctx.pipeline());
             ctx.pipeline().remove(this);
         }

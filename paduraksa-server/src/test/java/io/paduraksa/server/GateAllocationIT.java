@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   <li>HTTP/1.1 gate answers (200, 301, 403) and HTTP/1.1 -> HTTP/1.1 forwarding: 0 B per request,
  *       at most {@link #H1_LOOP_BYTES} over all counted requests together (Netty's pools refilling
  *       now and then), with the access log on and off;</li>
- *   <li>HTTP/2 (h2c) answers and h2c -> HTTP/1.1 forwarding: a fixed bound per scenario, written next
- *       to the figure it guards (Netty's HTTP/2 codec allocates per stream until our own lands);</li>
+ *   <li>HTTP/2 (h2c) answers and h2c -> HTTP/1.1 forwarding, on our own HTTP/2 codec: 0 B per
+ *       request as well, at most {@link #H1_LOOP_BYTES} over all counted requests together (on
+ *       Netty's {@code Http2ConnectionHandler} it was 2,011-3,571 B per request, 2026-12-01);</li>
  *   <li>the gate's synchronous part alone ({@link GateMeter}, which brackets {@code Gate.run}): 0 B
  *       on HTTP/1.1, at most 1 % non-zero requests of at most 1 KiB on HTTP/2 (none seen so far);</li>
  *   <li>that the work was done: every answer's status is checked by the client, the meter counted
@@ -78,6 +79,8 @@ class GateAllocationIT {
      * 3,128 B {@code PoolArena.allocateNormal -> newChunk} traced in {@code AllocationAssert}).
      */
     static final long H1_LOOP_BYTES = 4_096;
+    /** h2c -> HTTP/1.1 forwarding: the most all counted requests together may allocate on the server's loops (8 B per request). */
+    static final long H2_FORWARDED_LOOP_BYTES = 80_000;
 
     static final String YAML = """
             listeners:
@@ -185,15 +188,18 @@ class GateAllocationIT {
     }
 
     /**
-     * HTTP/2: Netty's codec allocates per stream (header objects, stream state), so the event-loop
-     * figure is bounded, not zero: each bound is about 10 % above the figure measured on 2026-12-01
-     * (access log on), written next to it. The gate's own part stays (nearly) 0 B.
+     * HTTP/2 on our own codec. Gate answers: 0 B per request on the server's event loops, like
+     * HTTP/1.1: at most {@link #H1_LOOP_BYTES} over all counted requests together (measured
+     * 2026-12-02 under load 7-8: 96, 152 and 320 B over 10,000 requests). Forwarded to HTTP/1.1: at
+     * most {@link #H2_FORWARDED_LOOP_BYTES} together, 8 B per request (measured 0 and 35,016 B over
+     * 10,000 in two runs: 0-3.5 B per request; not traced yet). On Netty's codec it was 2,556, 2,011,
+     * 2,538 and 3,571 B per request. The gate's own part stays (nearly) 0 B.
      */
-    @ParameterizedTest(name = "HTTP/2 {0}: at most {3} B per request on the server's loops (measured {4})")
-    @CsvSource({"200 answer, /static/app, 200, 2800, 2556", "301 redirect, /old/page, 301, 2250, 2011",
-        "403 policy denial, /admin/users, 403, 2800, 2538", "200 forwarded, /fixed/app, 200, 3950, 3571"})
+    @ParameterizedTest(name = "HTTP/2 {0}: at most {3} B over all counted requests on the server's loops")
+    @CsvSource({"200 answer, /static/app, 200, 4096", "301 redirect, /old/page, 301, 4096",
+        "403 policy denial, /admin/users, 403, 4096", "200 forwarded, /fixed/app, 200, 80000"})
     @Order(1)
-    void http2EventLoopAllocationsAreBounded(String what, String path, int status, long bound, long measured) throws Exception {
+    void http2EventLoopAllocationsAreBounded(String what, String path, int status, long maxTotal) throws Exception {
         use(true);
         GateMeter meter = server.meter();
         try (H2Client c = H2Client.connect(server.port("h2"))) {
@@ -208,8 +214,8 @@ class GateAllocationIT {
             }
             assertThat(meter.nonZeroRequests()).as("%s", meter).isLessThanOrEqualTo((long) (MEASURED * H2_MAX_NON_ZERO_SHARE));
             assertThat(meter.maxSingleRequest()).as("%s", meter).isLessThanOrEqualTo(H2_MAX_SINGLE);
-            assertThat(allocated[1] / MEASURED).as("bytes per HTTP/2 request on the server's event loops (%s)", what)
-                    .isLessThanOrEqualTo(bound);
+            assertThat(allocated[1]).as("bytes over %,d HTTP/2 requests on the server's event loops (%s)", MEASURED, what)
+                    .isLessThanOrEqualTo(maxTotal);
         }
     }
 

@@ -4,18 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.http2.Http2ErrorCodes;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardCall;
@@ -24,49 +18,39 @@ import io.paduraksa.proxy.ForwardingFields;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
-import io.paduraksa.respond.RateLimitFields;
+import io.paduraksa.http2.Http2Connection;
 import io.paduraksa.server.cycle.ProtocolExchange;
+import io.paduraksa.server.cycle.RequestCycle;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
-import java.util.Map;
 
 /**
- * Per-stream request state for HTTP/2: the gate's {@link RequestState} and view, taken from a
- * {@link Recycler} when a stream's headers arrive and returned when the request ends, so two live
- * streams never share one. On the event loop, taking and returning allocate nothing.
+ * Per-stream request state for HTTP/2: the gate's {@link RequestState} and the request's fields
+ * ({@link Http2RequestFields}, the gate's view), taken from a {@link Recycler} when a stream's
+ * headers arrive and returned when the request ends, so two live streams never share one. On the
+ * event loop, taking and returning allocate nothing.
  *
- * <p>For a forwarded stream it is also the {@link ForwardExchange}: the request's decoded fields
- * are offered to the upstream side, which writes them in its protocol (an HTTP/1.1 upstream joins
- * several {@code cookie} fields with "; ", RFC 9113 8.2.3), DATA frames stream up with HTTP/2
- * flow control as back-pressure (bytes are returned to the client's window only while the
- * upstream connection is writable), and the
- * upstream's response becomes HEADERS, DATA and trailing HEADERS. The response head costs Netty
- * header objects (lower-cased names, copied values); the rest allocates nothing per request.
+ * <p>For a forwarded stream it is also the {@link ForwardExchange}: the request's fields are offered
+ * to the upstream side as field lines (cookies joined, RFC 9113 8.2.3), DATA streams up with
+ * HTTP/2 flow control as back-pressure (bytes are returned to the client's window only once the
+ * upstream connection took them: {@code Http2Connection.consumed}), and the upstream's response
+ * is encoded straight from its head's names and values into the connection's outbound buffer
+ * ({@link Http2GateHandler#writeResponseHead}): no header objects.
  *
- * <p><b>One phase per stream.</b> Where the stream's request is, is its {@link Phase}, held here
- * and changed only by the transitions below; the handler's maps only index the streams it must
- * route frames to (forwarded ones, and those whose policy waits, with their held body).
+ * <p><b>One phase per stream.</b>
  * <pre>
  * GATE --answer, drop--&gt; DONE
- *  |  ^-- WAITING_FOR_POLICY (an asynchronous policy decides; DATA is held by the handler)
+ *  |  ^-- WAITING_FOR_POLICY (an asynchronous policy decides; DATA collects here, uncredited)
  *  +--forward--&gt; FORWARDING --upstream head written--&gt; FORWARDING_BODY --response head--&gt; RESPONDING
  *                 --end, abort, the forwarder's own answer, the client's reset--&gt; DONE
  *                                                  RESPONDING --101 accepted--&gt; TUNNEL --either side ends--&gt; DONE
  * </pre>
- * Besides the phase only facts: a HEAD request, whether the request's END_STREAM has come, and the
- * upstream's back-pressure.
  *
  * <p><b>WebSocket over HTTP/2</b> (RFC 8441): an extended CONNECT the gate let through goes to an
- * HTTP/1.1 upstream as the usual handshake ({@code GET}, {@code Upgrade: websocket}, a fresh
- * {@code Sec-WebSocket-Key} from {@link WebSocketHandshake}, the client's
- * {@code Sec-WebSocket-Version}/{@code -Protocol}/{@code -Extensions}); the upstream's 101 is checked
- * ({@code Sec-WebSocket-Accept}) and becomes {@code :status 200}, a refusal passes with its status,
- * and a 2xx that is no switch becomes 502. In TUNNEL, DATA goes up as raw bytes (credited while the
- * upstream connection is writable: the stream's window bounds what waits) and the upstream's bytes
- * come down as DATA (the upstream is not read while the client's windows or socket are full); the
- * client's END_STREAM half-closes the upstream connection, its RST_STREAM closes it, the upstream's
- * close ends the stream (END_STREAM), and the upstream side's idle timeout ends a quiet tunnel. The
- * request's access-log line is written when the tunnel opens, as on HTTP/1.1.
+ * HTTP/1.1 upstream as the usual handshake with a fresh {@code Sec-WebSocket-Key}
+ * ({@link WebSocketHandshake}); the upstream's 101 is checked and becomes {@code :status 200}, a
+ * refusal passes with its status, a 2xx that is no switch becomes 502. In TUNNEL, DATA goes up as
+ * raw bytes and the upstream's bytes come down as DATA until either side ends.
  */
 final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     private static final Recycler<Http2Exchange> RECYCLER = new Recycler<>() {
@@ -75,111 +59,91 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             return new Http2Exchange(handle);
         }
     };
-    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
     private static final AsciiString WEBSOCKET = AsciiString.cached("websocket");
     private static final AsciiString SEC_WEBSOCKET_KEY = AsciiString.cached("sec-websocket-key");
     private static final AsciiString SEC_WEBSOCKET_ACCEPT = AsciiString.cached("sec-websocket-accept");
-    private static final AsciiString STATUS_200 = HttpResponseStatus.OK.codeAsText();
-    private static final AsciiString ALT_SVC = AsciiString.cached("alt-svc");
 
-    /** Where the stream's request is; see the class comment for the transitions. */
     enum Phase {
-        /** The headers arrived and the gate decides (synchronously). */
-        GATE,
-        /** An asynchronous policy (forward-auth) decides; the handler holds the DATA that arrives meanwhile. */
-        WAITING_FOR_POLICY,
-        /** The forwarder has the request, the upstream head is not written: DATA collects here, uncredited. */
-        FORWARDING,
-        /** The upstream head is written: DATA goes straight up, credited while the upstream can take more. */
-        FORWARDING_BODY,
-        /** The upstream's response head went to the client; its body and trailers follow. */
-        RESPONDING,
-        /** A WebSocket over HTTP/2: the upstream switched protocols, bytes flow both ways until either side ends. */
-        TUNNEL,
-        /** The request ended (answered, dropped, reset, its response done): back in the pool. */
-        DONE
+        GATE, WAITING_FOR_POLICY, FORWARDING, FORWARDING_BODY, RESPONDING, TUNNEL, DONE
     }
 
     private final Recycler.Handle<Http2Exchange> handle;
     final RequestState state = new RequestState();
-    final Http2RequestView view = new Http2RequestView();
+    final Http2RequestFields fields = new Http2RequestFields();
+    private final FieldFilter filter = new FieldFilter();
     Http2GateHandler handler;
-    /** The handler of a stream whose asynchronous policy just decided, for the flush after the dispatch. */
     private Http2GateHandler resumedOn;
+    int slot;
     int streamId;
     private Phase phase = Phase.DONE;
     boolean head;
-    /** The request's END_STREAM came with its headers: nothing more to read, no reset after the answer. */
+    /** The request's END_STREAM has come: nothing more to read. */
     boolean requestEnded;
-    /** For the access log: when the headers arrived (0 when the log is off) and what decided the request. */
     long started;
     int decision;
+    long declaredLength;
     private ForwardCall call;
-    /** The upstream cannot take more of the body (back-pressure): DATA is not credited meanwhile. */
     private boolean upstreamFull;
-    /** Request body bytes received but not yet returned to the client's flow-control window. */
+    /** Request body bytes received and not yet returned to the client's flow-control windows. */
     private int unconsumed;
-    /** Request body bytes received so far, against {@code limits.max_body_size}. */
     private long received;
-    /**
-     * When response data of this stream started waiting for the client (System.nanoTime, never 0),
-     * or 0: the send timeout resets a stream that waits too long.
-     */
-    long blockedSince;
     private ByteBuf pending;
-    /** An extended CONNECT for a WebSocket (RFC 8441): forwarded as an Upgrade, answered 200 on a 101. */
     private boolean websocket;
-    /** The access-log line was written (a tunnel is logged when it opens). */
+    /** In WAITING_FOR_POLICY: a policy reads the body ({@link #inspectBody}), so held DATA also goes to the cycle. */
+    private boolean inspectingBody;
     private boolean logged;
-    /** The upstream handshake's key and expected accept; made on first WebSocket, kept with the exchange. */
     private WebSocketHandshake handshake;
 
     private Http2Exchange(Recycler.Handle<Http2Exchange> handle) {
         this.handle = handle;
     }
 
-    static Http2Exchange take(Http2GateHandler handler, int streamId, boolean head, boolean requestEnded) {
+    static Http2Exchange take(Http2GateHandler handler, int slot) {
         Http2Exchange e = RECYCLER.get();
         e.handler = handler;
         e.resumedOn = null;
-        e.streamId = streamId;
-        e.head = head;
-        e.requestEnded = requestEnded;
-        e.view.hasBody(!requestEnded);
+        e.slot = slot;
+        e.streamId = 0;
+        e.head = false;
+        e.requestEnded = false;
         e.phase = Phase.GATE;
         e.upstreamFull = false;
         e.unconsumed = 0;
         e.received = 0;
-        e.blockedSince = 0;
+        e.declaredLength = -1;
         e.call = null;
         e.decision = AccessLog.RESPOND;
         e.websocket = false;
+        e.inspectingBody = false;
         e.logged = false;
+        e.started = 0;
         return e;
     }
 
-    /** The stream is a WebSocket over HTTP/2 (RFC 8441 extended CONNECT the handler accepted). */
     void websocket(boolean websocket) {
         this.websocket = websocket;
+        fields.websocket(websocket);
         if (websocket && handshake == null) {
             handshake = new WebSocketHandshake();
         }
     }
 
-    /** GATE -> FORWARDING: the stream's DATA frames now belong to the upstream. */
     void forwarding() {
         phase = Phase.FORWARDING;
         decision = AccessLog.FORWARD;
     }
 
-    /** Whether the forwarder has the request (the handler routes its frames here). */
     boolean isForwarding() {
         return phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING || phase == Phase.TUNNEL;
     }
 
-    // ---- ProtocolExchange: the request cycle's orders for this stream, carried out by the handler ----
+    boolean isTunnel() {
+        return phase == Phase.TUNNEL;
+    }
+
+    // ---- ProtocolExchange
 
     @Override
     public RequestState state() {
@@ -203,48 +167,53 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public void drop() {
-        handler.drop(this);
+        Http2GateHandler h = handler;
+        int s = slot;
+        recycle();
+        h.reset(s, Http2ErrorCodes.CANCEL);
     }
 
     @Override
     public void forward() {
-        handler.forward(this);
+        forwarding();
+        handler.services().forwarder().forward(state, this);
     }
 
-    /** GATE -> WAITING_FOR_POLICY. */
     @Override
     public void pauseReads() {
         phase = Phase.WAITING_FOR_POLICY;
-        handler.pauseReads(this);
     }
 
-    /** GATE -> WAITING_FOR_POLICY for a policy that reads the body: DATA is held and also handed to the cycle. */
+    /** GATE -> WAITING_FOR_POLICY for a policy that reads the body: DATA is held as for {@link #pauseReads} and handed to the cycle as it arrives. */
     @Override
     public void inspectBody() {
         phase = Phase.WAITING_FOR_POLICY;
-        handler.inspectBody(this);
+        inspectingBody = true;
     }
 
+    /** Held DATA is not credited, so the stream's receive window is the most a waiting stream can send. */
     @Override
     public long bodyHoldLimit() {
-        return handler.bodyHoldLimit();
+        return Http2Connection.INITIAL_WINDOW;
     }
 
-    /** WAITING_FOR_POLICY -> GATE: the gate goes on after the policy's decision. */
+    /** The policy decided: a held body stays for a forward (or another wait), else it is dropped and credited. */
     @Override
     public void resumeReads(GateOutcome outcome) {
         phase = Phase.GATE;
+        inspectingBody = false;
         resumedOn = handler;
-        handler.resumeReads(this, outcome);
+        if (outcome != GateOutcome.NEEDS_ASYNC && outcome != GateOutcome.FORWARD) {
+            releasePending();
+            returnCredit();
+        }
     }
 
-    /** Still waiting for the policy that request {@code requestId} started (not reset, not recycled for another). */
     @Override
     public boolean awaits(long requestId) {
         return phase == Phase.WAITING_FOR_POLICY && state.requestId() == requestId;
     }
 
-    /** The dispatch may have recycled this exchange (an answer, a reset): the handler was kept by {@link #resumeReads}. */
     @Override
     public void resumed(GateOutcome outcome) {
         Http2GateHandler h = resumedOn;
@@ -254,58 +223,89 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         }
     }
 
-    // ---- from the connection handler ----
+    // ---- from the handler
 
-    /**
-     * A DATA frame of this forwarded stream; returns the bytes to return to the client's window now
-     * (the rest is returned when the upstream can take more).
-     */
-    int onData(ByteBuf data, int padding, boolean endOfStream) {
-        int n = data.readableBytes();
-        received += n;
+    /** A DATA frame of this stream (copied or retained as needed); credit follows when the bytes went on. */
+    void onData(ByteBuf buf, int index, int length, boolean endStream) {
+        received += length;
         if (received > handler.maxBodySize() && phase != Phase.TUNNEL) {
-            return bodyTooLarge(n + padding); // a tunnel's bytes are no body: no limit, as on HTTP/1.1
+            bodyTooLarge(length);
+            return;
         }
-        boolean upstreamReady = phase != Phase.FORWARDING;
-        if (n > 0) {
+        boolean upstreamReady = phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING || phase == Phase.TUNNEL;
+        ByteBuf heldNow = null;
+        if (length > 0) {
+            ByteBuf data = buf.retainedSlice(index, length);
             if (upstreamReady) {
-                call.requestBody(data.retain());
+                call.requestBody(data);
             } else {
-                if (pending == null) {
-                    pending = data.alloc().compositeBuffer();
-                }
-                ((CompositeByteBuf) pending).addComponent(true, data.retain());
+                hold(data);
+                heldNow = data;
             }
         }
-        if (endOfStream) {
+        if (endStream) {
             requestEnded = true;
             if (upstreamReady) {
                 call.requestEnd();
             }
         }
         if (upstreamFull || !upstreamReady) {
-            unconsumed += n;
-            return padding;
+            unconsumed += length;
+        } else {
+            handler.connection().consumed(slot, length);
         }
-        return n + padding;
+        if (inspectingBody && phase == Phase.WAITING_FOR_POLICY) {
+            // Last: the policy reading the body may decide now, and an answer recycles this exchange.
+            RequestCycle cycle = handler.cycle();
+            if (heldNow != null) {
+                cycle.bodyChunk(this, heldNow); // held already (pending owns it), read in place
+            }
+            if (endStream && inspectingBody && phase == Phase.WAITING_FOR_POLICY) {
+                cycle.bodyEnd(this);
+            }
+        }
+    }
+
+    /** The request's trailers came: its body ended (the trailer fields are not forwarded). */
+    void onTrailers() {
+        requestEnded = true;
+        if (inspectingBody && phase == Phase.WAITING_FOR_POLICY) {
+            handler.cycle().bodyEnd(this); // trailers end a body a policy reads
+            return;
+        }
+        if (phase == Phase.FORWARDING_BODY || phase == Phase.RESPONDING || phase == Phase.TUNNEL) {
+            call.requestEnd();
+        }
+    }
+
+    private void hold(ByteBuf data) {
+        if (pending == null) {
+            pending = data.alloc().compositeBuffer();
+        }
+        ((CompositeByteBuf) pending).addComponent(true, data);
     }
 
     /**
-     * The body passed {@code limits.max_body_size}: this frame is not passed on (the upstream got at
-     * most the limit), the upstream request is abandoned and the client gets 413 (or a reset when the
-     * response started). Everything this stream holds uncredited is credited now, so the connection
-     * window stays open; later DATA is credited and dropped like an answered stream's.
+     * The body passed {@code limits.max_body_size}: not passed on, the upstream request is
+     * abandoned and the client gets 413 (or a reset when the response started); what this stream
+     * holds is credited so the connection window stays open.
      */
-    private int bodyTooLarge(int frameBytes) {
-        int credit = unconsumed + frameBytes;
-        unconsumed = 0;
+    private void bodyTooLarge(int length) {
+        unconsumed += length;
+        releasePending();
+        returnCredit();
         ForwardCall c = call;
-        if (c != null) {
+        if (c != null && isForwarding()) {
             c.requestRefused(413);
+        } else if (phase == Phase.WAITING_FOR_POLICY) {
+            Http2GateHandler h = handler;
+            int s = slot;
+            recycle();
+            h.reset(s, Http2ErrorCodes.CANCEL);
         }
-        return credit;
     }
 
+    /** The client reset the stream or the connection ended. */
     void onClientClosed() {
         releasePending();
         if (!isOpen()) {
@@ -320,34 +320,28 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         recycle();
     }
 
+    /** The stream was refused before the request reached the gate (malformed): back to the pool, no log line. */
+    void discard() {
+        releasePending();
+        logged = true;
+        recycle();
+    }
+
     void onWritable() {
         if (isOpen() && call != null) {
-            if (blockedSince != 0 && canWrite()) {
-                blockedSince = 0; // the client took bytes: the send clock stops
-            }
             call.clientWritable();
         }
     }
 
-    /**
-     * The client opened this stream's window: progress for the send timeout, unless the socket
-     * itself is full (then opening windows alone moves nothing).
-     */
-    void clientTookBytes() {
-        if (blockedSince != 0 && handler.context().channel().isWritable()) {
-            blockedSince = System.nanoTime() | 1;
-        }
-    }
-
-    // ---- ForwardExchange ----
+    // ---- ForwardExchange
 
     @Override
     public void answer(PrecomputedResponse response) {
         if (isOpen()) {
             forwardStatus(response.status());
             releasePending();
+            returnCredit();
             call = null;
-            detach();
             Http2GateHandler h = handler;
             h.answer(this, response); // recycles this exchange
             h.flush();
@@ -366,28 +360,10 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public long requestBodyLength() {
-        if (requestEnded || websocket) {
+        if (requestEnded && pending == null || websocket) {
             return 0; // a WebSocket handshake has no body: what the client sends later is the tunnel's
         }
-        long n = declaredLength(view.headers());
-        return n <= 0 ? -1 : n; // a declared 0 with DATA still coming: stream it, the upstream reads the end
-    }
-
-    /** The request's {@code content-length}, or -1 when absent or not only digits (Netty validates it further). */
-    static long declaredLength(Http2Headers headers) {
-        CharSequence length = headers.get(CONTENT_LENGTH);
-        if (length == null) {
-            return -1;
-        }
-        long n = 0;
-        for (int i = 0; i < length.length(); i++) {
-            char c = length.charAt(i);
-            if (c < '0' || c > '9' || n > Long.MAX_VALUE / 10 - 10) {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
-        return n;
+        return declaredLength <= 0 ? -1 : declaredLength; // a declared 0 with DATA still coming: stream it
     }
 
     @Override
@@ -400,12 +376,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         return websocket;
     }
 
-    /**
-     * The upstream's answer to the handshake: a 101 must name websocket in {@code Upgrade} and carry
-     * the accept of our key (RFC 6455 4.1, which an HTTP/2 client cannot check); a 2xx that is no
-     * switch would read as an open tunnel to the client (RFC 8441 5), so it is refused too. Others
-     * (403, 426, ...) pass with their status.
-     */
     @Override
     public boolean acceptsUpgradeResponse(ResponseHead h) {
         int status = h.status();
@@ -415,7 +385,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         return status < 200 || status > 299;
     }
 
-    /** The value of {@code name} in the upstream's head, or null (a small walk: once per handshake). */
     private static CharSequence value(ResponseHead h, AsciiString name) {
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             if (name.contentEqualsIgnoreCase(h.headerName(i))) {
@@ -427,18 +396,28 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public void offerRequestFields(FieldSink sink, ForwardingRules rules) {
-        Http2Headers headers = view.headers();
-        CharSequence options = headers.get(CONNECTION); // malformed on HTTP/2 (Netty rejects it); kept for safety
-        boolean trusted = state.isPeerTrustedProxy();
-        for (Map.Entry<CharSequence, CharSequence> e : headers) {
-            CharSequence name = e.getKey();
-            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted, options)
-                    && !(websocket && SEC_WEBSOCKET_KEY.contentEqualsIgnoreCase(name))) {
-                sink.field(name, e.getValue()); // decoded names are lower case already; values are immutable
-            }
-        }
+        filter.rules = rules;
+        filter.trusted = state.isPeerTrustedProxy();
+        filter.websocket = websocket;
+        fields.offer(sink, filter);
+        filter.rules = null;
         if (websocket) {
             sink.field(SEC_WEBSOCKET_KEY, handshake.newKey()); // ours, checked in acceptsUpgradeResponse
+        }
+    }
+
+    /** The forwarding rules as a name filter, one per exchange (no lambda per request). */
+    private static final class FieldFilter implements Http2RequestFields.NameFilter {
+        ForwardingRules rules;
+        boolean trusted;
+        boolean websocket;
+
+        @Override
+        public boolean accepts(CharSequence name) {
+            // a connection field makes a request malformed on HTTP/2 (the validator refused it): no options to honour
+            return ForwardingFields.isForwarded(name, rules, trusted, null)
+                    && !(websocket && SEC_WEBSOCKET_KEY.contentEqualsIgnoreCase(name))
+                    && !CONNECTION.contentEqualsIgnoreCase(name);
         }
     }
 
@@ -447,7 +426,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         this.call = call;
     }
 
-    /** FORWARDING -> FORWARDING_BODY: what collected goes up, then the end if it came, and the credit. */
     @Override
     public void requestBodyReady() {
         if (phase == Phase.FORWARDING) {
@@ -456,7 +434,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         sendPending();
     }
 
-    /** What collected goes up to the call, then the end if it came, and the credit. */
     private void sendPending() {
         ByteBuf p = pending;
         pending = null;
@@ -478,6 +455,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         upstreamFull = pause;
         if (!pause) {
             returnCredit();
+            handler.flush();
         }
     }
 
@@ -487,16 +465,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             return;
         }
         unconsumed = 0;
-        Http2Stream stream = handler.connection().stream(streamId);
-        if (stream == null) {
-            return;
-        }
-        try {
-            handler.decoder().flowController().consumeBytes(stream, n);
-            handler.flush();
-        } catch (Http2Exception e) {
-            handler.context().fireExceptionCaught(e);
-        }
+        handler.connection().consumed(slot, n);
     }
 
     @Override
@@ -504,72 +473,21 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         // 1xx responses are not relayed over HTTP/2 (optional; 100-continue is answered by the upstream's final response).
     }
 
-    /**
-     * FORWARDING(_BODY) -> RESPONDING: the upstream's head becomes the stream's HEADERS; its status
-     * counts the request. A WebSocket's accepted 101 becomes {@code :status 200} without END_STREAM
-     * (RFC 8441 5), keeping {@code Sec-WebSocket-Protocol}/{@code -Extensions}; {@link #upgraded} follows.
-     */
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
         boolean tunnel = websocket && h.status() == 101;
         forwardStatus(tunnel ? 200 : h.status());
         phase = Phase.RESPONDING;
-        Http2Headers out = new DefaultHttp2Headers(false, h.headerCount() + rules.names().length + 5);
-        out.status(tunnel ? STATUS_200 : HttpResponseStatus.valueOf(h.status()).codeAsText()); // cached for registered statuses
-        for (int i = 0, n = h.headerCount(); i < n; i++) {
-            CharSequence name = h.headerName(i);
-            if (rules.isRemoved(name) || h.isConnectionOption(name)) { // rules remove hop-by-hop fields, Transfer-Encoding too
-                continue;
-            }
-            if (tunnel && (SEC_WEBSOCKET_ACCEPT.contentEqualsIgnoreCase(name) || CONTENT_LENGTH.contentEqualsIgnoreCase(name))) {
-                continue; // the accept was for us; a 200 that opens a tunnel has no length
-            }
-            // The name is shared when Netty knows it; the value is copied (the upstream's head is released).
-            out.add(ResponseFieldNames.lowerCase(name), new AsciiString(h.headerValue(i)));
-        }
-        AsciiString[] names = rules.names();
-        AsciiString[] values = rules.values();
-        for (int i = 0; i < names.length; i++) {
-            out.set(names[i], values[i]);
-        }
-        if (extraLine != null) {
-            addLine(out, extraLine);
-        }
-        ForwardingRules forwarding = state.snapshot().forwarding();
-        if (forwarding.echoRequestId()) {
-            out.set(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding)); // the upstream's was removed by the rules
-        }
-        if (handler.altSvc() != null) {
-            out.add(ALT_SVC, handler.altSvc()); // the listener serves HTTP/3
-        }
-        if (state.hasRateLimit()) {
-            // set: replaces an upstream's own RateLimit-* fields, so each is sent once
-            out.set(RateLimitFields.LIMIT, RateLimitFields.ascii(state.rateLimitLimit()));
-            out.set(RateLimitFields.REMAINING, RateLimitFields.ascii(state.rateLimitRemaining()));
-            out.set(RateLimitFields.RESET, RateLimitFields.ascii(state.rateLimitReset()));
-        }
         boolean endStream = !tunnel && (head || !h.hasBody());
+        Http2GateHandler hd = handler;
         if (endStream) {
-            detach();
+            recycleAfter();
+            hd.writeResponseHead(slot, this, h, rules, extraLine, tunnel, true);
+            recycle();
+            hd.flush();
+            return;
         }
-        handler.encoder().writeHeaders(handler.context(), streamId, out, 0, endStream, handler.context().voidPromise());
-        if (endStream) {
-            finish();
-        }
-    }
-
-    /** A precomputed "Name: value\r\n" line as a lower-case HTTP/2 field. */
-    private static void addLine(Http2Headers out, byte[] line) {
-        int colon = 0;
-        while (colon < line.length && line[colon] != ':') {
-            colon++;
-        }
-        int end = line.length;
-        while (end > colon && (line[end - 1] == '\r' || line[end - 1] == '\n')) {
-            end--;
-        }
-        int valueStart = Math.min(end, colon + 2);
-        out.add(new AsciiString(line, 0, colon, true).toLowerCase(), new AsciiString(line, valueStart, end - valueStart, true));
+        hd.writeResponseHead(slot, this, h, rules, extraLine, tunnel, false);
     }
 
     @Override
@@ -578,33 +496,20 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             chunk.release();
             return;
         }
-        ChannelHandlerContext ctx = handler.context();
         state.addBytesSent(chunk.readableBytes());
-        handler.encoder().writeData(ctx, streamId, chunk, 0, false, ctx.voidPromise());
+        handler.connection().writeData(slot, chunk, false);
     }
 
-    /**
-     * Whether the client can take more of the response now (the stream's and the connection's
-     * windows, and the socket). When not, the forwarder stops reading the upstream (at most one
-     * read's data waits here per stream), and the send clock of {@code limits.send_timeout} starts;
-     * it stops when the client takes bytes again ({@link #onWritable}).
-     */
     @Override
     public boolean isWritable() {
-        if (canWrite()) {
+        if (handler.connection().isWritable(slot)) {
             return true;
         }
-        if (blockedSince == 0 && isOpen()) {
-            blockedSince = System.nanoTime() | 1;
+        if (isOpen()) {
+            handler.connection().markBlocked(slot);
             handler.watchSend();
         }
         return false;
-    }
-
-    private boolean canWrite() {
-        Http2Stream stream = handler.connection().stream(streamId);
-        return stream != null && handler.encoder().flowController().isWritable(stream)
-                && handler.context().channel().isWritable();
     }
 
     @Override
@@ -617,28 +522,17 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (!isOpen()) {
             return;
         }
-        ChannelHandlerContext ctx = handler.context();
-        detach();
-        if (head) {
-            finish();
-            return;
-        }
-        if (trailers != null && trailers.count() > 0) {
-            Http2Headers t = new DefaultHttp2Headers(false, trailers.count());
-            for (int i = 0; i < trailers.count(); i++) {
-                t.add(new AsciiString(trailers.name(i)).toLowerCase(), new AsciiString(trailers.value(i)));
-            }
-            handler.encoder().writeHeaders(ctx, streamId, t, 0, true, ctx.voidPromise());
+        Http2GateHandler h = handler;
+        recycleAfter();
+        if (!head && trailers != null && trailers.count() > 0) {
+            h.writeTrailers(slot, trailers);
         } else {
-            handler.encoder().writeData(ctx, streamId, Unpooled.EMPTY_BUFFER, 0, true, ctx.voidPromise());
+            h.connection().writeData(slot, Unpooled.EMPTY_BUFFER, true);
         }
-        finish();
+        recycle();
+        h.flush();
     }
 
-    /**
-     * RESPONDING -> TUNNEL: the 200 went out; the request is logged now (its end has no request any
-     * more, as on HTTP/1.1), DATA that came early goes up, and what waited uncredited is credited.
-     */
     @Override
     public void upgraded() {
         if (!isOpen()) {
@@ -651,36 +545,17 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         handler.flush();
     }
 
-    /**
-     * The response is written. A request body still coming is then credited and dropped by the
-     * handler like that of an answered stream (no reset: it could overtake queued DATA).
-     */
-    private void finish() {
-        Http2GateHandler h = handler;
-        returnCredit();
-        recycle();
-        h.flush();
-    }
-
     @Override
     public void abort() {
         if (!isOpen()) {
             return;
         }
         Http2GateHandler h = handler;
-        int id = streamId;
+        int s = slot;
         forwardStatus(0);
         recycle();
-        h.resetStream(h.context(), id, Http2Error.INTERNAL_ERROR.code(), h.context().voidPromise());
+        h.reset(s, Http2ErrorCodes.INTERNAL_ERROR);
         h.flush();
-    }
-
-    /**
-     * Stops routing the stream's events here before its last frame is written: writing END_STREAM
-     * can close the stream at once, and the close must not read as the client going away.
-     */
-    private void detach() {
-        handler.forgetForwarded(streamId);
     }
 
     private void releasePending() {
@@ -691,15 +566,20 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         }
     }
 
-    /**
-     * A forwarded request's client-side status is known: the upstream's head, the forwarder's own
-     * answer, or 0 when it ended without one. Counted once: only before the response head (every
-     * caller leaves those phases right after). 0 B.
-     */
     private void forwardStatus(int status) {
         if (phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY) {
             handler.cycle().forwarded(state, status);
         }
+    }
+
+    /**
+     * The response's last frame is about to be written: the stream's events stop coming here (its
+     * body still coming is credited and dropped by the handler), so that the stream's close does
+     * not read as the client going away; {@link #recycle} follows the write.
+     */
+    private void recycleAfter() {
+        returnCredit();
+        handler.detach(slot, this);
     }
 
     /** -> DONE: ends the request and returns this object to the pool: the one end-of-request hook (access log). */
@@ -707,31 +587,32 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         if (!isOpen()) {
             return;
         }
-        if (phase == Phase.TUNNEL && handler != null) {
-            handler.tunnel(false);
+        Http2GateHandler h = handler;
+        if (phase == Phase.TUNNEL) {
+            h.tunnel(false);
         }
         logEnd();
-        boolean forwarded = isForwarding();
         phase = Phase.DONE;
         releasePending();
-        if (forwarded && handler != null) {
-            handler.forgetForwarded(streamId); // an abort: no detach before
+        if (unconsumed > 0) {
+            h.connection().consumed(slot, unconsumed);
+            unconsumed = 0;
         }
+        h.detach(slot, this);
         call = null;
         handler = null;
         if (handshake != null) {
             handshake.reset();
         }
-        view.clear();
+        fields.clear();
         state.clear();
         handle.recycle(this);
     }
 
-    /** The request's access-log line, once: at its end, or when its tunnel opens. */
     private void logEnd() {
         if (!logged && handler != null) {
             logged = true;
-            handler.cycle().log(AccessLog.HTTP2, state, view, view.client(), started, decision);
+            handler.cycle().log(AccessLog.HTTP2, state, fields, fields.client(), started, decision);
         }
     }
 }

@@ -1,12 +1,14 @@
 /**
- * HTTP/2 protocol step (h2c prior knowledge, h2 after ALPN), on the connection's event loop: Netty's
- * {@code Http2ConnectionHandler} decodes frames and HPACK, {@link io.paduraksa.server.http2.Http2GateHandler}
- * runs the gate per stream on a recycled exchange and writes precomputed answers through a reused,
- * read-only header view. What Netty itself allocates per stream (stream, flow-control state,
- * promises, decoded headers) is listed in {@code Http2AnswerAllocationIT}.
+ * HTTP/2 protocol step (h2c prior knowledge, h2 after ALPN), on the connection's event loop, on our
+ * own codec: {@link io.paduraksa.server.http2.Http2GateHandler} feeds the inbound bytes to
+ * {@code io.paduraksa.http2.Http2Connection} (frames, HPACK, streams, flow control, protections) and
+ * runs the gate per stream on a recycled exchange over the stream's copied fields; answers and
+ * forwarded response heads are HPACK blocks written into the connection's outbound buffer, flushed
+ * once per read batch. Nothing is allocated per gate-answered request beyond what
+ * {@code Http2AnswerAllocationIT} bounds.
  *
  * <p>Each stream's life is one phase held by its {@code Http2Exchange} (from {@code GATE} through a
  * policy's wait, forwarding and responding to {@code DONE}, when it goes back to the pool), changed
- * only in named transitions; the handler's maps index the streams whose frames it routes.
+ * only in named transitions; the handler's per-slot array indexes the streams whose frames it routes.
  */
 package io.paduraksa.server.http2;

@@ -26,29 +26,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Everything the server's event-loop threads allocate per gate-answered HTTP/2 request (decoding,
  * stream bookkeeping, gate, answer, flush), over ONE h2c connection with {@value #IN_FLIGHT} streams
- * in flight and browser-like request headers, after a warm-up. Bounded per scenario at 350-480 B
- * over what was measured alone (a full module run measured up to ~160 B more, and the JIT's escape
- * analysis moves the figure from run to run): a guard against regressions such as a header object
- * per answer coming back, not a tight fit.
+ * in flight and browser-like request headers, after a warm-up: 0 B per request, at most
+ * {@value #LOOP_BYTES} B over all {@value #MEASURED} counted requests together (Netty's pools
+ * refilling now and then, as on HTTP/1.1: {@code GateAllocationIT}).
  *
- * <p>Measured with JFR (below), 200 with a 30 B body, 2,426 B/request, all of it Netty's:
- * <ul>
- *   <li>request headers, ~1,060 B: {@code DefaultHttp2Headers} per stream (48 B, head entry 40 B,
- *       bucket array 80 B, 40 B per header: 680 B for 17), HPACK's sink 48 B, literals not yet in
- *       the dynamic table ({@code byte[]} + {@code AsciiString}, ~140 B), dynamic-table entries ~33 B;
- *   <li>stream state, ~430 B: {@code DefaultStream} 40 B and its property map 24 + 32 B, the
- *       priority tree's {@code WeightedFairQueueByteDistributor.State} 88 B with its queue and
- *       events, remote flow state 40 B + deque 56 B, local flow state 48 B, active-set entry 40 B;
- *   <li>frame reading, ~140 B: two slices of the HEADERS payload (40 B each), the reader's
- *       continuation objects (40 + 24 B), {@code Http2Flags};
- *   <li>writing HEADERS, ~270 B: the void promise made real ({@code unvoid}, 48 B) with its
- *       listeners, {@code SimpleChannelPromiseAggregator} 64 B, lifecycle lambdas 2 x 24 B;
- *   <li>writing DATA, ~460 B: {@code FlowControlledData} 48 B with its {@code CoalescingBufferQueue}
- *       (~120 B), two more promises (96 B), an aggregator (64 B), a data slice (48 B), listeners.
- * </ul>
- * Without a body (204, 301 here) the DATA part goes; a 403 (an error-page body) shows one more
- * buffer slice and more array growth in its breakdown. The body itself ({@code retainedDuplicate} of a pooled buffer) and the exchange
- * (recycled) cost 0 B; so do the answer's headers (a reused view, {@code Http2AnswerHeaders}).
+ * <p>On Netty's {@code Http2ConnectionHandler} this was 2,426 B per request (200 with a 30 B body,
+ * JFR, 2026-12-01: request header objects ~1,060 B, stream state ~430 B, frame reading ~140 B,
+ * promises and flow-controlled DATA ~730 B). On our codec ({@code io.paduraksa.http2.Http2Connection})
+ * the last 40-80 B per read batch were Netty's {@code IdleStateHandler}, which turns every write's
+ * void promise into a real one with a listener; the handler keeps its own idle clock instead.
  *
  * <p>Run with {@code -XX:-UseTLAB} (for example
  * {@code -Dpaduraksa.test.jvm="-Xss1m --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:-UseTLAB"})
@@ -61,6 +47,12 @@ class Http2AnswerAllocationIT {
     static final int WARM_UP = 30_000;
     static final int MEASURED = 10_000;
     static final int IN_FLIGHT = 50;
+    /**
+     * The most all counted requests together may allocate on the server's loops: twice HTTP/1.1's
+     * bound, under 1 B per request. Most runs measure 0 B; one run in about ten under load 7 measured
+     * 4,608 B over the 10,000 (one refill of a pool's cache, not a per-request cost).
+     */
+    static final long LOOP_BYTES = 8_192;
 
     static final String YAML = """
             listeners:
@@ -112,9 +104,9 @@ class Http2AnswerAllocationIT {
     }
 
     @ParameterizedTest(name = "HTTP/2 {0}")
-    @CsvSource({"200 with body, /static/app, 200, 2900", "204 without body, /index, 204, 2400",
-        "301 redirect, /old/page, 301, 2400", "403 policy denial, /admin/users, 403, 3000"})
-    void serverLoopBytesPerRequestAreBounded(String what, String path, int status, long bound) throws Exception {
+    @CsvSource({"200 with body, /static/app, 200", "204 without body, /index, 204",
+        "301 redirect, /old/page, 301", "403 policy denial, /admin/users, 403"})
+    void serverLoopBytesPerRequestAreZero(String what, String path, int status) throws Exception {
         try (H2Client c = H2Client.connect(server.port("h2"))) {
             Http2Headers[] requests = requests(path);
             c.sendAll(requests, status, WARM_UP, IN_FLIGHT);
@@ -123,12 +115,12 @@ class Http2AnswerAllocationIT {
             long[] loops = serverLoopThreads();
             long before = sum(THREADS.getThreadAllocatedBytes(loops));
             c.sendAll(requests, status, MEASURED, IN_FLIGHT);
-            long perRequest = (sum(THREADS.getThreadAllocatedBytes(loops)) - before) / MEASURED;
-            System.out.printf("HTTP/2 %-18s server event loops: %,d B/request%n", what, perRequest);
+            long total = sum(THREADS.getThreadAllocatedBytes(loops)) - before;
+            System.out.printf("HTTP/2 %-18s server event loops: %,d B/request (%,d B in all)%n", what, total / MEASURED, total);
             if (exact) {
                 printBreakdown(what, jfr);
             } else {
-                assertThat(perRequest).as("server event-loop bytes per HTTP/2 %s", what).isLessThanOrEqualTo(bound);
+                assertThat(total).as("server event-loop bytes over %,d HTTP/2 %s", MEASURED, what).isLessThanOrEqualTo(LOOP_BYTES);
             }
         }
     }
