@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 @Tag("allocation")
 class Http2TunnelAllocationIT {
     private static final int WARM_UP = 20_000;
-    private static final int MEASURED = 20_000;
+    private static final int MEASURED = 5_000;
     /** Per round trip on the server's loops (one DATA frame each way): twice Netty's share, see the class comment. */
     private static final long MAX_BYTES_PER_ROUND_TRIP = 1_024;
     private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();

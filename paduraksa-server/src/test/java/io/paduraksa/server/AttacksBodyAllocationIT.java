@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("allocation")
 class AttacksBodyAllocationIT {
-    static final int WARM_UP = 20_000;
-    static final int MEASURED = 5_000;
+    static final int WARM_UP = 10_000;
+    static final int MEASURED = 3_000;
     static TestOrigin origin;
     static TestServer server;
 

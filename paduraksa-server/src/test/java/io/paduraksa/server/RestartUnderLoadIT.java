@@ -38,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * connections: proof the clients can see them.
  */
 public class RestartUnderLoadIT {
+    /** Restarts per test: each is a JVM start under load (seconds); three show every restart's guarantees. */
+    private static final int RESTARTS = 3;
     private static final String REQUEST = "GET / HTTP/1.1\r\nHost: a.test\r\n\r\n";
 
     /** Binds 127.0.0.1:0 once; "start N" forks a server with the socket as fd 3, "stop PID" sends SIGTERM and reaps it. */
@@ -377,7 +379,7 @@ public class RestartUnderLoadIT {
             }
             clients.forEach(Thread::start);
             awaitProgress(clients);
-            for (int restart = 1; restart <= 5; restart++) {
+            for (int restart = 1; restart <= RESTARTS; restart++) {
                 long next = Long.parseLong(launcher.command("start " + restart)[1]);
                 awaitServing(dir.resolve("server-" + restart + ".log"), next);
                 String[] exited = launcher.command("stop " + pid);
@@ -386,8 +388,8 @@ public class RestartUnderLoadIT {
                 pid = next;
                 awaitProgress(clients);
             }
-            assertThat(load.refused.get()).as("refused connections across 5 socket-activated restarts").isZero();
-            assertThat(load.failures).as("failed requests across 5 socket-activated restarts").isEmpty();
+            assertThat(load.refused.get()).as("refused connections across " + RESTARTS + " socket-activated restarts").isZero();
+            assertThat(load.failures).as("failed requests across " + RESTARTS + " socket-activated restarts").isEmpty();
             assertThat(load.retried.get()).as("requests lost on keep-alive connections a draining server closed"
                     + " (it answers the next request with Connection: close instead): %s", load.retriedDetails).isZero();
             long answeredActivated = load.answered.get();
@@ -405,9 +407,9 @@ public class RestartUnderLoadIT {
                 }
             }
             assertThat(load.refused.get()).as("a plain stop/start refuses connections").isPositive();
-            System.out.printf("restart under load: %d requests answered over 5 socket-activated restarts, 0 refused, %d"
+            System.out.printf("restart under load: %d requests answered over %d socket-activated restarts, 0 refused, %d"
                     + " retried on reused connections; plain stop/start: %d refused%n",
-                    answeredActivated, load.retried.get(), load.refused.get());
+                    answeredActivated, RESTARTS, load.retried.get(), load.refused.get());
         } finally {
             load.done = true;
             for (Client c : clients) {
@@ -421,7 +423,7 @@ public class RestartUnderLoadIT {
      * then it waits for the process to exit) and starts the new one only after that, while the socket
      * unit keeps the listening socket open. Connections made while no process serves (the old one's
      * drain and exit, the new one's start) wait in the kernel's accept queue and are answered by the
-     * new process: five such restarts under HTTP/1.1 and h2c load refuse no connection and fail no
+     * new process: three such restarts under HTTP/1.1 and h2c load refuse no connection and fail no
      * request, and every restart has requests that began before the new process existed and were
      * answered by it. The clients wait up to 30 s for an answer (the gap is a JVM start, seconds).
      */
@@ -441,7 +443,7 @@ public class RestartUnderLoadIT {
             }
             clients.forEach(Thread::start);
             awaitProgress(clients);
-            int restarts = 5;
+            int restarts = RESTARTS;
             for (int restart = 1; restart <= restarts; restart++) {
                 String[] exited = launcher.command("stop " + pid);
                 long exitedAt = System.nanoTime();
@@ -519,7 +521,7 @@ public class RestartUnderLoadIT {
             assertThat(failed.exitValue()).isEqualTo(1);
             assertThat(old.isAlive()).isTrue();
             awaitProgress(clients);
-            for (int restart = 1; restart <= 5; restart++) {
+            for (int restart = 1; restart <= RESTARTS; restart++) {
                 Path log = dir.resolve("server-" + restart + ".log");
                 Process next = startServer(config, log, List.of("--takeover"));
                 processes.add(next);
@@ -533,11 +535,11 @@ public class RestartUnderLoadIT {
                 old = next;
                 awaitProgress(clients);
             }
-            assertThat(load.refused.get()).as("refused connections across 5 hand-overs").isZero();
-            assertThat(load.failures).as("failed requests across 5 hand-overs").isEmpty();
+            assertThat(load.refused.get()).as("refused connections across " + RESTARTS + " hand-overs").isZero();
+            assertThat(load.failures).as("failed requests across " + RESTARTS + " hand-overs").isEmpty();
             assertThat(load.retried.get()).as("requests lost on keep-alive connections a draining server closed: %s",
                     load.retriedDetails).isZero();
-            System.out.printf("takeover under load: %d requests answered over 5 hand-overs, 0 refused, %d retried on reused connections%n",
+            System.out.printf("takeover under load: %d requests answered over " + RESTARTS + " hand-overs, 0 refused, %d retried on reused connections%n",
                     load.answered.get(), load.retried.get());
         } finally {
             load.done = true;
