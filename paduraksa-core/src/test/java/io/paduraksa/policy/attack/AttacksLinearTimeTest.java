@@ -82,9 +82,11 @@ class AttacksLinearTimeTest {
         // Linear is 4x from 256 KiB to 1 MiB; quadratic would be 16x (and backtracking far more). The
         // bound leaves room for 1 MiB no longer fitting the caches that 256 KiB fits (8.5x seen on CI
         // with another build on the other core), and the cost per byte must stay far below what any
-        // superlinear scan of 1 MiB would take (6.5 ns/B seen).
+        // superlinear scan of 1 MiB would take: a quadratic one is milliseconds per byte. Seen per byte at 1 MiB:
+        // 7-112 ns for the repeated and token inputs, 100-228 ns for random bytes (the slowest in a clean
+        // CI run), so the bound is 1 us/B; the ratio above is the linearity check.
         assertThat(t1024).as("%s: 1 MiB took %d ns, 256 KiB %d ns", what, t1024, t256).isLessThan(12 * t256);
-        assertThat(t1024 / (1024.0 * KIB)).as("%s: ns per byte at 1 MiB", what).isLessThan(200.0);
+        assertThat(t1024 / (1024.0 * KIB)).as("%s: ns per byte at 1 MiB", what).isLessThan(1_000.0);
         assertThat(AttacksPolicy.inspectedBytesOnThisThread()).as("bytes inspected").isGreaterThan(900 * KIB);
     }
 
