@@ -2,6 +2,7 @@ package io.paduraksa.proxy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.Recycler;
+import io.paduraksa.gate.RequestRecycler;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.UpstreamMetrics;
 import io.paduraksa.proxy.balance.LoadBalancer;
@@ -35,7 +36,7 @@ import io.paduraksa.snapshot.UpstreamCluster;
  * then closed after what was written to it is flushed.
  */
 public final class ForwardCall implements UpstreamCall {
-    private static final Recycler<ForwardCall> RECYCLER = new Recycler<>() {
+    private static final Recycler<ForwardCall> RECYCLER = new RequestRecycler<>() {
         @Override
         protected ForwardCall newObject(Handle<ForwardCall> handle) {
             return new ForwardCall(handle);

@@ -79,8 +79,6 @@ class GateAllocationIT {
      * 3,128 B {@code PoolArena.allocateNormal -> newChunk} traced in {@code AllocationAssert}).
      */
     static final long H1_LOOP_BYTES = 4_096;
-    /** h2c -> HTTP/1.1 forwarding: the most all counted requests together may allocate on the server's loops (8 B per request). */
-    static final long H2_FORWARDED_LOOP_BYTES = 80_000;
 
     static final String YAML = """
             listeners:
@@ -190,14 +188,16 @@ class GateAllocationIT {
     /**
      * HTTP/2 on our own codec. Gate answers: 0 B per request on the server's event loops, like
      * HTTP/1.1: at most {@link #H1_LOOP_BYTES} over all counted requests together (measured
-     * 2026-12-02 under load 7-8: 96, 152 and 320 B over 10,000 requests). Forwarded to HTTP/1.1: at
-     * most {@link #H2_FORWARDED_LOOP_BYTES} together, 8 B per request (measured 0 and 35,016 B over
-     * 10,000 in two runs: 0-3.5 B per request; not traced yet). On Netty's codec it was 2,556, 2,011,
-     * 2,538 and 3,571 B per request. The gate's own part stays (nearly) 0 B.
+     * 2026-12-02 under load 7-8: 96, 152 and 320 B over 10,000 requests). Forwarded to HTTP/1.1: the
+     * same bound (measured 1,120 B over 10,000, JFR: Netty's buffer and outbound-entry pools). It was
+     * 35,016-255,344 B, and red on CI once, while the per-request objects came from Netty's default
+     * {@code Recycler}, which keeps one new object in eight (see {@code RequestRecycler}). On
+     * Netty's codec it was 2,556, 2,011, 2,538 and 3,571 B per request. The gate's own part stays
+     * (nearly) 0 B.
      */
     @ParameterizedTest(name = "HTTP/2 {0}: at most {3} B over all counted requests on the server's loops")
     @CsvSource({"200 answer, /static/app, 200, 4096", "301 redirect, /old/page, 301, 4096",
-        "403 policy denial, /admin/users, 403, 4096", "200 forwarded, /fixed/app, 200, 80000"})
+        "403 policy denial, /admin/users, 403, 4096", "200 forwarded, /fixed/app, 200, 4096"})
     @Order(1)
     void http2EventLoopAllocationsAreBounded(String what, String path, int status, long maxTotal) throws Exception {
         use(true);
@@ -208,9 +208,18 @@ class GateAllocationIT {
             int originAtStart = origin.requests();
             long[] allocated = measure(meter, n -> h2Run(c, requests, status, n));
             report("HTTP/2 " + what, meter, allocated, settling);
+            int counted = MEASURED;
+            if (allocated[1] > maxTotal) {
+                // As on HTTP/1.1: a pool refill or a new pool chunk can land in one counted run
+                // (4,560 B seen once on h2c forwarding); a per-request cost repeats in a second run.
+                assertThat(meter.requests()).isEqualTo(MEASURED);
+                allocated = measure(meter, n -> h2Run(c, requests, status, n));
+                report("HTTP/2 " + what + " (second counted run)", meter, allocated, settling);
+                counted += MEASURED;
+            }
             assertThat(meter.requests()).isEqualTo(MEASURED);
             if (path.startsWith("/fixed")) {
-                assertThat(origin.requests() - originAtStart).as("requests the origin answered").isEqualTo(MEASURED);
+                assertThat(origin.requests() - originAtStart).as("requests the origin answered").isEqualTo(counted);
             }
             assertThat(meter.nonZeroRequests()).as("%s", meter).isLessThanOrEqualTo((long) (MEASURED * H2_MAX_NON_ZERO_SHARE));
             assertThat(meter.maxSingleRequest()).as("%s", meter).isLessThanOrEqualTo(H2_MAX_SINGLE);

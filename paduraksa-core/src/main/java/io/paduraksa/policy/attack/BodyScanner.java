@@ -3,6 +3,7 @@ package io.paduraksa.policy.attack;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ByteProcessor;
 import io.netty.util.Recycler;
+import io.paduraksa.gate.RequestRecycler;
 import io.paduraksa.policy.BodyScan;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.PolicyInput;
@@ -50,7 +51,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     private static final int J_DONE = 12;
     private static final int STOPPED = 13;
 
-    private static final Recycler<BodyScanner> POOL = new Recycler<>() {
+    private static final Recycler<BodyScanner> POOL = new RequestRecycler<>() {
         @Override
         protected BodyScanner newObject(Handle<BodyScanner> handle) {
             return new BodyScanner(handle);

@@ -8,6 +8,7 @@ import io.netty.channel.EventLoop;
 import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.gate.RequestRecycler;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.http2.Http2ErrorCodes;
 import io.paduraksa.ops.AccessLog;
@@ -53,7 +54,7 @@ import io.paduraksa.snapshot.ResponseHeaderRules;
  * raw bytes and the upstream's bytes come down as DATA until either side ends.
  */
 final class Http2Exchange implements ForwardExchange, ProtocolExchange {
-    private static final Recycler<Http2Exchange> RECYCLER = new Recycler<>() {
+    private static final Recycler<Http2Exchange> RECYCLER = new RequestRecycler<>() {
         @Override
         protected Http2Exchange newObject(Handle<Http2Exchange> handle) {
             return new Http2Exchange(handle);

@@ -23,6 +23,7 @@ import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.util.AsciiString;
 import io.netty.util.Recycler;
 import io.paduraksa.gate.GateOutcome;
+import io.paduraksa.gate.RequestRecycler;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.AccessLog;
 import io.paduraksa.proxy.FieldSink;
@@ -768,7 +769,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
 
     /** A request's state and view, pooled per event loop (Netty's {@link Recycler}: 0 B to take and return there). */
     private static final class Slot {
-        private static final Recycler<Slot> RECYCLER = new Recycler<>() {
+        private static final Recycler<Slot> RECYCLER = new RequestRecycler<>() {
             @Override
             protected Slot newObject(Handle<Slot> handle) {
                 return new Slot(handle);
