@@ -3,7 +3,7 @@ package io.paduraksa.gate;
 import io.netty.util.Recycler;
 
 /**
- * A Netty {@link Recycler} for per-request objects (one per live stream, call or body scan) that
+ * A Netty {@link Recycler} for per-request objects (one per live stream or call) that
  * keeps every object it ever makes, up to {@link #MAX_PER_THREAD} per thread.
  *
  * <p>Why not Netty's default: it keeps only one new object in eight ({@code io.netty.recycler.ratio}),

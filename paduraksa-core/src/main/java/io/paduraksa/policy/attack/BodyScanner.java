@@ -3,7 +3,6 @@ package io.paduraksa.policy.attack;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ByteProcessor;
 import io.netty.util.Recycler;
-import io.paduraksa.gate.RequestRecycler;
 import io.paduraksa.policy.BodyScan;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.PolicyInput;
@@ -51,7 +50,8 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     private static final int J_DONE = 12;
     private static final int STOPPED = 13;
 
-    private static final Recycler<BodyScanner> POOL = new RequestRecycler<>() {
+    /** Keeps every scanner it makes, as {@code io.paduraksa.gate.RequestRecycler} does (policy cannot import gate). */
+    private static final Recycler<BodyScanner> POOL = new Recycler<>(4_096, 0, 32) {
         @Override
         protected BodyScanner newObject(Handle<BodyScanner> handle) {
             return new BodyScanner(handle);
