@@ -149,6 +149,11 @@ public final class Http2Connection implements Http2FrameListener {
     private int connSendWindow = DEFAULT_WINDOW;
     private int connRecvWindow = DEFAULT_WINDOW;
     private int connUnacked;
+    /** Our stream receive window (SETTINGS_INITIAL_WINDOW_SIZE when not the default) and the connection's. */
+    private int streamRecvInitial = DEFAULT_WINDOW;
+    private int connRecvTarget = DEFAULT_WINDOW;
+    /** Set while a reset of ours (a violation or a timeout, not the peer's RST_STREAM) reports its stream closed. */
+    private boolean localReset;
     private int peerInitialWindow = DEFAULT_WINDOW;
     private int peerMaxFrameSize = Http2Frames.MIN_MAX_FRAME_SIZE;
     private long peerMaxConcurrentStreams = Integer.MAX_VALUE;
@@ -197,6 +202,17 @@ public final class Http2Connection implements Http2FrameListener {
     // =====================================================================================
     // life cycle
 
+    /**
+     * Receive windows larger than the default 65,535 (before {@link #start}): {@code stream} goes out
+     * as SETTINGS_INITIAL_WINDOW_SIZE, the connection's is opened with a WINDOW_UPDATE right after our
+     * SETTINGS. An upstream client uses them so that a response, or a stream whose client paused,
+     * does not hold the other streams back; credit still goes back once half a window is consumed.
+     */
+    public void receiveWindows(int stream, int connection) {
+        this.streamRecvInitial = stream;
+        this.connRecvTarget = connection;
+    }
+
     /** Starts the connection: the client's preface (client role) and our SETTINGS, flushed. */
     public void start(ChannelHandlerContext ctx) {
         this.ctx = ctx;
@@ -204,7 +220,8 @@ public final class Http2Connection implements Http2FrameListener {
         if (!config.server()) {
             o.writeBytes(Http2Frames.CLIENT_PREFACE);
         }
-        int count = 2 + (config.connectProtocol() ? 1 : 0) + (config.server() ? 0 : 1);
+        boolean window = streamRecvInitial != DEFAULT_WINDOW;
+        int count = 2 + (config.connectProtocol() ? 1 : 0) + (config.server() ? 0 : 1) + (window ? 1 : 0);
         Http2FrameWriter.settingsHeader(o, count);
         Http2FrameWriter.setting(o, Http2Frames.SETTINGS_MAX_CONCURRENT_STREAMS, config.maxConcurrentStreams());
         Http2FrameWriter.setting(o, Http2Frames.SETTINGS_MAX_HEADER_LIST_SIZE, config.maxHeaderListSize());
@@ -213,6 +230,13 @@ public final class Http2Connection implements Http2FrameListener {
         }
         if (!config.server()) {
             Http2FrameWriter.setting(o, Http2Frames.SETTINGS_ENABLE_PUSH, 0);
+        }
+        if (window) {
+            Http2FrameWriter.setting(o, Http2Frames.SETTINGS_INITIAL_WINDOW_SIZE, streamRecvInitial);
+        }
+        if (connRecvTarget > DEFAULT_WINDOW) {
+            Http2FrameWriter.windowUpdate(o, 0, connRecvTarget - DEFAULT_WINDOW);
+            connRecvWindow = connRecvTarget;
         }
         flush();
     }
@@ -311,7 +335,7 @@ public final class Http2Connection implements Http2FrameListener {
                 ids[i] = streamId;
                 flags[i] = 0;
                 sendWindow[i] = peerInitialWindow;
-                recvWindow[i] = DEFAULT_WINDOW;
+                recvWindow[i] = streamRecvInitial;
                 held[i] = 0;
                 unacked[i] = 0;
                 expectedLength[i] = -1;
@@ -360,6 +384,23 @@ public final class Http2Connection implements Http2FrameListener {
     /** Whether the peer ended its side of stream {@code slot} (END_STREAM received). */
     public boolean isRemoteClosed(int slot) {
         return (flags[slot] & REMOTE_CLOSED) != 0;
+    }
+
+    /**
+     * Client role: the response head just reported on stream {@code slot} was interim (1xx, RFC 9113
+     * 8.1): the next field block is a head again, not trailers.
+     */
+    public void interim(int slot) {
+        flags[slot] &= ~HEADERS_RECEIVED;
+    }
+
+    /**
+     * Whether the {@link Handler#onStreamClosed} being called comes from a reset of ours (a malformed
+     * frame or field block, a window overrun, a send timeout) rather than the peer's RST_STREAM,
+     * GOAWAY or the connection's end.
+     */
+    public boolean isLocalReset() {
+        return localReset;
     }
 
     /** The peer's content-length for stream {@code slot}: DATA must add up to it (section 8.1.1); -1 for none. */
@@ -604,7 +645,7 @@ public final class Http2Connection implements Http2FrameListener {
             return; // the peer sends no more on it: no stream credit needed
         }
         int u = unacked[slot] += n;
-        if (u >= DEFAULT_WINDOW / 2) {
+        if (u >= streamRecvInitial / 2) {
             unacked[slot] = 0;
             recvWindow[slot] += u;
             Http2FrameWriter.windowUpdate(out(), ids[slot], u);
@@ -616,7 +657,7 @@ public final class Http2Connection implements Http2FrameListener {
             return;
         }
         int u = connUnacked += n;
-        if (u >= DEFAULT_WINDOW / 2) {
+        if (u >= connRecvTarget / 2) {
             connUnacked = 0;
             connRecvWindow += u;
             Http2FrameWriter.windowUpdate(out(), 0, u);
@@ -1021,7 +1062,12 @@ public final class Http2Connection implements Http2FrameListener {
         }
         writeRst(streamId, errorCode);
         if (notify) {
-            free(slot, errorCode);
+            localReset = true;
+            try {
+                free(slot, errorCode);
+            } finally {
+                localReset = false;
+            }
         } else {
             release(slot);
         }

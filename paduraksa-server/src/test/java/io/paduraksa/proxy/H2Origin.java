@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.paduraksa.server.http2.H2Client;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -48,16 +49,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * Counts connections and the resets it receives; keeps the last request's fields.
  */
-final class H2Origin implements AutoCloseable {
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+public final class H2Origin implements AutoCloseable {
+    /** Named apart from the server's loops (multiThreadIoEventLoopGroup-*), which allocation tests count. */
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2-origin"),
+            NioIoHandler.newFactory());
     private final Channel server;
     final AtomicInteger connections = new AtomicInteger();
     /** RST_STREAM frames received from the proxy (streams it abandoned). */
     final AtomicInteger resets = new AtomicInteger();
     final Queue<Http2Headers> requests = new ConcurrentLinkedQueue<>();
+    /** Request heads received (all, kept or not). */
+    public final AtomicInteger received = new AtomicInteger();
+    /** Whether {@link #requests} keeps every head (off for long runs). */
+    public volatile boolean keepRequests = true;
 
     /** h2c, with {@code maxConcurrentStreams} in its SETTINGS. */
-    H2Origin(long maxConcurrentStreams) throws Exception {
+    public H2Origin(long maxConcurrentStreams) throws Exception {
         this(maxConcurrentStreams, null);
     }
 
@@ -88,7 +95,7 @@ final class H2Origin implements AutoCloseable {
                 .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
     }
 
-    int port() {
+    public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
@@ -112,7 +119,10 @@ final class H2Origin implements AutoCloseable {
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
             if (!heads.containsKey(streamId)) {
                 heads.put(streamId, headers);
-                requests.add(headers);
+                received.incrementAndGet();
+                if (keepRequests) {
+                    requests.add(headers);
+                }
                 bodies.put(streamId, Unpooled.buffer());
             }
             if (endOfStream) {
