@@ -87,6 +87,10 @@ public final class Http2Connection implements Http2FrameListener {
 
         /** Whether a graceful close must wait longer than {@link Config#gracefulShutdownMillis} (an open tunnel). */
         boolean keepOpen();
+
+        /** The peer's SETTINGS were applied (and acknowledged): an upstream client may open streams now. */
+        default void onSettings() {
+        }
     }
 
     /**
@@ -443,9 +447,10 @@ public final class Http2Connection implements Http2FrameListener {
         if (!isPeerInitiated(streamId)) {
             int slot = find(streamId);
             if (slot < 0) {
-                discard(block, index, length);
-                if (!closed) {
-                    onConnectionError(streamId >= nextLocal ? Http2Violation.STREAM_IDLE : Http2Violation.STREAM_ID_WRONG_PARITY);
+                // A stream of ours that we reset or that ended: frames in flight are ignored (section 5.1,
+                // "closed"); one we never opened is a connection error.
+                if (discard(block, index, length) && !closed && streamId >= nextLocal) {
+                    onConnectionError(Http2Violation.STREAM_IDLE);
                 }
                 return;
             }
@@ -728,6 +733,9 @@ public final class Http2Connection implements Http2FrameListener {
         controlFrameWritten();
         if (delta > 0) {
             writeAllPending();
+        }
+        if (!closed) {
+            handler.onSettings();
         }
     }
 
