@@ -211,6 +211,11 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
         return opened;
     }
 
+    /** Whether the channel is still up (its buffers are released once it closed). */
+    boolean isOpen() {
+        return phase != Phase.CLOSED;
+    }
+
     boolean isDraining() {
         return phase == Phase.DRAINING;
     }

@@ -116,6 +116,10 @@ public final class Http2UpstreamStream implements UpstreamStream {
     @Override
     public void writeHead(RequestState state, ForwardExchange exchange, UpstreamCluster cluster, AsciiString endpointAuthority,
                           long bodyLength) {
+        if (!connection.isOpen()) {
+            refused(); // closed since it handed this stream out
+            return;
+        }
         RequestView view = state.view();
         ForwardingRules rules = state.snapshot().forwarding();
         CharSequence authority = view.authority();
@@ -133,11 +137,17 @@ public final class Http2UpstreamStream implements UpstreamStream {
         if (bodyLength > 0 || bodyLength == 0 && b.hadContentLength()) {
             b.contentLength(bodyLength);
         }
-        if (!connection.open(this, bodyLength == 0) && call != null) {
-            UpstreamCall c = call;
-            call = null;
-            connection.notOpened(this);
-            c.onUpstreamRefused(); // the connection could not open a stream after all (closing, limit)
+        if (!connection.open(this, bodyLength == 0)) {
+            refused(); // the connection could not open a stream after all (closing, limit)
+        }
+    }
+
+    private void refused() {
+        UpstreamCall c = call;
+        call = null;
+        connection.notOpened(this);
+        if (c != null) {
+            c.onUpstreamRefused();
         }
     }
 
