@@ -44,6 +44,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /goaway-after}: GOAWAY naming this stream as the last, then the echo;</li>
  *   <li>{@code /goaway-refuse}: on the origin's first connection GOAWAY with last stream 0 and no
  *       answer (the stream was not processed); on later connections the echo;</li>
+ *   <li>{@code /interim}: a 103 head (with a {@code link} field), then the echo;</li>
+ *   <li>{@code /bad-status}: a head whose {@code :status} is not three digits (a malformed response);</li>
+ *   <li>{@code /ping}: a PING, then the echo;</li>
  *   <li>{@code /big/N}: N zero bytes in 16 KiB DATA frames (queued by the flow controller, sent as the window allows);</li>
  *   <li>anything else: 200 with a text echo of every received field and the body's length.</li>
  * </ul>
@@ -55,6 +58,8 @@ public final class H2Origin implements AutoCloseable {
             NioIoHandler.newFactory());
     private final Channel server;
     final AtomicInteger connections = new AtomicInteger();
+    /** PING acks received from the proxy. */
+    final AtomicInteger pingAcks = new AtomicInteger();
     /** RST_STREAM frames received from the proxy (streams it abandoned). */
     final AtomicInteger resets = new AtomicInteger();
     final Queue<Http2Headers> requests = new ConcurrentLinkedQueue<>();
@@ -137,6 +142,11 @@ public final class H2Origin implements AutoCloseable {
         }
 
         @Override
+        public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+            pingAcks.incrementAndGet();
+        }
+
+        @Override
         public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
             resets.incrementAndGet();
         }
@@ -173,6 +183,18 @@ public final class H2Origin implements AutoCloseable {
                         handler.resetStream(ctx, id, Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
                         handler.flush(ctx);
                     }, 50, TimeUnit.MILLISECONDS);
+                }
+                case "/interim" -> {
+                    write(ctx, id, new DefaultHttp2Headers().status("103").add("link", "</a.css>; rel=preload"), false);
+                    echo(ctx, id, req, body);
+                }
+                case "/bad-status" -> {
+                    body.release();
+                    write(ctx, id, new DefaultHttp2Headers().status("2000").add("content-type", "text/plain"), true);
+                }
+                case "/ping" -> {
+                    handler.encoder().writePing(ctx, false, 0x1234L, ctx.newPromise());
+                    echo(ctx, id, req, body);
                 }
                 case "/slow" -> ctx.executor().schedule(() -> echo(ctx, id, req, body), 300, TimeUnit.MILLISECONDS);
                 case "/goaway-after" -> {
