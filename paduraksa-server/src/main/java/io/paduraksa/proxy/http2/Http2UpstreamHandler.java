@@ -72,9 +72,10 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
     private Http2UpstreamHandler(Http2UpstreamPool pool) {
         this.pool = pool;
         this.connection = new Http2Connection(new Http2Connection.Config(false, MAX_STREAMS, MAX_HEADER_LIST_SIZE, false,
-                // Netty's client defaults, which this replaces: 200 RST_STREAM per 30 s, 2 empty frames in a row,
-                // 10,000 queued control frames; 16 small CONTINUATIONs as on our listeners
-                200, 30, 16, 2, 10_000, pool.gracefulShutdownMillis()), this);
+                // No bound on the upstream's RST_STREAM frames (rapid reset is a client's attack on a server; the
+                // streams are ours, and Netty's client had none either); as Netty's client: 2 empty frames in a
+                // row, 10,000 queued control frames; 16 small CONTINUATIONs as on our listeners
+                Integer.MAX_VALUE, 30, 16, 2, 10_000, pool.gracefulShutdownMillis()), this);
         this.connection.receiveWindows(STREAM_WINDOW, CONNECTION_WINDOW);
     }
 
