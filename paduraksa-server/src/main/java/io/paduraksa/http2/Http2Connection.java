@@ -87,6 +87,10 @@ public final class Http2Connection implements Http2FrameListener {
 
         /** Whether a graceful close must wait longer than {@link Config#gracefulShutdownMillis} (an open tunnel). */
         boolean keepOpen();
+
+        /** The peer's SETTINGS were applied (and acknowledged): an upstream client may open streams now. */
+        default void onSettings() {
+        }
     }
 
     /**
@@ -149,6 +153,11 @@ public final class Http2Connection implements Http2FrameListener {
     private int connSendWindow = DEFAULT_WINDOW;
     private int connRecvWindow = DEFAULT_WINDOW;
     private int connUnacked;
+    /** Our stream receive window (SETTINGS_INITIAL_WINDOW_SIZE when not the default) and the connection's. */
+    private int streamRecvInitial = DEFAULT_WINDOW;
+    private int connRecvTarget = DEFAULT_WINDOW;
+    /** Set while a reset of ours (a violation or a timeout, not the peer's RST_STREAM) reports its stream closed. */
+    private boolean localReset;
     private int peerInitialWindow = DEFAULT_WINDOW;
     private int peerMaxFrameSize = Http2Frames.MIN_MAX_FRAME_SIZE;
     private long peerMaxConcurrentStreams = Integer.MAX_VALUE;
@@ -197,6 +206,17 @@ public final class Http2Connection implements Http2FrameListener {
     // =====================================================================================
     // life cycle
 
+    /**
+     * Receive windows larger than the default 65,535 (before {@link #start}): {@code stream} goes out
+     * as SETTINGS_INITIAL_WINDOW_SIZE, the connection's is opened with a WINDOW_UPDATE right after our
+     * SETTINGS. An upstream client uses them so that a response, or a stream whose client paused,
+     * does not hold the other streams back; credit still goes back once half a window is consumed.
+     */
+    public void receiveWindows(int stream, int connection) {
+        this.streamRecvInitial = stream;
+        this.connRecvTarget = connection;
+    }
+
     /** Starts the connection: the client's preface (client role) and our SETTINGS, flushed. */
     public void start(ChannelHandlerContext ctx) {
         this.ctx = ctx;
@@ -204,7 +224,8 @@ public final class Http2Connection implements Http2FrameListener {
         if (!config.server()) {
             o.writeBytes(Http2Frames.CLIENT_PREFACE);
         }
-        int count = 2 + (config.connectProtocol() ? 1 : 0) + (config.server() ? 0 : 1);
+        boolean window = streamRecvInitial != DEFAULT_WINDOW;
+        int count = 2 + (config.connectProtocol() ? 1 : 0) + (config.server() ? 0 : 1) + (window ? 1 : 0);
         Http2FrameWriter.settingsHeader(o, count);
         Http2FrameWriter.setting(o, Http2Frames.SETTINGS_MAX_CONCURRENT_STREAMS, config.maxConcurrentStreams());
         Http2FrameWriter.setting(o, Http2Frames.SETTINGS_MAX_HEADER_LIST_SIZE, config.maxHeaderListSize());
@@ -213,6 +234,13 @@ public final class Http2Connection implements Http2FrameListener {
         }
         if (!config.server()) {
             Http2FrameWriter.setting(o, Http2Frames.SETTINGS_ENABLE_PUSH, 0);
+        }
+        if (window) {
+            Http2FrameWriter.setting(o, Http2Frames.SETTINGS_INITIAL_WINDOW_SIZE, streamRecvInitial);
+        }
+        if (connRecvTarget > DEFAULT_WINDOW) {
+            Http2FrameWriter.windowUpdate(o, 0, connRecvTarget - DEFAULT_WINDOW);
+            connRecvWindow = connRecvTarget;
         }
         flush();
     }
@@ -311,7 +339,7 @@ public final class Http2Connection implements Http2FrameListener {
                 ids[i] = streamId;
                 flags[i] = 0;
                 sendWindow[i] = peerInitialWindow;
-                recvWindow[i] = DEFAULT_WINDOW;
+                recvWindow[i] = streamRecvInitial;
                 held[i] = 0;
                 unacked[i] = 0;
                 expectedLength[i] = -1;
@@ -362,6 +390,23 @@ public final class Http2Connection implements Http2FrameListener {
         return (flags[slot] & REMOTE_CLOSED) != 0;
     }
 
+    /**
+     * Client role: the response head just reported on stream {@code slot} was interim (1xx, RFC 9113
+     * 8.1): the next field block is a head again, not trailers.
+     */
+    public void interim(int slot) {
+        flags[slot] &= ~HEADERS_RECEIVED;
+    }
+
+    /**
+     * Whether the {@link Handler#onStreamClosed} being called comes from a reset of ours (a malformed
+     * frame or field block, a window overrun, a send timeout) rather than the peer's RST_STREAM,
+     * GOAWAY or the connection's end.
+     */
+    public boolean isLocalReset() {
+        return localReset;
+    }
+
     /** The peer's content-length for stream {@code slot}: DATA must add up to it (section 8.1.1); -1 for none. */
     public void expectLength(int slot, long length) {
         expectedLength[slot] = length;
@@ -402,9 +447,10 @@ public final class Http2Connection implements Http2FrameListener {
         if (!isPeerInitiated(streamId)) {
             int slot = find(streamId);
             if (slot < 0) {
-                discard(block, index, length);
-                if (!closed) {
-                    onConnectionError(streamId >= nextLocal ? Http2Violation.STREAM_IDLE : Http2Violation.STREAM_ID_WRONG_PARITY);
+                // A stream of ours that we reset or that ended: frames in flight are ignored (section 5.1,
+                // "closed"); one we never opened is a connection error.
+                if (discard(block, index, length) && !closed && streamId >= nextLocal) {
+                    onConnectionError(Http2Violation.STREAM_IDLE);
                 }
                 return;
             }
@@ -604,7 +650,7 @@ public final class Http2Connection implements Http2FrameListener {
             return; // the peer sends no more on it: no stream credit needed
         }
         int u = unacked[slot] += n;
-        if (u >= DEFAULT_WINDOW / 2) {
+        if (u >= streamRecvInitial / 2) {
             unacked[slot] = 0;
             recvWindow[slot] += u;
             Http2FrameWriter.windowUpdate(out(), ids[slot], u);
@@ -616,7 +662,7 @@ public final class Http2Connection implements Http2FrameListener {
             return;
         }
         int u = connUnacked += n;
-        if (u >= DEFAULT_WINDOW / 2) {
+        if (u >= connRecvTarget / 2) {
             connUnacked = 0;
             connRecvWindow += u;
             Http2FrameWriter.windowUpdate(out(), 0, u);
@@ -687,6 +733,9 @@ public final class Http2Connection implements Http2FrameListener {
         controlFrameWritten();
         if (delta > 0) {
             writeAllPending();
+        }
+        if (!closed) {
+            handler.onSettings();
         }
     }
 
@@ -1021,7 +1070,12 @@ public final class Http2Connection implements Http2FrameListener {
         }
         writeRst(streamId, errorCode);
         if (notify) {
-            free(slot, errorCode);
+            localReset = true;
+            try {
+                free(slot, errorCode);
+            } finally {
+                localReset = false;
+            }
         } else {
             release(slot);
         }

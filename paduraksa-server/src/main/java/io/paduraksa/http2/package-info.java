@@ -1,7 +1,7 @@
 /**
  * Step: protocol decoding for HTTP/2 (RFC 9113, RFC 7541), both directions: the wire code that the
- * client side ({@code server.http2}) runs on and the upstream client ({@code proxy.http2}, still on
- * Netty's {@code Http2ConnectionHandler}) moves to next, the twin of {@code io.paduraksa.http1}.
+ * client side ({@code server.http2}) and the upstream client ({@code proxy.http2}) run on, the twin
+ * of {@code io.paduraksa.http1}.
  *
  * <ul>
  *   <li>Frames: {@link io.paduraksa.http2.Http2FrameReader} reads frames from the inbound buffer and

@@ -6,7 +6,7 @@ import io.netty.util.AsciiString;
 /**
  * Where the fields of an upstream request head go, in the upstream's protocol: HTTP/1.1 lines in the
  * head's buffer ({@code proxy.http1.UpstreamRequestHead}) or an HTTP/2 header block
- * ({@code proxy.http2.Http2RequestHeaders}). The upstream side owns the writing; the client side
+ * ({@code proxy.http2.Http2RequestBlock}, HPACK-encoded as written). The upstream side owns the writing; the client side
  * only offers its fields ({@link ForwardExchange#offerRequestFields}), each in the form it holds:
  * <ul>
  * <li>{@link #line}: a field line of an HTTP/1.1 client's head, by positions in its bytes. An

@@ -30,6 +30,8 @@ class Http2ConnectionTest {
         final CollectingSink sink = new CollectingSink();
         Http2Connection connection;
         boolean hold;
+        /** Treat the next response head as interim (an upstream client's 1xx). */
+        boolean interim;
 
         @Override
         public HpackFieldSink fields(int slot, boolean trailers) {
@@ -39,6 +41,10 @@ class Http2ConnectionTest {
         @Override
         public void onHeaders(int slot, int streamId, boolean endStream, Http2Violation violation) {
             events.add("headers " + streamId + (endStream ? " end" : "") + (violation == null ? "" : " " + violation));
+            if (interim) {
+                interim = false;
+                connection.interim(slot);
+            }
         }
 
         @Override
@@ -121,7 +127,11 @@ class Http2ConnectionTest {
     }
 
     EmbeddedChannel channel(Recorder r, Http2Connection.Config config) {
-        r.connection = new Http2Connection(config, r);
+        return channel(r, new Http2Connection(config, r));
+    }
+
+    EmbeddedChannel channel(Recorder r, Http2Connection connection) {
+        r.connection = connection;
         EmbeddedChannel ch = new EmbeddedChannel(new Driver(r.connection));
         channels.add(ch);
         return ch;
@@ -226,6 +236,80 @@ class Http2ConnectionTest {
         ch.writeInbound(frame(Http2Frames.DATA, Http2Frames.FLAG_END_STREAM, 1, bytes(2)));
         assertThat(r.events).containsExactly("headers 1", "data 1 2 end", "closed 1 -1");
         assertThat(r.connection.activeStreams()).isEqualTo(1);
+    }
+
+    /** Opens stream 1 and sends a GET on it (END_STREAM). */
+    static int openAndRequest(Recorder r, EmbeddedChannel ch) {
+        int slot = r.connection.openStream();
+        ByteBuf request = block(":method", "GET", ":scheme", "http", ":path", "/", ":authority", "a.test");
+        r.connection.writeHeaders(slot, request, 0, request.readableBytes(), true);
+        request.release();
+        r.connection.flush();
+        written(ch);
+        return slot;
+    }
+
+    @Test
+    void framesOnAStreamTheClientResetAreIgnored() {
+        Recorder r = new Recorder();
+        EmbeddedChannel ch = channel(r, CLIENT);
+        ch.writeInbound(frame(Http2Frames.SETTINGS, 0, 0, Unpooled.EMPTY_BUFFER));
+        int slot = openAndRequest(r, ch);
+        r.connection.resetStream(slot, Http2ErrorCodes.CANCEL); // the client went away
+        r.connection.flush();
+        written(ch);
+        // the response was on its way (RFC 9113 5.1: ignored after our RST_STREAM, not a connection error)
+        ch.writeInbound(frame(Http2Frames.HEADERS, Http2Frames.FLAG_END_HEADERS, 1, block(":status", "200")));
+        assertThat(written(ch)).noneMatch(f -> f.type == Http2Frames.GOAWAY);
+        assertThat(r.connection.isClosing()).isFalse();
+        assertThat(r.connection.openStream()).as("the connection takes new streams").isNotNegative();
+        // a stream we never opened still is one
+        ch.writeInbound(frame(Http2Frames.HEADERS, Http2Frames.FLAG_END_HEADERS, 7, block(":status", "200")));
+        assertThat(written(ch)).anyMatch(f -> f.type == Http2Frames.GOAWAY);
+    }
+
+    @Test
+    void anInterimHeadIsFollowedByTheFinalHeadNotTrailers() {
+        Recorder r = new Recorder();
+        EmbeddedChannel ch = channel(r, CLIENT);
+        ch.writeInbound(frame(Http2Frames.SETTINGS, 0, 0, Unpooled.EMPTY_BUFFER));
+        openAndRequest(r, ch);
+        r.interim = true;
+        ch.writeInbound(frame(Http2Frames.HEADERS, Http2Frames.FLAG_END_HEADERS, 1, block(":status", "103", "link", "</a.css>")));
+        ch.writeInbound(frame(Http2Frames.HEADERS, Http2Frames.FLAG_END_HEADERS | Http2Frames.FLAG_END_STREAM, 1,
+                block(":status", "204")));
+        assertThat(r.events).containsExactly("headers 1", "headers 1 end", "closed 1 -1");
+        assertThat(r.sink.fields).contains(":status: 103", ":status: 204");
+    }
+
+    @Test
+    void largerReceiveWindowsGoOutWithThePreface() {
+        Recorder r = new Recorder();
+        Http2Connection c = new Http2Connection(CLIENT, r);
+        c.receiveWindows(1 << 20, 16 << 20);
+        EmbeddedChannel ch = channel(r, c);
+        List<Frame> frames = written(ch);
+        ByteBuf settings = frames.get(0).payload;
+        long initialWindow = -1;
+        while (settings.isReadable()) {
+            int id = settings.readUnsignedShort();
+            long value = settings.readUnsignedInt();
+            initialWindow = id == Http2Frames.SETTINGS_INITIAL_WINDOW_SIZE ? value : initialWindow;
+        }
+        assertThat(initialWindow).isEqualTo(1 << 20);
+        assertThat(frames.get(1).type).isEqualTo(Http2Frames.WINDOW_UPDATE);
+        assertThat(frames.get(1).stream).isZero();
+        assertThat(frames.get(1).payload.getInt(0)).isEqualTo((16 << 20) - 65_535);
+        // a stream may now receive more than the default window without an error, nothing credited yet
+        r.hold = true;
+        ch.writeInbound(frame(Http2Frames.SETTINGS, 0, 0, Unpooled.EMPTY_BUFFER));
+        openAndRequest(r, ch);
+        ch.writeInbound(frame(Http2Frames.HEADERS, Http2Frames.FLAG_END_HEADERS, 1, block(":status", "200")));
+        for (int i = 0; i < 8; i++) {
+            ch.writeInbound(frame(Http2Frames.DATA, 0, 1, bytes(16_000)));
+        }
+        assertThat(written(ch)).noneMatch(f -> f.type == Http2Frames.RST_STREAM || f.type == Http2Frames.GOAWAY);
+        assertThat(r.events).contains("data 1 16000").doesNotContain("closed 1 " + Http2ErrorCodes.FLOW_CONTROL_ERROR);
     }
 
     @Test

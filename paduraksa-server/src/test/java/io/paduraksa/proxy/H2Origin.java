@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.paduraksa.server.http2.H2Client;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -43,21 +44,32 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /goaway-after}: GOAWAY naming this stream as the last, then the echo;</li>
  *   <li>{@code /goaway-refuse}: on the origin's first connection GOAWAY with last stream 0 and no
  *       answer (the stream was not processed); on later connections the echo;</li>
+ *   <li>{@code /interim}: a 103 head (with a {@code link} field), then the echo;</li>
+ *   <li>{@code /bad-status}: a head whose {@code :status} is not three digits (a malformed response);</li>
+ *   <li>{@code /ping}: a PING, then the echo;</li>
  *   <li>{@code /big/N}: N zero bytes in 16 KiB DATA frames (queued by the flow controller, sent as the window allows);</li>
  *   <li>anything else: 200 with a text echo of every received field and the body's length.</li>
  * </ul>
  * Counts connections and the resets it receives; keeps the last request's fields.
  */
-final class H2Origin implements AutoCloseable {
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+public final class H2Origin implements AutoCloseable {
+    /** Named apart from the server's loops (multiThreadIoEventLoopGroup-*), which allocation tests count. */
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2-origin"),
+            NioIoHandler.newFactory());
     private final Channel server;
     final AtomicInteger connections = new AtomicInteger();
+    /** PING acks received from the proxy. */
+    final AtomicInteger pingAcks = new AtomicInteger();
     /** RST_STREAM frames received from the proxy (streams it abandoned). */
     final AtomicInteger resets = new AtomicInteger();
     final Queue<Http2Headers> requests = new ConcurrentLinkedQueue<>();
+    /** Request heads received (all, kept or not). */
+    public final AtomicInteger received = new AtomicInteger();
+    /** Whether {@link #requests} keeps every head (off for long runs). */
+    public volatile boolean keepRequests = true;
 
     /** h2c, with {@code maxConcurrentStreams} in its SETTINGS. */
-    H2Origin(long maxConcurrentStreams) throws Exception {
+    public H2Origin(long maxConcurrentStreams) throws Exception {
         this(maxConcurrentStreams, null);
     }
 
@@ -88,7 +100,7 @@ final class H2Origin implements AutoCloseable {
                 .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
     }
 
-    int port() {
+    public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
@@ -112,7 +124,10 @@ final class H2Origin implements AutoCloseable {
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
             if (!heads.containsKey(streamId)) {
                 heads.put(streamId, headers);
-                requests.add(headers);
+                received.incrementAndGet();
+                if (keepRequests) {
+                    requests.add(headers);
+                }
                 bodies.put(streamId, Unpooled.buffer());
             }
             if (endOfStream) {
@@ -124,6 +139,11 @@ final class H2Origin implements AutoCloseable {
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
                                   short weight, boolean exclusive, int padding, boolean endOfStream) {
             onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+        }
+
+        @Override
+        public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+            pingAcks.incrementAndGet();
         }
 
         @Override
@@ -163,6 +183,18 @@ final class H2Origin implements AutoCloseable {
                         handler.resetStream(ctx, id, Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
                         handler.flush(ctx);
                     }, 50, TimeUnit.MILLISECONDS);
+                }
+                case "/interim" -> {
+                    write(ctx, id, new DefaultHttp2Headers().status("103").add("link", "</a.css>; rel=preload"), false);
+                    echo(ctx, id, req, body);
+                }
+                case "/bad-status" -> {
+                    body.release();
+                    write(ctx, id, new DefaultHttp2Headers().status("2000").add("content-type", "text/plain"), true);
+                }
+                case "/ping" -> {
+                    handler.encoder().writePing(ctx, false, 0x1234L, ctx.newPromise());
+                    echo(ctx, id, req, body);
                 }
                 case "/slow" -> ctx.executor().schedule(() -> echo(ctx, id, req, body), 300, TimeUnit.MILLISECONDS);
                 case "/goaway-after" -> {

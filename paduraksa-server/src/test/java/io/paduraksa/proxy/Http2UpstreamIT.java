@@ -44,6 +44,7 @@ class Http2UpstreamIT {
         server = TestServer.start("""
                 listeners:
                   - {name: public, address: "127.0.0.1:0", protocols: [http1, h2c]}
+                  - {name: admin, address: "127.0.0.1:0", admin: true}
                 clusters:
                   h2c: {protocol: h2c, destinations: [{url: "http://127.0.0.1:%d"}]}
                   tls:
@@ -186,6 +187,55 @@ class Http2UpstreamIT {
         try (RawHttp c = new RawHttp(server.port("public"))) {
             assertThat(c.exchange("GET / HTTP/1.1\r\nHost: refused.test\r\n\r\n").status()).isEqualTo(502);
         }
+    }
+
+    @Test
+    void anInterimHeadIsFollowedByTheFinalOne() throws Exception {
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            H2Client.Response r = c.get("GET", "grpc.test", "/interim");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body()).contains(":path: /interim");
+        }
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            c.send("GET /interim HTTP/1.1\r\nHost: grpc.test\r\nConnection: close\r\n\r\n");
+            String all = c.readAll();
+            assertThat(all).startsWith("HTTP/1.1 200 ").contains(":path: /interim"); // an HTTP/1.1 client gets no 103
+        }
+    }
+
+    @Test
+    void aMalformedResponseHeadIs502AndTheConnectionServesTheNext() throws Exception {
+        double invalid = invalidResponses();
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            assertThat(c.get("GET", "grpc.test", "/bad-status").status()).isEqualTo(502);
+            assertThat(c.get("GET", "grpc.test", "/echo").status()).isEqualTo(200);
+        }
+        assertThat(invalidResponses() - invalid).as("counted as an invalid response, not a reset").isEqualTo(1);
+    }
+
+    /** paduraksa_upstream_errors_total of cluster h2c, kind invalid_response (0 before the first). */
+    private static double invalidResponses() throws Exception {
+        try (RawHttp admin = new RawHttp(server.port("admin"))) {
+            String body = admin.exchange("GET /metrics HTTP/1.1\r\nHost: admin\r\n\r\n").body();
+            double sum = 0;
+            for (String line : body.split("\n")) {
+                if (line.startsWith("paduraksa_upstream_errors_total{") && line.contains("cluster=\"h2c\"")
+                        && line.contains("kind=\"invalid_response\"")) {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return sum;
+        }
+    }
+
+    @Test
+    void aPingFromTheUpstreamIsAnsweredAndTheResponseArrives() throws Exception {
+        int acks = h2c.pingAcks.get();
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            assertThat(c.get("GET", "grpc.test", "/ping").status()).isEqualTo(200);
+            assertThat(c.get("GET", "grpc.test", "/echo").status()).isEqualTo(200);
+        }
+        assertThat(h2c.pingAcks.get()).as("PING acks the upstream received").isEqualTo(acks + 1);
     }
 
     @Test

@@ -56,9 +56,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("allocation")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // HTTP/2 then HTTP/1.1: one server restart (access log off)
-class GateAllocationIT {
+public class GateAllocationIT {
     static final int WARM_UP = 2_000;
-    static final int MEASURED = 10_000;
+    public static final int MEASURED = 10_000;
     static final int PIPELINE = 8;
     static final int IN_FLIGHT = 50;
     static final int MAX_SETTLE_ROUNDS = 15;
@@ -99,7 +99,7 @@ class GateAllocationIT {
             default: {respond: {status: 421}}
             %s
             """;
-    static final String[] HOSTS = {"a.test", "b.test", "c.test", "shop.example", "api.example", "news.example"};
+    public static final String[] HOSTS = {"a.test", "b.test", "c.test", "shop.example", "api.example", "news.example"};
 
     static TestServer server;
     static TestOrigin origin;
@@ -259,7 +259,7 @@ class GateAllocationIT {
     }
 
     /** Sends {@code requests} requests of one scenario on the test's one connection. */
-    interface Round {
+    public interface Round {
         void run(int requests) throws Exception;
     }
 
@@ -279,7 +279,7 @@ class GateAllocationIT {
      * never needed the class: the trace is always null). Each happens once per method, hence
      * {@link #jitWarmUp} first, and this check that the counted requests start in a steady state.
      */
-    static String warmUpAndSettle(GateMeter meter, Round round) throws Exception {
+    public static String warmUpAndSettle(GateMeter meter, Round round) throws Exception {
         meter.enabled(false);
         round.run(WARM_UP);
         StringBuilder rounds = new StringBuilder();
@@ -301,7 +301,7 @@ class GateAllocationIT {
      * server's event-loop threads alone (all their work: decoding, gate, answers, flushes, and
      * anything else those threads did meanwhile).
      */
-    static long[] measure(GateMeter meter, Round round) throws Exception {
+    public static long[] measure(GateMeter meter, Round round) throws Exception {
         long[] loops = serverLoopThreads();
         meter.reset();
         meter.enabled(true);
@@ -443,7 +443,7 @@ class GateAllocationIT {
 
     // ---- HTTP/2: pre-built headers, IN_FLIGHT streams at a time ----
 
-    static Http2Headers[] h2Requests(String path) {
+    public static Http2Headers[] h2Requests(String path) {
         Http2Headers[] requests = new Http2Headers[64 * PIPELINE];
         for (int n = 0; n < requests.length; n++) {
             Http2Headers h = new DefaultHttp2Headers().method("GET").scheme("https")
@@ -458,7 +458,7 @@ class GateAllocationIT {
         return requests;
     }
 
-    static void h2Run(H2Client c, Http2Headers[] requests, int status, int count) throws Exception {
+    public static void h2Run(H2Client c, Http2Headers[] requests, int status, int count) throws Exception {
         c.sendAll(requests, status, count, IN_FLIGHT);
     }
 
@@ -468,7 +468,7 @@ class GateAllocationIT {
         return THREADS.getTotalThreadAllocatedBytes();
     }
 
-    static void report(String what, GateMeter meter, long[] allocated, String settling) {
+    public static void report(String what, GateMeter meter, long[] allocated, String settling) {
         System.out.printf("%-36s gate: %s; settling rounds of %,d (bytes/non-zero requests): [%s]; "
                 + "whole process incl. the in-JVM test client: %,d B/request; server event loops: %,d B in all, %,d B/request%n",
                 what, meter, WARM_UP, settling, allocated[0] / MEASURED, allocated[1], allocated[1] / MEASURED);

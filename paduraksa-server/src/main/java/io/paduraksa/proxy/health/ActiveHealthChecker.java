@@ -20,13 +20,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
-import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
-import io.netty.handler.codec.http2.Http2FrameCodec;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -225,8 +218,7 @@ public final class ActiveHealthChecker implements AutoCloseable {
                                 ch.pipeline().addLast(t.sslContext().newHandler(ch.alloc(), sni, address.getPort()));
                             }
                             if (t.http2()) {
-                                ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
-                                        new Http2Request(probe.http2Headers()), probe);
+                                ch.pipeline().addLast(new Http2Probe(t.sslContext() != null, t.hostHeader(), path, USER_AGENT), probe);
                             } else {
                                 ch.pipeline().addLast(new HttpClientCodec(), probe);
                             }
@@ -273,14 +265,10 @@ public final class ActiveHealthChecker implements AutoCloseable {
 
     /**
      * One probe: connect, send the request, read the response head, close. Ends exactly once.
-     * Reads {@link HttpObject}s behind an {@link HttpClientCodec}, or frames behind an
-     * {@link Http2FrameCodec} (stream 1; DATA and the other frames are released unread).
+     * Reads {@link HttpObject}s behind an {@link HttpClientCodec}, or the final status that
+     * {@link Http2Probe} (our own HTTP/2 codec, stream 1) reports.
      */
     private final class Probe extends SimpleChannelInboundHandler<Object> implements ChannelFutureListener {
-        private static final AsciiString HTTP = AsciiString.cached("http");
-        private static final AsciiString HTTPS = AsciiString.cached("https");
-        private static final AsciiString USER_AGENT_NAME = AsciiString.cached("user-agent");
-
         private final TargetCheck check;
         private final InetSocketAddress address;
         private ScheduledFuture<?> timer;
@@ -312,7 +300,7 @@ public final class ActiveHealthChecker implements AutoCloseable {
             }
         }
 
-        /** HTTP/1.1 sends here; HTTP/2 sends from {@link Http2Request}, which can open streams on the codec. */
+        /** HTTP/1.1 sends here; HTTP/2 sends from {@link Http2Probe}. */
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             if (!check.target.http2()) {
@@ -331,45 +319,17 @@ public final class ActiveHealthChecker implements AutoCloseable {
             ctx.writeAndFlush(request).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         }
 
-        Http2Headers http2Headers() {
-            return new DefaultHttp2Headers()
-                    .method(HttpMethod.GET.asciiName())
-                    .scheme(check.target.sslContext() != null ? HTTPS : HTTP)
-                    .authority(check.target.hostHeader())
-                    .path(path)
-                    .add(USER_AGENT_NAME, USER_AGENT);
-        }
-
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HttpResponse response) {
                 status(response.status().code());
-            } else if (msg instanceof Http2HeadersFrame frame && frame.headers().status() != null) {
-                int status = statusCode(frame.headers().status());
-                // Interim 1xx heads (RFC 9113 8.1) are followed by the final one.
-                if (status < 100 || status >= 200) {
-                    status(status);
-                }
+            } else if (msg instanceof Http2Probe.Status s) {
+                status(s.code()); // final: Http2Probe skips interim 1xx heads (RFC 9113 8.1)
             }
         }
 
         private void status(int status) {
             finish(status >= 200 && status < 400, "status " + status);
-        }
-
-        private static int statusCode(CharSequence status) {
-            if (status.length() != 3) {
-                return -1;
-            }
-            int code = 0;
-            for (int i = 0; i < 3; i++) {
-                char c = status.charAt(i);
-                if (c < '0' || c > '9') {
-                    return -1;
-                }
-                code = code * 10 + (c - '0');
-            }
-            return code;
         }
 
         /** Over TLS to an h2 destination ALPN must have chosen h2, as the forwarder's pool requires. */
@@ -412,25 +372,6 @@ public final class ActiveHealthChecker implements AutoCloseable {
                 channel.close();
             }
             check.result(ok, reason);
-        }
-    }
-
-    /**
-     * Sends the HTTP/2 probe request on a new stream once the channel is active. The frame codec
-     * before it sent its preface then; over TLS the SslHandler holds both until the handshake is done.
-     */
-    private static final class Http2Request extends Http2ChannelDuplexHandler {
-        private final Http2Headers headers;
-
-        Http2Request(Http2Headers headers) {
-            this.headers = headers;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            ctx.writeAndFlush(new DefaultHttp2HeadersFrame(headers, true).stream(newStream()))
-                    .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
-            ctx.fireChannelActive();
         }
     }
 }

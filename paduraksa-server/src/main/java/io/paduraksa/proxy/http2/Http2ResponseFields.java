@@ -1,92 +1,122 @@
 package io.paduraksa.proxy.http2;
 
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.util.AsciiString;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http2.HpackFieldSink;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
- * An HTTP/2 upstream's response head or trailers as the client side reads them: the decoded
- * header block's fields copied by reference into two arrays (pseudo-header fields left out), so
- * that they can be read by index like an HTTP/1.1 head. One per {@link Http2UpstreamStream}, reused
- * for its interim heads, final head and trailers; each is read synchronously and never kept.
+ * An HTTP/2 upstream's response head or trailers as the client side reads them: the HPACK decoder's
+ * fields ({@link HpackFieldSink}) copied into this object's own byte store with positions (the
+ * decoder's positions hold only until its next block), {@code :status} parsed, the other
+ * pseudo-header fields left out (the validator allows none in a response). Read by index like an
+ * HTTP/1.1 head, through one re-pointed view per accessor. One per {@link Http2UpstreamStream}
+ * (recycled with it), reused for its interim heads, final head and trailers; each is read
+ * synchronously and never kept. The store grows to the largest block seen; the decoder bounds a
+ * block by the connection's SETTINGS_MAX_HEADER_LIST_SIZE, and the store by twice that.
  */
-public final class Http2ResponseFields implements ResponseHead, ResponseTrailers {
-    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
+public final class Http2ResponseFields implements ResponseHead, ResponseTrailers, HpackFieldSink {
+    private static final byte[] CONTENT_LENGTH = {'c', 'o', 'n', 't', 'e', 'n', 't', '-', 'l', 'e', 'n', 'g', 't', 'h'};
+    /** {@code content-length}'s static table index (RFC 7541 Appendix A). */
+    private static final int CONTENT_LENGTH_INDEX = 28;
 
-    private CharSequence[] names = new CharSequence[16];
-    private CharSequence[] values = new CharSequence[16];
+    private byte[] bytes = new byte[512];
+    private ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+    private int used;
+    private int[] nameStart = new int[16];
+    private int[] valueStart = new int[16];
+    private int[] valueEnd = new int[16];
     private int count;
     private int status;
     private long contentLength;
     private boolean hasBody;
+    private final AsciiView nameView = new AsciiView();
+    private final AsciiView valueView = new AsciiView();
 
-    /**
-     * Reads a head; returns false when {@code :status} is missing or not three digits (the caller
-     * treats that as an upstream error). {@code endStream}: the HEADERS frame ended the stream.
-     */
-    boolean head(Http2Headers headers, boolean endStream, boolean headRequest) {
-        status = parseStatus(headers.status());
-        if (status < 100) {
+    /** Starts a block (head or trailers). */
+    void reset() {
+        used = 0;
+        count = 0;
+        status = -1;
+        contentLength = -1;
+        hasBody = false;
+    }
+
+    @Override
+    public void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
+            int staticIndex) {
+        if (nameLength > 0 && name.getByte(nameIndex) == ':') {
+            status = parseStatus(value, valueIndex, valueLength); // the validator lets only :status through
+            return;
+        }
+        if (count == nameStart.length) {
+            nameStart = Arrays.copyOf(nameStart, count * 2);
+            valueStart = Arrays.copyOf(valueStart, count * 2);
+            valueEnd = Arrays.copyOf(valueEnd, count * 2);
+        }
+        ensure(nameLength + valueLength);
+        nameStart[count] = used;
+        name.getBytes(nameIndex, bytes, used, nameLength);
+        used += nameLength;
+        valueStart[count] = used;
+        value.getBytes(valueIndex, bytes, used, valueLength);
+        used += valueLength;
+        valueEnd[count] = used;
+        if (staticIndex == CONTENT_LENGTH_INDEX || isContentLength(name, nameIndex, nameLength)) {
+            contentLength = parseLength(value, valueIndex, valueLength);
+        }
+        count++;
+    }
+
+    private void ensure(int more) {
+        if (used + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + more));
+            buf = Unpooled.wrappedBuffer(bytes);
+        }
+    }
+
+    private static boolean isContentLength(ByteBuf name, int index, int length) {
+        if (length != CONTENT_LENGTH.length) {
             return false;
         }
-        contentLength = -1;
-        fill(headers);
-        int cl = indexOf(CONTENT_LENGTH);
-        if (cl >= 0) {
-            contentLength = parseLength(values[cl]);
+        for (int i = 0; i < length; i++) {
+            if (name.getByte(index + i) != CONTENT_LENGTH[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Ends a head's block: false when {@code :status} is missing or not 100..599 (the caller treats
+     * that as an upstream error). {@code endStream}: the HEADERS frame ended the stream.
+     */
+    boolean endHead(boolean endStream, boolean headRequest) {
+        if (status < 100) {
+            return false;
         }
         hasBody = !endStream && !headRequest && status >= 200 && status != 204 && status != 304;
         return true;
     }
 
-    /** Reads trailing fields. */
-    void trailers(Http2Headers headers) {
-        fill(headers);
-    }
-
-    private void fill(Http2Headers headers) {
-        clear();
-        for (Map.Entry<CharSequence, CharSequence> e : headers) {
-            CharSequence name = e.getKey();
-            if (name.length() > 0 && name.charAt(0) == ':') {
-                continue;
-            }
-            if (count == names.length) {
-                names = Arrays.copyOf(names, count * 2);
-                values = Arrays.copyOf(values, count * 2);
-            }
-            names[count] = name;
-            values[count] = e.getValue();
-            count++;
-        }
-    }
-
-    /** Drops the references to the last header block. */
+    /** Drops what the last block held (nothing refers outside this object). */
     void clear() {
-        Arrays.fill(names, 0, count, null);
-        Arrays.fill(values, 0, count, null);
         count = 0;
+        used = 0;
+        nameView.clear();
+        valueView.clear();
     }
 
-    private int indexOf(AsciiString lowerName) {
-        for (int i = 0; i < count; i++) {
-            if (lowerName.contentEqualsIgnoreCase(names[i])) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    static int parseStatus(CharSequence s) {
-        if (s == null || s.length() != 3) {
+    static int parseStatus(ByteBuf s, int index, int length) {
+        if (length != 3) {
             return -1;
         }
         int v = 0;
         for (int i = 0; i < 3; i++) {
-            char c = s.charAt(i);
+            int c = s.getByte(index + i);
             if (c < '0' || c > '9') {
                 return -1;
             }
@@ -95,13 +125,13 @@ public final class Http2ResponseFields implements ResponseHead, ResponseTrailers
         return v >= 100 && v <= 599 ? v : -1;
     }
 
-    private static long parseLength(CharSequence s) {
-        long n = 0;
-        if (s.length() == 0 || s.length() > 18) {
+    private static long parseLength(ByteBuf s, int index, int length) {
+        if (length == 0 || length > 18) {
             return -1;
         }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        long n = 0;
+        for (int i = 0; i < length; i++) {
+            int c = s.getByte(index + i);
             if (c < '0' || c > '9') {
                 return -1;
             }
@@ -126,12 +156,12 @@ public final class Http2ResponseFields implements ResponseHead, ResponseTrailers
 
     @Override
     public CharSequence headerName(int index) {
-        return names[index];
+        return nameView.point(buf, nameStart[index], valueStart[index]);
     }
 
     @Override
     public CharSequence headerValue(int index) {
-        return values[index];
+        return valueView.point(buf, valueStart[index], valueEnd[index]);
     }
 
     @Override
@@ -144,7 +174,7 @@ public final class Http2ResponseFields implements ResponseHead, ResponseTrailers
         return hasBody;
     }
 
-    /** HTTP/2 has no Connection field (RFC 9113 8.2.2; Netty's decoder refuses one). */
+    /** HTTP/2 has no Connection field (RFC 9113 8.2.2; the validator refuses one). */
     @Override
     public boolean isConnectionOption(CharSequence headerName) {
         return false;
@@ -157,15 +187,15 @@ public final class Http2ResponseFields implements ResponseHead, ResponseTrailers
 
     @Override
     public CharSequence name(int index) {
-        return names[index];
+        return headerName(index);
     }
 
     @Override
     public CharSequence value(int index) {
-        return values[index];
+        return headerValue(index);
     }
 
-    /** The fields are references into a decoded header block: nothing to give back. */
+    /** The fields live in this object's store: nothing to give back. */
     @Override
     public void release() {
     }

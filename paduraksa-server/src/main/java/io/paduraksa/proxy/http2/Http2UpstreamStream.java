@@ -2,14 +2,10 @@ package io.paduraksa.proxy.http2;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.http2.Http2ErrorCodes;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
@@ -20,32 +16,36 @@ import io.paduraksa.snapshot.UpstreamCluster;
 
 /**
  * One forwarded request as a stream of an {@link Http2UpstreamHandler} connection. The request
- * head becomes an HTTP/2 header block (the connection's {@link Http2RequestHeaders}): {@code :method},
+ * head is HPACK-encoded into the connection's {@link Http2RequestBlock}: {@code :method},
  * {@code :scheme} (the upstream's: https for h2, http for h2c), {@code :authority} (the client's when
  * the cluster preserves the host, else the destination's), {@code :path} from the NORMALISED path and
  * the client's query, then the client's surviving fields (lower case, no connection-specific ones),
  * {@code te: trailers} when the client's TE asked for trailers, and the forwarding fields
- * ({@link ForwardingFields}, shared with HTTP/1.1). The response comes back as HEADERS, DATA and
- * trailing HEADERS; while the client cannot take more, DATA is not consumed, so the upstream's
- * flow-control window closes (HTTP/2 flow control is the back-pressure).
+ * ({@link ForwardingFields}, shared with HTTP/1.1). The response comes back as HEADERS (decoded
+ * into {@link Http2ResponseFields}), DATA and trailing HEADERS; DATA is given back to the codec's
+ * flow control as the client takes it, and not while the client cannot take more
+ * ({@link #readResponse}), so the upstream's window closes (HTTP/2 flow control is the back-pressure).
  *
- * <p>One object per request (not pooled), on the connection's event loop.
+ * <p>Recycled by its connection: it goes back once its call let go of it ({@link #call} null: the
+ * call finished, closed or abandoned it, or it reported the call's end) and its slot is free. Every
+ * path that calls the call and then goes on checks {@link #generation} first, since the call may
+ * have ended the stream and the pool handed it out again meanwhile. On the connection's event loop.
  */
 public final class Http2UpstreamStream implements UpstreamStream {
-    private static final AsciiString HTTPS = AsciiString.cached("https");
-    private static final AsciiString HTTP = AsciiString.cached("http");
     private static final AsciiString TE = AsciiString.cached("te");
     private static final AsciiString TRAILERS = AsciiString.cached("trailers");
 
     private final Http2UpstreamHandler connection;
     private final Http2ResponseFields fields = new Http2ResponseFields();
     private UpstreamCall call;
-    private int id = -1;
+    private int slot = -1;
+    private int generation;
+    private boolean handedOut;
+    private boolean wasOpened;
     private boolean headRequest;
     private boolean headDone;
     private boolean paused;
     private int unconsumed;
-    private long resetCode = -1;
     private long headersDeadline;
     private long lastActivity;
 
@@ -53,16 +53,53 @@ public final class Http2UpstreamStream implements UpstreamStream {
         this.connection = connection;
     }
 
-    int id() {
-        return id;
+    // ---- life cycle, from the connection
+
+    void handedOut() {
+        handedOut = true;
+        wasOpened = false;
+        call = null;
+        slot = -1;
+        headDone = false;
+        paused = false;
+        unconsumed = 0;
+        headersDeadline = 0;
     }
 
-    void id(int id) {
-        this.id = id;
+    void opened(int slot) {
+        this.slot = slot;
+        this.wasOpened = true;
+    }
+
+    void closedSlot() {
+        slot = -1;
+    }
+
+    void recycled() {
+        handedOut = false;
+        generation++;
+        fields.clear();
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    boolean isHandedOut() {
+        return handedOut;
+    }
+
+    boolean wasOpened() {
+        return wasOpened;
     }
 
     boolean isActive() {
         return call != null;
+    }
+
+    Http2ResponseFields fields() {
+        fields.reset();
+        return fields;
     }
 
     // ---- UpstreamStream, from the call
@@ -79,116 +116,99 @@ public final class Http2UpstreamStream implements UpstreamStream {
     @Override
     public void writeHead(RequestState state, ForwardExchange exchange, UpstreamCluster cluster, AsciiString endpointAuthority,
                           long bodyLength) {
+        if (!connection.isOpen()) {
+            refused(); // closed since it handed this stream out
+            return;
+        }
         RequestView view = state.view();
         ForwardingRules rules = state.snapshot().forwarding();
         CharSequence authority = view.authority();
-        Http2RequestHeaders h = connection.requestHeaders();
-        h.method(AsciiString.of(view.method()));
-        h.scheme(cluster.protocol() == UpstreamCluster.Protocol.H2 ? HTTPS : HTTP);
-        h.authority(cluster.preserveHost() && authority != null ? AsciiString.of(authority) : endpointAuthority);
-        h.path(path(state, view));
-        exchange.offerRequestFields(h, rules);
+        Http2RequestBlock b = connection.requestBlock();
+        b.method(view.method());
+        b.scheme(cluster.protocol() == UpstreamCluster.Protocol.H2);
+        b.authority(cluster.preserveHost() && authority != null ? authority : endpointAuthority);
+        b.path(state.path(), state.pathLength(), view.target(), state.queryStart(), state.queryEnd());
+        exchange.offerRequestFields(b, rules);
         CharSequence te = state.header(TE);
         if (te != null && ConnectionOptions.names(te, TRAILERS)) {
-            h.add(TE, TRAILERS); // RFC 9113 8.2.2: the one TE value HTTP/2 carries (gRPC needs it)
+            b.add(TE, TRAILERS); // RFC 9113 8.2.2: the one TE value HTTP/2 carries (gRPC needs it)
         }
-        ForwardingFields.write(h, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
-        if (bodyLength > 0) {
-            h.contentLength(bodyLength);
+        ForwardingFields.write(b, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
+        if (bodyLength > 0 || bodyLength == 0 && b.hadContentLength()) {
+            b.contentLength(bodyLength);
         }
-        boolean opened = connection.open(this, h, bodyLength == 0);
-        h.clear(); // encoded by now (see Http2RequestHeaders)
-        if (!opened && call != null) {
-            UpstreamCall c = call;
-            call = null;
-            c.onUpstreamRefused(); // the connection could not open a stream after all (closing, limit)
+        if (!connection.open(this, bodyLength == 0)) {
+            refused(); // the connection could not open a stream after all (closing, limit)
         }
     }
 
-    /** {@code /normalised/path[?query]} as the gate judged it. */
-    private static AsciiString path(RequestState state, RequestView view) {
-        int query = state.queryStart();
-        int pathLength = state.pathLength();
-        int length = pathLength + (query >= 0 ? 1 + state.queryEnd() - query : 0);
-        byte[] b = new byte[length];
-        System.arraycopy(state.path(), 0, b, 0, pathLength);
-        if (query >= 0) {
-            b[pathLength] = '?';
-            CharSequence target = view.target();
-            for (int i = query, j = pathLength + 1; i < state.queryEnd(); i++, j++) {
-                b[j] = (byte) target.charAt(i);
-            }
+    private void refused() {
+        UpstreamCall c = call;
+        call = null;
+        connection.notOpened(this);
+        if (c != null) {
+            c.onUpstreamRefused();
         }
-        return new AsciiString(b, false);
     }
 
     @Override
     public boolean writeBody(ByteBuf chunk) {
-        if (call == null || id < 0) {
+        if (call == null || slot < 0) {
             chunk.release();
             return true;
         }
         lastActivity = System.nanoTime();
-        ChannelHandlerContext ctx = connection.context();
-        connection.encoder().writeData(ctx, id, chunk, 0, false, ctx.voidPromise());
-        connection.flushAll();
-        return isWritable();
-    }
-
-    boolean isWritable() {
-        Http2Stream s = connection.connection().stream(id);
-        return s != null && connection.encoder().flowController().isWritable(s) && connection.context().channel().isWritable();
+        connection.connection().writeData(slot, chunk, false);
+        connection.flush();
+        return slot >= 0 && connection.connection().isWritable(slot);
     }
 
     @Override
     public void endBody() {
-        if (call == null || id < 0) {
+        if (call == null || slot < 0) {
             return;
         }
-        ChannelHandlerContext ctx = connection.context();
-        connection.encoder().writeData(ctx, id, Unpooled.EMPTY_BUFFER, 0, true, ctx.voidPromise());
-        connection.flushAll();
+        connection.connection().writeData(slot, Unpooled.EMPTY_BUFFER, true);
+        connection.flush();
     }
 
     @Override
     public void readResponse(boolean read) {
+        if (call == null) {
+            return;
+        }
         paused = !read;
-        if (read && unconsumed > 0) {
+        if (read && unconsumed > 0 && slot >= 0) {
             int n = unconsumed;
             unconsumed = 0;
-            Http2Stream s = connection.connection().stream(id);
-            if (s != null) {
-                try {
-                    connection.decoder().flowController().consumeBytes(s, n);
-                    connection.flushAll();
-                } catch (Http2Exception e) {
-                    connection.context().fireExceptionCaught(e);
-                }
-            }
+            connection.connection().consumed(slot, n);
+            connection.flush();
         }
     }
 
     @Override
     public void finish() {
         call = null;
-        fields.clear();
+        connection.recycle(this); // now, or when the slot closes
     }
 
     @Override
     public void abandon() {
         call = null;
-        connection.abandoned();
+        connection.notOpened(this);
     }
 
     @Override
     public void close() {
         call = null;
-        fields.clear();
-        if (id > 0 && connection.connection().stream(id) != null) {
-            ChannelHandlerContext ctx = connection.context();
-            connection.resetStream(ctx, id, Http2Error.CANCEL.code(), ctx.voidPromise());
-            connection.flushAll();
+        if (!wasOpened) {
+            connection.notOpened(this);
+            return;
         }
+        if (slot >= 0) {
+            connection.reset(this, Http2ErrorCodes.CANCEL);
+        }
+        connection.recycle(this);
     }
 
     @Override
@@ -198,81 +218,102 @@ public final class Http2UpstreamStream implements UpstreamStream {
 
     // ---- from the connection
 
-    void onHeaders(Http2Headers headers, boolean endStream) {
+    /** A decoded field block: the response head (interim or final) or, with {@code trailers}, the trailers. */
+    void onHeaders(boolean endStream, boolean trailers) {
         UpstreamCall c = call;
         if (c == null) {
             return;
         }
         lastActivity = System.nanoTime();
-        if (headDone) {
-            fields.trailers(headers);
+        if (trailers) {
             c.onTrailers(fields);
-            if (endStream) {
-                end(c);
-            }
+            end(c);
             return;
         }
-        if (!fields.head(headers, endStream, headRequest)) {
-            call = null;
-            connection.resetStream(connection.context(), id, Http2Error.PROTOCOL_ERROR.code(), connection.context().voidPromise());
-            c.onUpstreamError();
+        if (!fields.endHead(endStream, headRequest) || fields.isInterim() && endStream) {
+            fail(c); // no valid :status, or an interim head that ends the stream (RFC 9113 8.1)
             return;
         }
         if (fields.isInterim()) {
+            connection.connection().interim(slot);
             c.onInterim(fields);
             return;
         }
         headDone = true;
         headersDeadline = 0;
+        if (fields.hasBody() && fields.contentLength() >= 0) {
+            connection.connection().expectLength(slot, fields.contentLength()); // section 8.1.1
+        }
+        int g = generation;
         c.onResponseHead(fields);
-        if (endStream && call != null) {
+        if (endStream && generation == g && call != null) {
             end(c);
         }
     }
 
-    int onData(ByteBuf data, int padding, boolean endStream) {
-        int n = data.readableBytes();
+    /** A malformed response: the stream is reset (PROTOCOL_ERROR) and the call fails as for an invalid response. */
+    private void fail(UpstreamCall c) {
+        call = null;
+        connection.reset(this, Http2ErrorCodes.PROTOCOL_ERROR);
+        int g = generation;
+        c.onUpstreamError(); // closes its stream: already reset
+        if (generation == g) {
+            connection.recycle(this);
+        }
+    }
+
+    void onData(ByteBuf buf, int index, int length, boolean endStream) {
         UpstreamCall c = call;
+        int s = slot;
         if (c == null || !headDone) {
-            return n + padding;
+            connection.connection().consumed(s, length);
+            return;
         }
         lastActivity = System.nanoTime();
-        if (n > 0) {
-            c.onResponseBody(data.retain());
-        }
-        if (endStream && call != null) {
-            end(c);
-            return n + padding;
+        int g = generation;
+        if (length > 0) {
+            c.onResponseBody(buf.retainedSlice(index, length));
+            if (generation != g || call == null) {
+                return; // the call ended the stream meanwhile (its slot's bytes went back with it)
+            }
         }
         if (paused) {
-            unconsumed += n;
-            return padding;
+            unconsumed += length;
+        } else {
+            connection.connection().consumed(s, length);
         }
-        return n + padding;
+        if (endStream) {
+            end(c);
+        }
     }
 
     private void end(UpstreamCall c) {
-        c.onResponseEnd();
-        fields.clear();
+        call = null;
+        c.onResponseEnd(); // the call finishes the stream (or closes it, its request still under way)
     }
 
-    void onReset(long errorCode) {
-        resetCode = errorCode;
-    }
-
-    /** Netty closed the stream: a clean end was already reported; anything else fails the call. */
-    void onClosed(boolean unprocessed) {
+    /**
+     * The codec freed the stream's slot: both sides ended it (a clean end was already reported),
+     * the upstream reset it, the connection ended, or we reset it for a protocol error ({@code local}).
+     */
+    void onClosed(long errorCode, boolean local, boolean aboveGoAway) {
+        slot = -1;
         UpstreamCall c = call;
         call = null;
-        fields.clear();
-        if (c == null) {
-            return;
+        if (c != null) {
+            int g = generation;
+            if (local && errorCode != Http2ErrorCodes.CANCEL) {
+                c.onUpstreamError(); // a malformed response (bad DATA length, window overrun, a bad field block)
+            } else if (!headDone && (aboveGoAway || errorCode == Http2ErrorCodes.REFUSED_STREAM)) {
+                c.onUpstreamRefused(); // RFC 9113 8.7: the upstream did not process it, a retry is safe
+            } else {
+                c.onUpstreamClosed();
+            }
+            if (generation != g) {
+                return;
+            }
         }
-        if (!headDone && (unprocessed || resetCode == Http2Error.REFUSED_STREAM.code())) {
-            c.onUpstreamRefused(); // RFC 9113 8.7: the upstream did not process it, a retry is safe
-        } else {
-            c.onUpstreamClosed();
-        }
+        connection.recycle(this);
     }
 
     void onWritabilityChanged(boolean writable) {

@@ -1,6 +1,5 @@
 package io.paduraksa.server.connection;
 
-import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
@@ -40,6 +39,25 @@ import java.util.Map;
  * its last connection is gone.
  */
 public final class TlsContexts {
+    /**
+     * The cipher suites we offer, strongest kinds first: TLS 1.2's ECDHE with AEAD ciphers only (the
+     * "intermediate" list of Mozilla's server-side TLS guide), then TLS 1.3's three. RFC 9113 section
+     * 9.2.2 and Appendix A (RFC 7540 9.2.2, Appendix A) forbid HTTP/2 over every older TLS 1.2 suite
+     * (CBC, static RSA, DHE), and the same list suits HTTP/1.1. The same nine as Netty's
+     * {@code Http2SecurityUtil.CIPHERS} of 4.2.18, copied so that no HTTP/2 codec of Netty's is
+     * needed at run time.
+     */
+    static final List<String> CIPHERS = List.of(
+            "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+            "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+            "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+            "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+            "TLS_AES_128_GCM_SHA256",
+            "TLS_AES_256_GCM_SHA384",
+            "TLS_CHACHA20_POLY1305_SHA256");
+
     /** What ALPN offers when the listener does not say: HTTP/2 first. */
     public static final List<String> DEFAULT_ALPN = List.of(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1);
     /** How long a client gets to send its ClientHello (SniHandler) and to finish the handshake (SslHandler). */
@@ -208,7 +226,7 @@ public final class TlsContexts {
                 .sslProvider(provider)
                 .protocols("TLSv1.3", "TLSv1.2")
                 // RFC 9113 section 9.2.2: HTTP/2 forbids the older suites; the same list suits HTTP/1.1.
-                .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+                .ciphers(CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
                 .applicationProtocolConfig(alpn(settings.alpn()));
         if (clientCas != null) {
             builder.trustManager(clientCas).clientAuth(ClientAuth.REQUIRE);
