@@ -3,9 +3,12 @@
 
 One Paduraksa (one event loop, taskset -c 1) with a TLS listener serving h2 and h3 on the same
 port number, an nginx upstream (one worker, taskset -c 0) answering 16 bytes. Per round and
-scenario, one window of each protocol, the order alternating by round: h2load over TLS for h2,
-the bench jar's Http3Load (Netty's QUIC client; h2load here has no QUIC) for h3, both with the same
-connections x streams in flight and pinned to CPU 0 with the upstream. Measured per window, as the
+scenario three windows, the order reversed every other round: h2 at full speed (h2load over TLS),
+h3 (the bench jar's Http3Load, Netty's QUIC client: h2load here has no QUIC), and h2 again held to
+the request rate h3 reached (h2load --rps), so the two protocols are also compared at the same
+rate: the server's cost per request falls as its batches grow, and the Java QUIC client cannot
+load the server as hard as h2load. Same connections x streams in flight, clients pinned to CPU 0
+with the upstream. Measured per window, as the
 main harness does: Paduraksa's CPU (utime+stime of the JVM) per request and its allocated bytes per
 request (paduraksa_jvm_allocated_bytes_total on the admin listener). The clients differ; what is
 compared is the server's cost per request, and its h3/h2 ratio within a round.
@@ -60,9 +63,12 @@ def yaml(port, admin, up, cert, key):
     ])
 
 
-def h2_window(port, scenario, a, seconds):
+def h2_window(port, scenario, a, seconds, rate=None):
     path, want = PATHS[scenario]
-    argv = ["taskset", "-c", "0", "h2load", "-c", str(a.conns), "-m", str(a.streams), "-D", str(seconds),
+    argv = ["taskset", "-c", "0", "h2load", "-c", str(a.conns), "-m", str(a.streams), "-D", str(seconds)]
+    if rate:
+        argv.append("--rps=%d" % max(1, int(rate / a.conns)))  # per connection
+    argv += [
             "-H", ":authority: " + HOST, "-H", "user-agent: paduraksa-h3load",
             "https://127.0.0.1:%d%s" % (port, path)]
     out = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 60).stdout
@@ -108,9 +114,9 @@ class H3Client:
         raise RuntimeError("Http3Load printed no result:\n" + "".join(tail[-20:]))
 
 
-def window(proto, port, scenario, a, pad_pids, admin):
+def window(proto, port, scenario, a, pad_pids, admin, rate=None):
     if proto == "h2":
-        h2_window(port, scenario, a, a.warmup)
+        h2_window(port, scenario, a, a.warmup, rate)
         client = None
     else:
         client = H3Client(port, scenario, a)
@@ -119,7 +125,7 @@ def window(proto, port, scenario, a, pad_pids, admin):
     t0 = harness.proc_ticks(pad_pids)
     busy0, _ = harness.system_ticks()
     w0 = time.time()
-    r = h2_window(port, scenario, a, a.duration) if client is None else client.measure()
+    r = h2_window(port, scenario, a, a.duration, rate) if client is None else client.measure()
     w1 = time.time()
     t1 = harness.proc_ticks(pad_pids)
     busy1, _ = harness.system_ticks()
@@ -139,19 +145,21 @@ def summary(runs, a, cmd):
            "`%s`, %s, %d x %d in flight, %d s windows after %d s warm-ups, load at start %s." % (
                cmd, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.conns, a.streams, a.duration, a.warmup,
                " ".join(open("/proc/loadavg").read().split()[:3])), "",
-           "| scenario | round | h2: us/req | h3: us/req | h3 / h2 | h2: B/req | h3: B/req | h2 req/s | h3 req/s | bad status or errors |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+           "| scenario | round | h2 full speed: us/req (req/s) | h2 at h3's rate: us/req (req/s) | h3: us/req (req/s) "
+           "| h3 / h2 at the same rate | B/req h2, h2 at rate, h3 | bad status or errors |",
+           "|---|---|---|---|---|---|---|---|"]
     for scenario in a.scenarios:
         for rnd in range(a.rounds):
-            pair = {r["proto"]: r for r in runs if r["scenario"] == scenario and r["round"] == rnd}
-            if len(pair) != 2:
+            w = {r["proto"]: r for r in runs if r["scenario"] == scenario and r["round"] == rnd}
+            if len(w) != 3:
                 continue
-            h2, h3 = pair["h2"], pair["h3"]
-            ratio = h3["subject_us_per_req"] / h2["subject_us_per_req"] if h2["subject_us_per_req"] else float("nan")
-            bad = sum(pair[p]["bad_status"] + pair[p]["errors"] for p in pair)
-            out.append("| %s | %d (%s first) | %.1f | %.1f | %.2f | %s | %s | %.0f | %.0f | %d |" % (
-                scenario, rnd + 1, h2["first"], h2["subject_us_per_req"], h3["subject_us_per_req"], ratio,
-                h2["alloc_b_per_req"], h3["alloc_b_per_req"], h2["rps"], h3["rps"], bad))
+            h2, h2r, h3 = w["h2"], w["h2@h3"], w["h3"]
+            ratio = h3["subject_us_per_req"] / h2r["subject_us_per_req"] if h2r["subject_us_per_req"] else float("nan")
+            bad = sum(x["bad_status"] + x["errors"] for x in w.values())
+            out.append("| %s | %d (%s first) | %.1f (%.0f) | %.1f (%.0f) | %.1f (%.0f) | %.2f | %s, %s, %s | %d |" % (
+                scenario, rnd + 1, h2["first"], h2["subject_us_per_req"], h2["rps"], h2r["subject_us_per_req"],
+                h2r["rps"], h3["subject_us_per_req"], h3["rps"], ratio, h2["alloc_b_per_req"], h2r["alloc_b_per_req"],
+                h3["alloc_b_per_req"], bad))
     out.append("")
     return "\n".join(out)
 
@@ -212,10 +220,15 @@ def main():
         pids = [pad.pid] + harness.descendants(pad.pid)
         for rnd in range(a.rounds):
             for scenario in a.scenarios:
-                order = ["h2", "h3"] if rnd % 2 == 0 else ["h3", "h2"]
+                # h2 at full speed, h3, and h2 held to the rate h3 reached (what it costs at the same rate)
+                order = ["h2", "h3", "h2@h3"] if rnd % 2 == 0 else ["h3", "h2@h3", "h2"]
+                h3_rate = None
                 for proto in order:
-                    r = window(proto, port, scenario, a, pids, admin)
-                    r.update({"round": rnd, "first": order[0]})
+                    rate = h3_rate if proto == "h2@h3" else None
+                    r = window("h2" if proto == "h2@h3" else proto, port, scenario, a, pids, admin, rate)
+                    r.update({"proto": proto, "round": rnd, "first": order[0]})
+                    if proto == "h3":
+                        h3_rate = r["rps"]
                     runs.append(r)
                     log("round %d %s %s: %.1f us/req, %s B/req, %.0f req/s, %d bad, %d errors" % (
                         rnd + 1, scenario, proto, r["subject_us_per_req"] or 0, r["alloc_b_per_req"], r["rps"],
