@@ -8,9 +8,10 @@ import os
 import statistics
 import sys
 
-SCENARIOS = ["static", "redirect", "deny", "proxy"]
+SCENARIOS = ["static", "redirect", "deny", "proxy", "proxy2"]
 SCENARIO_TITLE = {"static": "gate-answered 200 (/static)", "redirect": "gate-answered 301 (/old)",
-                  "deny": "gate-answered 403 (/admin, path policy)", "proxy": "proxied (/ to the upstream)"}
+                  "deny": "gate-answered 403 (/admin, path policy)", "proxy": "proxied (/ to the upstream)",
+                  "proxy2": "proxied over h2c (/up2 to the upstream's HTTP/2 port)"}
 SHAPES = ["minimal", "browser"]
 PROTOS = ["h1", "h2c"]
 SUBJECTS = ["paduraksa", "nginx", "haproxy", "direct"]
