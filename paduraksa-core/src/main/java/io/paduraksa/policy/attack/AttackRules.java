@@ -216,6 +216,12 @@ public final class AttackRules {
                     "restricted header"),
             rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
+            // Bodies, checked by BodyScanner's parsers (parts 0). 920120 is CRS's; the x9xx ids are ours: CRS 3.3
+            // leaves malformed multipart to ModSecurity's MULTIPART_STRICT_ERROR and has no XXE rule.
+            rule(920120, 1, CRITICAL, 0, "['\\\";=]", "multipart field or file name with a quote, = or ; (parser bypass)"),
+            rule(920900, 1, CRITICAL, 0, "multipart", "malformed multipart/form-data body or boundary"),
+            rule(921900, 1, CRITICAL, 0, "system|public", "XML document type naming an external entity or DTD (XXE)"),
+            rule(921901, 1, CRITICAL, 0, "<!entity", "XML entity declaration (entity expansion)"),
             // 944: Java.
             rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",
