@@ -255,12 +255,14 @@ public sealed interface PolicySpec {
         }
 
         /**
-         * Request body inspection: {@code application/x-www-form-urlencoded} and JSON bodies, up to
-         * {@code max} bytes per request, waiting at most {@code timeout} for the body; a larger body
-         * (or one not whole in time) is inspected as far as it arrived and goes on
-         * ({@code on_oversize: inspect_prefix}) or is denied ({@code deny}).
+         * Request body inspection: {@code application/x-www-form-urlencoded}, JSON,
+         * {@code multipart/form-data} and XML bodies, up to {@code max} bytes per request, waiting at
+         * most {@code timeout} for the body; a larger body (or one not whole in time) is inspected as
+         * far as it arrived and goes on ({@code on_oversize: inspect_prefix}) or is denied
+         * ({@code deny}). Of a multipart file part, the first {@code file_bytes} of its content are
+         * inspected (default 0: only its name and file name).
          */
-        public record BodyInspect(DataSize max, String onOversize, Duration timeout) {
+        public record BodyInspect(DataSize max, String onOversize, Duration timeout, DataSize fileBytes) {
             public static final DataSize DEFAULT_MAX = new DataSize(64 * 1024);
             public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -268,6 +270,7 @@ public sealed interface PolicySpec {
                 max = max == null ? DEFAULT_MAX : max;
                 onOversize = onOversize == null ? "inspect_prefix" : onOversize;
                 timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+                fileBytes = fileBytes == null ? new DataSize(0) : fileBytes;
             }
         }
 

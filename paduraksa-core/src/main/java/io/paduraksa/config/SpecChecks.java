@@ -134,6 +134,7 @@ final class SpecChecks {
             case "Inspect.headers" -> "header names like User-Agent";
             case "BodyInspect.onOversize" -> "one of: " + String.join(", ", ON_OVERSIZE);
             case "BodyInspect.max" -> "a size from 1 B to 16MiB";
+            case "BodyInspect.fileBytes" -> "a size from 0 B to 16MiB";
             default -> null;
         };
     }
@@ -223,6 +224,7 @@ final class SpecChecks {
             case "Inspect.headers" -> items(node, path, errors, SpecChecks::headerName);
             case "BodyInspect.onOversize" -> single(node, value, path, errors, v -> oneOf(v, ON_OVERSIZE));
             case "BodyInspect.max" -> single(node, value, path, errors, SpecChecks::inspectedBodySize);
+            case "BodyInspect.fileBytes" -> single(node, value, path, errors, SpecChecks::inspectedFileBytes);
             case "Exclusion.paths" -> items(node, path, errors, SpecChecks::absolutePath);
             default -> {
             }
@@ -396,6 +398,12 @@ final class SpecChecks {
         DataSize size = (DataSize) value;
         return size.bytes() > 0 && size.bytes() <= MAX_BODY_INSPECTED ? null
                 : "found '" + size + "', the inspected body size must be from 1 B to 16MiB (" + DataSize.EXPECTED + ")";
+    }
+
+    private static String inspectedFileBytes(Object value) {
+        DataSize size = (DataSize) value;
+        return size.bytes() >= 0 && size.bytes() <= MAX_BODY_INSPECTED ? null
+                : "found '" + size + "', the inspected file bytes must be from 0 B to 16MiB (" + DataSize.EXPECTED + ")";
     }
 
     private static String positiveSize(Object value) {

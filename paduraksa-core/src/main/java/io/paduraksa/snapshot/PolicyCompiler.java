@@ -142,7 +142,8 @@ final class PolicyCompiler {
         PolicySpec.Attacks.BodyInspect body = inspect.body();
         return new AttacksPolicy(name, a.paranoia(), a.threshold(), inspect.path(), inspect.query(), inspect.cookies(),
                 inspect.headers(), a.detectOnly(), exclusions, denied, body == null ? 0 : body.max().bytes(),
-                body != null && body.onOversize().equals("deny"), body == null ? 0 : body.timeout().toNanos());
+                body != null && body.onOversize().equals("deny"), body == null ? 0 : body.timeout().toNanos(),
+                body == null ? 0 : body.fileBytes().bytes());
     }
 
     private RequestPolicy ipPolicy(String name, PolicySpec.Ip ip, String path, PolicyDecision denied) {

@@ -82,6 +82,7 @@ class InvalidConfigTest {
             country-unknown           | policies.geo.unknown                | 2 | 45 | unknown value 'block' (expected one of: allow, deny)
             attacks-paranoia          | policies.waf.paranoia               | 2 | 34 | found '5' (expected an integer from 1 to 4)
             attacks-threshold         | policies.waf.threshold              | 4 | 16 | found '0' (expected a positive integer)
+            attacks-file-bytes        | policies.waf.inspect.body.file_bytes | 4 | 34 | found '32MiB', the inspected file bytes must be from 0 B to 16MiB
             rate-limit-distributed-redis       | policies.api-limit.distributed.redis            | 5 | 26 | 'http://***@127.0.0.1:6379' is not a Redis URI (expected a redis:// or rediss:// URI
             rate-limit-distributed-unreachable | policies.api-limit.distributed.when_unreachable | 5 | 70 | unknown value 'open' (expected one of: deny, allow)
             rate-limit-distributed-share       | policies.api-limit.distributed.share            | 5 | 59 | found '0%' (expected a share above 0% up to 100%

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The body phase allocates nothing per clean request after warm-up, over a real HTTP/1.1
  * connection: the {@link GateMeter} brackets the gate and every step of the body phase on the event
  * loop (its start, each chunk's inspection, the end's verdict), and must read 0 B over all counted
- * requests, for a form body and a JSON body sent in two pieces each (so a value spans two chunks).
+ * requests, for a form, a JSON, a multipart (with a file part) and an XML body sent in two pieces
+ * each (so a value spans two chunks).
  */
 @Tag("allocation")
 class AttacksBodyAllocationIT {
@@ -39,7 +40,7 @@ class AttacksBodyAllocationIT {
                   waf:
                     type: attacks
                     paranoia: 2
-                    inspect: {body: {max: 64KiB}}
+                    inspect: {body: {max: 64KiB, file_bytes: 1KiB}}
                 hosts:
                   - names: [shop.test]
                     policies: [waf]
@@ -57,10 +58,12 @@ class AttacksBodyAllocationIT {
     @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
             application/x-www-form-urlencoded | name=Siobh%C3%A1n+O%27Brien&email=ann%2Btag%40example.test&comment=Great+shoes%2C+would+buy+again&qty=2
             application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\"","gift":false}
+            multipart/form-data; boundary=----WebKitFormBoundaryx1y2 | ------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="name"\\r\\n\\r\\nSiobhan O'Brien\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="comment"\\r\\n\\r\\nGreat shoes, would buy again\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="avatar"; filename="me.png"\\r\\nContent-Type: image/png\\r\\n\\r\\nPNG-DATA-0123456789\\r\\n------WebKitFormBoundaryx1y2--\\r\\n
+            application/xml                   | <?xml version="1.0"?><order id="17"><item sku="A-1" qty="2">Great shoes, would buy again</item><note>D'Souza &amp; co</note></order>
             """)
     void aCleanRequestWithABodyAllocatesNothing(String type, String body) throws Exception {
         GateMeter meter = server.meter();
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = body.replace("\\r\\n", "\r\n").getBytes(StandardCharsets.UTF_8);
         int half = bytes.length / 2;
         String head = "POST /cart/checkout?step=2 HTTP/1.1\r\nHost: shop.test\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0\r\n"
                 + "Content-Type: " + type + "\r\nContent-Length: " + bytes.length + "\r\n\r\n";

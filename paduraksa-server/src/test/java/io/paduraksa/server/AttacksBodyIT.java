@@ -83,7 +83,10 @@ class AttacksBodyIT {
             shop.test | application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2}],"gift":false}  | 200
             shop.test | application/json                  | {"comment":"\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"}  | 403
             shop.test | application/json                  | {"q": 1 union select 1}                                          | 403
-            shop.test | multipart/form-data; boundary=x   | 1 union select 1                                                 | 200
+            shop.test | multipart/form-data; boundary=x   | 1 union select 1                                                 | 403
+            shop.test | application/xml                   | <order><item sku="A-1">Great shoes, would buy again</item></order> | 200
+            shop.test | application/xml                   | <order><item sku="1' union select password from users--"/></order> | 403
+            shop.test | text/xml                          | <!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/hostname">]><r>&x;</r> | 403
             gate.test | application/x-www-form-urlencoded | q=red+running+shoes                                              | 200
             gate.test | application/x-www-form-urlencoded | file=../../../../etc/passwd                                      | 403
             """)

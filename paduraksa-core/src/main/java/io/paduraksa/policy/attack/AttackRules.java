@@ -174,8 +174,12 @@ public final class AttackRules {
                     + "|shutdown|exec(ute)? |declare @|create (table|user|database)|alter (table|user)|truncate |waitfor )",
                     "stacked SQL statement"),
             rule(942140, 1, CRITICAL, SQL, words("information_schema", "mysql.user", "mysql.db", "sysobjects", "syscolumns",
-                    "pg_catalog", "pg_shadow", "sqlite_master", "xp_cmdshell", "sys.dm_", "msdb.", "dbms_pipe"),
-                    "database catalog name"),
+                    "pg_catalog", "pg_shadow", "sqlite_master", "xp_cmdshell", "sys.dm_", "msdb.", "dbms_pipe")
+                    // CRS 942140's word list at word boundaries, and its database-name functions.
+                    + "|(" + B + "|" + NW + ")(" + alternatives("msysaccessobjects", "msysaccessstorage", "msysaccessxml", "msysaces",
+                    "msysrelationships", "msysobjects", "msysqueries", "msysmodules", "msysmodules2", "msdb", "master..sysdatabases",
+                    "mysql.db", "pg_toast", "northwind", "tempdb", "sys.database_name", "sysaux", "sqlite_temp_master", "schema_name")
+                    + ")(" + NW + "|" + E + ")|(database|db_name|schema) ?\\(", "database catalog name"),
             rule(942160, 1, CRITICAL, SQL, "(pg_sleep|benchmark) ?\\(|sleep\\( ?[0-9@]|waitfor delay|dbms_lock\\.sleep|randomblob ?\\(",
                     "time-based SQL probe"),
             rule(942161, 2, CRITICAL, SQL, "sleep ?\\( ?[0-9@]", "sleep( with a space"),
@@ -187,6 +191,24 @@ public final class AttackRules {
             rule(942181, 2, CRITICAL, SQL, Q + " ?(#|;)", "quote then # or ;"),
             rule(942190, 1, CRITICAL, SQL, "select[ (]+(\\*|count ?\\(|[a-z0-9_]+ ?,|@@|concat|null).*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]",
                     "select[ (]", "SELECT ... FROM"),
+            // CRS 942190's gap-free alternatives: SQL keywords right after a quote, "!" between quotes, user and
+            // database functions, EXEC master., INTO OUTFILE and IIF(.
+            rule(942192, 1, CRITICAL, SQL, Q + ";? ?(having|select|union)([^a-z0-9_ ]| [^ ])|" + Q + " ?! ?[\\\"'`a-z0-9_]"
+                    + "|(connection_id|current_user|database|schema|user) ?\\(|union select @|into (dump|out)file ?[\\\"'`]"
+                    + "|exec(ute)? master\\.|[a-z0-9_]iif ?\\(", "SQL keyword after a quote, or a SQL user or database function"),
+            // CRS 942360: a value that opens with punctuation or digits and then a statement keyword, X AS Y FROM,
+            // a statement keyword before CHAR( or LOAD_FILE(, a quote then REGEXP, END);.
+            rule(942360, 1, CRITICAL, SQL, B + "[0-9 !\\\"#$%&'()*+,./:;<=>?@\\[\\]^`{|}~-]+(" + alternatives("alter", "union", "select",
+                    "insert", "delete", "desc", "load", "truncate", "rename", "update") + ")(" + NW + "|" + E + ")|" + B
+                    + "[0-9 !\\\"#$%&'()*+,./:;<=>?@\\[\\]^`{|}~-]+create [a-z0-9_]"
+                    + "|(create|insert|select|delete|desc|alter|load|truncate|rename|update) (group_concat|load_file|char) ?\\("
+                    + "|[^a-z_] as ?[\\\"'`a-z0-9_]+ from(" + NW + "|" + E + ")|" + Q + " regexp(" + NW + "|" + E + ")|end ?\\);",
+                    "SQL statement after punctuation, X AS Y FROM, or REGEXP after a quote"),
+            // CRS 942320: stored procedures and variables.
+            rule(942320, 1, CRITICAL, SQL, "create (procedure|function) ?[a-z0-9_]+ ?\\( ?\\) ?-|; ?(declare|open) [a-z0-9_-]+"
+                    + "|procedure analyse ?\\(|declare ?[@#]|exec ?\\( ?@", "SQL stored procedure or variable declaration"),
+            // CRS 942240: ALTER ... CHARACTER SET.
+            rule(942240, 1, CRITICAL, SQL, "alter ?[a-z0-9_]+.*cha(racte)?r set [a-z0-9_]", "alter", "ALTER ... CHARACTER SET"),
             rule(942191, 2, CRITICAL, SQL, "select" + SP + ".*[ )]from" + SP + "[a-z0-9_`\\\"\\[.]", "select[ ()]", "SELECT ... FROM, loose"),
             rule(942220, 1, CRITICAL, SQL, B + "(" + alternatives("-0000023456", "4294967295", "4294967296", "2147483648", "2147483647",
                     "0000012345", "-2147483648", "-2147483649", "0000023456", "2.2250738585072007e-308", "2.2250738585072011e-308",
@@ -216,6 +238,12 @@ public final class AttackRules {
                     "restricted header"),
             rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
+            // Bodies, checked by BodyScanner's parsers (parts 0). 920120 is CRS's; the x9xx ids are ours: CRS 3.3
+            // leaves malformed multipart to ModSecurity's MULTIPART_STRICT_ERROR and has no XXE rule.
+            rule(920120, 1, CRITICAL, 0, "['\\\";=]", "multipart field or file name with a quote, = or ; (parser bypass)"),
+            rule(920900, 1, CRITICAL, 0, "multipart", "malformed multipart/form-data body or boundary"),
+            rule(921900, 1, CRITICAL, 0, "system|public", "XML document type naming an external entity or DTD (XXE)"),
+            rule(921901, 1, CRITICAL, 0, "<!entity", "XML entity declaration (entity expansion)"),
             // 944: Java.
             rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",

@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
  * {@link PolicyInput#header} shows it.
  *
  * <p><b>Bodies</b> (when {@code inspect.body} is configured) are a second phase: when the head's
- * score stays below the threshold and the request has an {@code application/x-www-form-urlencoded}
- * or JSON body, {@link #evaluate} returns NEEDS_ASYNC and the request cycle feeds the body to a
- * {@link BodyScanner} from {@link #startBody} as it arrives; its arguments add to the head's score.
- * Other content types are not inspected.
+ * score stays below the threshold and the request has an {@code application/x-www-form-urlencoded},
+ * JSON, {@code multipart/form-data} or XML body, {@link #evaluate} returns NEEDS_ASYNC and the
+ * request cycle feeds the body to a {@link BodyScanner} from {@link #startBody} as it arrives; its
+ * arguments add to the head's score. Other content types are not inspected.
  */
 public final class AttacksPolicy implements BodyPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
@@ -40,6 +40,9 @@ public final class AttacksPolicy implements BodyPolicy {
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
     private static final String FORM_TYPE = "application/x-www-form-urlencoded";
     private static final String JSON_TYPE = "application/json";
+    private static final String MULTIPART_TYPE = "multipart/form-data";
+    /** The XML media types CRS 3.3 hands to ModSecurity's XML processor. */
+    private static final String[] XML_TYPES = {"text/xml", "application/xml", "application/soap+xml"};
     /** Upload file-name headers some upload clients send (CRS 933110 reads the same three). */
     private static final AsciiString[] FILE_NAMES = {AsciiString.cached("x-filename"), AsciiString.cached("x_filename"),
         AsciiString.cached("x-file-name")};
@@ -66,6 +69,8 @@ public final class AttacksPolicy implements BodyPolicy {
     private final boolean bodyDenyOversize;
     private final long bodyTimeoutNanos;
     private final String oversizeNote;
+    /** Bytes of a multipart file part's content inspected (its name and file name always are). */
+    private final int fileBytes;
     /** At most one INFO summary per policy this often. */
     static final long SUMMARY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private final AtomicLong nextSummary = new AtomicLong(System.nanoTime());
@@ -78,7 +83,15 @@ public final class AttacksPolicy implements BodyPolicy {
      */
     public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
             List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied) {
-        this(name, paranoia, threshold, path, query, cookies, headers, detectOnly, exclusions, denied, 0, false, 0);
+        this(name, paranoia, threshold, path, query, cookies, headers, detectOnly, exclusions, denied, 0, false, 0, 0);
+    }
+
+    /** As below, a multipart file part's content not inspected. */
+    public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
+            List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
+            long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos) {
+        this(name, paranoia, threshold, path, query, cookies, headers, detectOnly, exclusions, denied, bodyMax, bodyDenyOversize,
+                bodyTimeoutNanos, 0);
     }
 
     /**
@@ -86,10 +99,15 @@ public final class AttacksPolicy implements BodyPolicy {
      * @param bodyDenyOversize deny a body larger than {@code bodyMax}, or not whole within the
      *                         timeout, instead of inspecting what arrived and going on
      * @param bodyTimeoutNanos how long the body phase waits for the body's end
+     * @param fileBytes        bytes of a multipart file part's content inspected (0: only its names)
      */
     public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
             List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
-            long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos) {
+            long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos, long fileBytes) {
+        if (fileBytes < 0 || fileBytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("attacks policy '" + name + "': file bytes " + fileBytes + " (expected 0 to 2 GiB)");
+        }
+        this.fileBytes = (int) fileBytes;
         if (bodyMax < 0 || bodyMax > Integer.MAX_VALUE || bodyMax > 0 && bodyTimeoutNanos <= 0) {
             throw new IllegalArgumentException("attacks policy '" + name + "': body max " + bodyMax + ", timeout " + bodyTimeoutNanos
                     + " ns (expected 0 to 2 GiB and a positive timeout)");
@@ -177,8 +195,9 @@ public final class AttacksPolicy implements BodyPolicy {
 
     @Override
     public BodyScan startBody(PolicyInput request, long holdLimit) {
-        return BodyScanner.take(this, bodyKind(request.header(CONTENT_TYPE)), bodyMax, holdLimit, activeExclusions(request),
-                Inspection.current(), request);
+        CharSequence type = request.header(CONTENT_TYPE);
+        return BodyScanner.take(this, bodyKind(type), type, bodyMax, holdLimit, activeExclusions(request), Inspection.current(),
+                request);
     }
 
     @Override
@@ -186,9 +205,16 @@ public final class AttacksPolicy implements BodyPolicy {
         return bodyTimeoutNanos;
     }
 
+    /** Bytes of a multipart file part's content inspected. */
+    int fileBytes() {
+        return fileBytes;
+    }
+
     /**
      * {@link BodyScanner#FORM}, {@link BodyScanner#JSON} ({@code application/json} and
-     * {@code application/*+json}) or 0 for a {@code Content-Type} (case-insensitive, parameters
+     * {@code application/*+json}), {@link BodyScanner#MULTIPART} ({@code multipart/form-data}),
+     * {@link BodyScanner#XML} ({@code text/xml}, {@code application/xml},
+     * {@code application/soap+xml}) or 0 for a {@code Content-Type} (case-insensitive, parameters
      * after {@code ;} ignored). 0 B.
      */
     static int bodyKind(CharSequence type) {
@@ -205,6 +231,14 @@ public final class AttacksPolicy implements BodyPolicy {
         }
         if (end == JSON_TYPE.length() && startsWithFolded(type, JSON_TYPE)) {
             return BodyScanner.JSON;
+        }
+        if (end == MULTIPART_TYPE.length() && startsWithFolded(type, MULTIPART_TYPE)) {
+            return BodyScanner.MULTIPART;
+        }
+        for (String xml : XML_TYPES) {
+            if (end == xml.length() && startsWithFolded(type, xml)) {
+                return BodyScanner.XML;
+            }
         }
         boolean plusJson = end > 17 && startsWithFolded(type, "application/") && (type.charAt(end - 5) == '+')
                 && (type.charAt(end - 4) | 0x20) == 'j' && (type.charAt(end - 3) | 0x20) == 's' && (type.charAt(end - 2) | 0x20) == 'o'
@@ -225,6 +259,19 @@ public final class AttacksPolicy implements BodyPolicy {
     /** One body argument's name or value ({@code in.value[0, n)}): the part's rules; false once the score reached the threshold. */
     boolean inspectBodyValue(int part, int n, Inspection in, long active) {
         match(part, n, in, active);
+        return in.score < threshold;
+    }
+
+    /**
+     * A body check in code ({@link BodyScanner#check}) that matched over {@code b[0, n)}: scores
+     * {@code rule} once, unless excluded or above the paranoia level; false once the score reached
+     * the threshold. May allocate (a match).
+     */
+    boolean checkBody(AttackRule rule, byte[] b, int n, Inspection in, long active) {
+        if (rule.paranoia() <= paranoia && !done(in) && (!in.hasMatched(rule) || in.explain != null) && !isExcluded(rule, in, active)) {
+            int k = in.copy(b, Math.min(n, Inspection.MAX_NAME));
+            hit(rule, Part.BODY_MULTIPART, in.value, k, k, in);
+        }
         return in.score < threshold;
     }
 

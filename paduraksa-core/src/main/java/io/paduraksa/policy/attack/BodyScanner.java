@@ -1,6 +1,7 @@
 package io.paduraksa.policy.attack;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
 import io.netty.util.ByteProcessor;
 import io.netty.util.Recycler;
 import io.paduraksa.policy.BodyScan;
@@ -33,6 +34,8 @@ final class BodyScanner implements BodyScan, ByteProcessor {
 
     static final int FORM = 1;
     static final int JSON = 2;
+    static final int MULTIPART = 3;
+    static final int XML = 4;
 
     // Parser states. Form: NAME, VALUE. JSON: the rest.
     private static final int NAME = 0;
@@ -62,6 +65,8 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     /** This request's inspection (score, matched rules, log line, value buffer), seeded with the head's. */
     private final Inspection in = new Inspection();
     private final byte[] literal = new byte[MAX_LITERAL];
+    private final MultipartParser multipart = new MultipartParser(this);
+    private final XmlParser xml = new XmlParser(this);
 
     private AttacksPolicy policy;
     private PolicyInput request;
@@ -89,7 +94,8 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     }
 
     /** A recycled scanner for one body, seeded with the head's verdict ({@code head}, this thread's inspection). */
-    static BodyScanner take(AttacksPolicy policy, int kind, long max, long holdLimit, long active, Inspection head, PolicyInput request) {
+    static BodyScanner take(AttacksPolicy policy, int kind, CharSequence type, long max, long holdLimit, long active, Inspection head,
+            PolicyInput request) {
         BodyScanner s = POOL.get();
         s.policy = policy;
         s.request = request;
@@ -108,6 +114,11 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         s.literalLength = 0;
         s.refusal = null;
         s.in.takeOver(head);
+        if (kind == MULTIPART) {
+            s.multipart.start(type, policy.fileBytes());
+        } else if (kind == XML) {
+            s.xml.start();
+        }
         return s;
     }
 
@@ -139,7 +150,13 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         if (state == STOPPED) {
             return decided();
         }
-        flush();
+        if (kind == MULTIPART) {
+            multipart.end();
+        } else if (kind == XML) {
+            xml.end();
+        } else {
+            flush();
+        }
         if (state != STOPPED && kind == JSON && !isCompleteJson()) {
             refusal = "body: JSON ends early";
             state = STOPPED;
@@ -198,7 +215,11 @@ final class BodyScanner implements BodyScan, ByteProcessor {
 
     /** The argument in progress at a bound or the body's end: inspected as far as it arrived. */
     private void flush() {
-        if (kind == FORM) {
+        if (kind == MULTIPART) {
+            multipart.flush();
+        } else if (kind == XML) {
+            xml.flush();
+        } else if (kind == FORM) {
             if (length > 0) {
                 argumentEnd();
             }
@@ -216,10 +237,11 @@ final class BodyScanner implements BodyScan, ByteProcessor {
 
     @Override
     public boolean process(byte b) {
-        if (kind == FORM) {
-            form(b);
-        } else {
-            json(b);
+        switch (kind) {
+            case FORM -> form(b);
+            case JSON -> json(b);
+            case MULTIPART -> multipart.process(b);
+            default -> xml.process(b);
         }
         return state != STOPPED;
     }
@@ -473,7 +495,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
 
     // ---- the argument buffer and the rules ----
 
-    private void append(byte b) {
+    void append(byte b) {
         byte[] v = in.value.length > length ? in.value : in.grow(length + 1, length);
         v[length++] = b;
     }
@@ -485,6 +507,85 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         if (!policy.inspectBodyValue(part, n, in, active)) {
             state = STOPPED;
         }
+    }
+
+    // ---- what the multipart and XML parsers call ----
+
+    boolean isStopped() {
+        return state == STOPPED;
+    }
+
+    /** The value in progress is dropped (XML whitespace between tags). */
+    void discard() {
+        length = 0;
+    }
+
+    /** The last {@code n} bytes appended are taken back. */
+    void unappend(int n) {
+        length = Math.max(0, length - n);
+    }
+
+    /** The argument name for the values that follow: {@code b[0, n)}, not decoded; n < 0: none. */
+    void name(byte[] b, int n) {
+        if (n < 0) {
+            in.nameLength = -1;
+        } else {
+            in.name(b, n, false);
+        }
+    }
+
+    /** The value in progress, if any, is inspected as {@code part}. */
+    void value(int part) {
+        if (length > 0) {
+            inspect(part);
+        }
+    }
+
+    /**
+     * A multipart part's {@code name} (inspected, and the name of its content) and {@code filename}
+     * (null: none; inspected with the upload file-name rules and as an argument).
+     */
+    void argument(byte[] name, int nameLength, byte[] fileName, int fileNameLength) {
+        in.name(name, nameLength, false);
+        load(name, nameLength);
+        value(Part.BODY_MULTIPART);
+        if (fileName != null) {
+            load(fileName, fileNameLength);
+            value(Part.FILE_NAME);
+            if (state != STOPPED) {
+                load(fileName, fileNameLength);
+                value(Part.BODY_MULTIPART);
+            }
+        }
+    }
+
+    /** A check in code over {@code b[0, n)} (multipart names): {@code matched} scores {@code rule} with that excerpt. */
+    void check(AttackRule rule, boolean matched, byte[] b, int n) {
+        in.nameLength = -1;
+        if (matched && !policy.checkBody(rule, b, n, in, active)) {
+            state = STOPPED;
+        }
+    }
+
+    /** A check in code with a fixed excerpt (an XML DOCTYPE). */
+    void check(AttackRule rule, boolean matched, AsciiString excerpt) {
+        check(rule, matched, excerpt.array(), excerpt.length());
+    }
+
+    /** A body that cannot be parsed further: {@code rule} scores with {@code why} as its excerpt; the parser stops. */
+    void anomaly(AttackRule rule, AsciiString why) {
+        check(rule, true, why);
+    }
+
+    /** What cannot be parsed is refused (denied unless detect only), as malformed JSON is. */
+    void refuse(String why) {
+        refusal = why;
+        state = STOPPED;
+    }
+
+    private void load(byte[] b, int n) {
+        System.arraycopy(b, 0, in.grow(n, 0), 0, n);
+        length = n;
     }
 
     private static int hex(byte c) {

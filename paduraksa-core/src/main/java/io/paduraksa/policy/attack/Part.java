@@ -21,10 +21,17 @@ public final class Part {
     public static final int BODY_FORM = 64;
     /** Keys and string values of a JSON body ({@code \\uXXXX} decoded by the scanner): walked by the query's rules. */
     public static final int BODY_JSON = 128;
+    /**
+     * Part names and contents of a {@code multipart/form-data} body (a file part's first bytes
+     * only): walked by the query's rules, not percent-decoded.
+     */
+    public static final int BODY_MULTIPART = 256;
+    /** Element text and attribute values of an XML body: walked by the query's rules, not percent-decoded. */
+    public static final int BODY_XML = 512;
     /** Every part except the path. */
     static final int ARGS = QUERY | COOKIE | HEADER | USER_AGENT;
     static final int ALL = PATH | ARGS;
-    /** Number of part kinds (bits). */
+    /** Number of part kinds that have their own automata (bits up to {@link #BODY_JSON}; later body parts use the query's). */
     static final int KINDS = 8;
 
     private Part() {
@@ -37,7 +44,7 @@ public final class Part {
 
     /** The part whose rules and automata a value of {@code part} is walked with: a body's arguments are the query's. */
     static int rules(int part) {
-        return part == BODY_FORM || part == BODY_JSON ? QUERY : part;
+        return part == BODY_FORM || part == BODY_JSON || part == BODY_MULTIPART || part == BODY_XML ? QUERY : part;
     }
 
     /** The name used in logs and explain output. */
@@ -49,7 +56,7 @@ public final class Part {
             case HEADER -> "header";
             case USER_AGENT -> "user_agent";
             case FILE_NAME -> "file_name";
-            case BODY_FORM, BODY_JSON -> "body";
+            case BODY_FORM, BODY_JSON, BODY_MULTIPART, BODY_XML -> "body";
             default -> "part" + part;
         };
     }

@@ -7,7 +7,7 @@ import io.paduraksa.policy.PolicyInput;
  * CRS 920/921 checks over the head's fields that are comparisons rather than patterns: a GET or
  * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
  * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
- * into it (921421, 921422), and headers CRS restricts (920450, but not {@code Accept-Charset}). Each is one {@link AttackRule} of
+ * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), and headers CRS restricts (920450, but not {@code Accept-Charset}). Each is one {@link AttackRule} of
  * the table (parts 0: never walked as a pattern), scored, counted, excluded and logged like the
  * others. Per request: one Content-Type lookup and one lookup per restricted header, 0 B unless a
  * check matches. The HTTP decoders already refuse what RFC 9112 forbids (bad request lines,
@@ -67,6 +67,8 @@ final class ProtocolChecks {
         int separator = firstSeparator(type);
         policy.check(TYPE_INJECTION, separator > 0 && injectsType(type, separator + 1), CONTENT_TYPE, type, in, active);
         policy.check(SECOND_TYPE, separator > 0 && namesSecondType(type, separator + 1), CONTENT_TYPE, type, in, active);
+        boolean formData = end == 19 && regionEquals(type, 0, "multipart/form-data", true);
+        policy.check(MultipartParser.MALFORMED, formData && MultipartParser.boundary(type, null) < 0, CONTENT_TYPE, type, in, active);
     }
 
     /** End of the media type: the first {@code ;} or whitespace (920420 reads {@code ^[^;\s]+}). */

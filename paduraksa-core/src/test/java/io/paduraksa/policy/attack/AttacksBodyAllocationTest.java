@@ -54,11 +54,15 @@ class AttacksBodyAllocationTest {
             application/x-www-form-urlencoded | name=Siobh%C3%A1n+O%27Brien&email=ann%2Btag%40example.test&comment=Great+shoes%2C+would+buy+again&qty=2 | 2
             application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\"","gift":false,"ref":null} | 1
             application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\"","gift":false,"ref":null} | 2
+            multipart/form-data; boundary=----WebKitFormBoundaryx1y2 | ------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="name"\\r\\n\\r\\nSiobhan O'Brien\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="comment"\\r\\n\\r\\nGreat shoes, would buy again\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="avatar"; filename="me.png"\\r\\nContent-Type: image/png\\r\\n\\r\\nPNG-DATA-0123456789\\r\\n------WebKitFormBoundaryx1y2--\\r\\n | 1
+            multipart/form-data; boundary=----WebKitFormBoundaryx1y2 | ------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="name"\\r\\n\\r\\nSiobhan O'Brien\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="comment"\\r\\n\\r\\nGreat shoes, would buy again\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="avatar"; filename="me.png"\\r\\nContent-Type: image/png\\r\\n\\r\\nPNG-DATA-0123456789\\r\\n------WebKitFormBoundaryx1y2--\\r\\n | 2
+            application/xml                   | <?xml version="1.0"?><order id="17"><item sku="A-1" qty="2">Great shoes, would buy again</item><note>D'Souza &amp; co</note></order> | 1
+            application/xml                   | <?xml version="1.0"?><order id="17"><item sku="A-1" qty="2">Great shoes, would buy again</item><note>D'Souza &amp; co</note></order> | 2
             """)
     void aCleanBodyAllocatesNothing(String type, String body, int paranoia) {
         AttacksPolicy policy = new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), false, List.of(),
-                PolicyDecision.DROP, 64 * 1024, false, TimeUnit.SECONDS.toNanos(10));
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                PolicyDecision.DROP, 64 * 1024, false, TimeUnit.SECONDS.toNanos(10), 1024);
+        byte[] bytes = body.replace("\\r\\n", "\r\n").getBytes(StandardCharsets.UTF_8);
         int third = bytes.length / 3;
         ByteBuf[] chunks = {Unpooled.wrappedBuffer(bytes, 0, third), Unpooled.wrappedBuffer(bytes, third, third),
             Unpooled.wrappedBuffer(bytes, 2 * third, bytes.length - 2 * third)};

@@ -179,7 +179,11 @@ class AttacksBodyTest {
     @Test
     void onlyBodiesOfInspectedTypesWait() {
         AttacksPolicy policy = policy(64 * 1024, false);
-        assertThat(policy.evaluate(request("multipart/form-data; boundary=x"))).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(policy.evaluate(request("multipart/form-data; boundary=x"))).isSameAs(PolicyDecision.NEEDS_ASYNC);
+        assertThat(policy.evaluate(request("application/soap+xml; charset=utf-8"))).isSameAs(PolicyDecision.NEEDS_ASYNC);
+        assertThat(AttacksPolicy.bodyKind("Text/XML")).isEqualTo(BodyScanner.XML);
+        assertThat(AttacksPolicy.bodyKind("multipart/related; boundary=x")).as("only form-data is cut into parts").isZero();
+        assertThat(AttacksPolicy.bodyKind("application/atom+xml")).isZero();
         // Types CRS does not allow are denied at the head (920420), without waiting for the body.
         assertThat(policy.evaluate(request("text/plain"))).isSameAs(DENIED);
         assertThat(policy.evaluate(request(FORM).hasBody(false))).isSameAs(PolicyDecision.CONTINUE);

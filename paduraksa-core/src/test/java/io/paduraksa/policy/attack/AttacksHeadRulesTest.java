@@ -57,6 +57,22 @@ class AttacksHeadRulesTest {
             942250 => EXECUTE IMMEDIATE "
             942280 => select pg_sleep
             942290 => [$ne]
+            942140 => DaTaBasE(
+            942140 => Northwind
+            942192 => a" union s
+            942192 => a';SELECT P
+            942192 => "!"
+            942192 => current_user(
+            942192 => exec master.
+            942360 => ) AS `carrier_id` from
+            942360 => 1234 AS "foobar" FROM tablevar2
+            942360 => select Char(
+            942360 => /CREATE TABLE Persons
+            942360 => ` REGEXP
+            942320 => procedure analyse (
+            942320 => DECLARE/**/@x
+            942320 => exec (@
+            942240 => ALTER TABLE x ADD `video` TEXT CHARACTER SET latin1
             921110 => GET http://www.example.test HTTP/1.2
             921130 => munch%0d%0a%0d%0a<HTML><title></title></HTML>
             """)
@@ -102,6 +118,11 @@ class AttacksHeadRulesTest {
             < form
             a < b and c > d
             <3 <3 <3
+            as seen on tv
+            same as the one from last year
+            user manual
+            the database of recipes
+            12 items: update your cart
             """)
     void benignLookAlikesPassAtParanoia1(String value) {
         AttacksPolicy policy = pl(1);

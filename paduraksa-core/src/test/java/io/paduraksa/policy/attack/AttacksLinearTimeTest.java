@@ -2,12 +2,16 @@ package io.paduraksa.policy.attack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.Unpooled;
+import io.paduraksa.policy.BodyScan;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.testing.TestPolicyInput;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +26,9 @@ class AttacksLinearTimeTest {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final AttacksPolicy EVERY_RULE = new AttacksPolicy("waf", 4, 1_000_000, true, true, true,
             List.of("User-Agent", "Referer"), false, List.of(), PolicyDecision.DROP);
+    private static final AttacksPolicy EVERY_BODY = new AttacksPolicy("waf", 4, 1_000_000, true, true, true,
+            List.of("User-Agent", "Referer"), false, List.of(), PolicyDecision.DROP, 2 * 1024 * KIB, false, TimeUnit.SECONDS.toNanos(10),
+            1024);
 
     /** {@code (a+)+$}, {@code (a|aa)+$}, {@code (.*a){x}} inputs: a long run of one letter and a mismatch at the end. */
     @Test
@@ -65,6 +72,67 @@ class AttacksLinearTimeTest {
             }
             return new String(c);
         });
+    }
+
+    /**
+     * Bodies whose framing is the adversary: a multipart part full of near-delimiters (CR LF and the
+     * boundary but its last byte), and XML whose every byte is a tag, attribute or comment boundary.
+     */
+    @Test
+    void adversarialMultipartAndXmlBodiesTakeLinearTime() {
+        String near = "\r\n------WebKitFormBoundaryx1y";
+        String type = "multipart/form-data; boundary=----WebKitFormBoundaryx1y2";
+        assertLinearBody("multipart near-delimiters", type, n -> "------WebKitFormBoundaryx1y2\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n"
+                + near.repeat(n / near.length()) + "\r\n------WebKitFormBoundaryx1y2--");
+        String field = "------WebKitFormBoundaryx1y2\r\nContent-Disposition: form-data; name=\"a'\"\r\n\r\n' or 1=1\r\n";
+        assertLinearBody("multipart, many small parts (bounded)", type, n -> field.repeat(n / field.length()) + "------WebKitFormBoundaryx1y2--");
+        assertLinearBody("XML attributes and comments", "application/xml", n -> {
+            String unit = "<a b='x' c=\"' or 1=1\"/><!-- - -><- --><b>' or 1=1 <![CDATA[ ]] ]>]]></b>";
+            return "<r>" + unit.repeat(n / unit.length()) + "</r>";
+        });
+        assertLinearBody("XML DOCTYPE keywords", "application/xml", n -> {
+            String unit = "<!ENTITY SYSTEM PUBLIC [ ] ";
+            return "<!DOCTYPE r [" + unit.repeat(n / unit.length()) + "]><r/>";
+        });
+    }
+
+    private static void assertLinearBody(String what, String type, IntFunction<String> input) {
+        byte[] small = input.apply(256 * KIB).getBytes(StandardCharsets.UTF_8);
+        byte[] medium = input.apply(512 * KIB).getBytes(StandardCharsets.UTF_8);
+        byte[] large = input.apply(1024 * KIB).getBytes(StandardCharsets.UTF_8);
+        long t256 = bestBody(type, small);
+        long t512 = bestBody(type, medium);
+        long t1024 = bestBody(type, large);
+        System.out.printf("%s: 256 KiB %.1f ms, 512 KiB %.1f ms, 1 MiB %.1f ms (%.1f ns/B)%n", what, t256 / 1e6, t512 / 1e6,
+                t1024 / 1e6, t1024 / (1024.0 * KIB));
+        assertThat(t1024).as("%s: 1 MiB took %d ns, 256 KiB %d ns", what, t1024, t256).isLessThan(12 * t256);
+        assertThat(t1024 / (1024.0 * KIB)).as("%s: ns per byte at 1 MiB", what).isLessThan(1_000.0);
+        assertThat(lastBodyBytes).as("bytes fed").isGreaterThan(900 * KIB);
+    }
+
+    private static long lastBodyBytes;
+
+    /** The least thread CPU time of 3 body phases over {@code body} (one chunk); the first run warms up. */
+    private static long bestBody(String type, byte[] body) {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            TestPolicyInput r = new TestPolicyInput().path("/upload");
+            r.target("/upload");
+            r.method("POST");
+            r.header("Content-Type", type);
+            r.hasBody(true);
+            long t = THREADS.getCurrentThreadCpuTime();
+            assertThat(EVERY_BODY.evaluate(r)).isSameAs(PolicyDecision.NEEDS_ASYNC);
+            BodyScan scan = EVERY_BODY.startBody(r, Long.MAX_VALUE);
+            if (scan.feed(Unpooled.wrappedBuffer(body)) == null) {
+                scan.end();
+            }
+            lastBodyBytes = ((BodyScanner) scan).inspection().inspectedBytes;
+            scan.release();
+            long took = THREADS.getCurrentThreadCpuTime() - t;
+            best = i == 0 ? best : Math.min(best, took);
+        }
+        return best;
     }
 
     private static void assertLinear(String what, IntFunction<String> input) {
