@@ -45,7 +45,7 @@ class AttacksPolicyCompileTest {
             TestPolicyInput attack = new TestPolicyInput().path("/other");
             attack.target("/other?q=1+union+select+1");
             TestPolicyInput excluded = new TestPolicyInput().path("/search");
-            excluded.target("/search?q=1+union+select+1");
+            excluded.target("/search?q=a+union+select+1"); // "1 union select 1" also matches 942360, which is not excluded
 
             assertThat(waf.evaluate(attack).action()).isEqualTo(PolicyDecision.Action.RESPOND);
             assertThat(waf.evaluate(attack).response().status()).isEqualTo(403);
