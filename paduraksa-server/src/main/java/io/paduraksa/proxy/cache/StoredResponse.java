@@ -35,6 +35,8 @@ final class StoredResponse {
     /**
      * Heap bytes of the HTTP/1.1 block ({@link #http1Lines}) beside its fields' characters: the
      * record, the array's header, the status line and each field's ": " and CRLF (4 per field, counted apart).
+     * With the block, {@code CacheStoreMemoryTest} measured 946 B of heap per entry against 1,066 B
+     * weighed (901 B weighed without these terms: too little).
      */
     static final int HTTP1_OVERHEAD = 96;
 
