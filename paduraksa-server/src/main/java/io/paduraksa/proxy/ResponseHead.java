@@ -1,5 +1,7 @@
 package io.paduraksa.proxy;
 
+import io.paduraksa.snapshot.ResponseHeaderRules;
+
 /**
  * An upstream's final or interim response head as the client side writes it, whatever protocol
  * the upstream spoke: {@link io.paduraksa.proxy.http1.Http1ResponseHead} (positions into the
@@ -31,4 +33,20 @@ public interface ResponseHead {
 
     /** Whether a Connection field names {@code headerName} (always false on HTTP/2, which has none). */
     boolean isConnectionOption(CharSequence headerName);
+
+    /**
+     * The status line (standard reason phrase) and the first {@link #http1LineCount()} fields as
+     * HTTP/1.1 lines, encoded once with {@code rules}' removals applied, so that an HTTP/1.1 client's
+     * head is one copy; null when this head has no such block (an upstream's), or when it holds a
+     * {@code RateLimit-*} field and {@code withoutRateLimit} (then the fields go one by one). The
+     * fields after the block are written one by one. Do not modify the array.
+     */
+    default byte[] http1Lines(ResponseHeaderRules rules, boolean withoutRateLimit) {
+        return null;
+    }
+
+    /** How many fields {@link #http1Lines} covers. */
+    default int http1LineCount() {
+        return 0;
+    }
 }

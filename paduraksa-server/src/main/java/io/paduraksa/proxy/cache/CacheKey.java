@@ -3,8 +3,12 @@ package io.paduraksa.proxy.cache;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A cache key as bytes: the request's host (lower case, without port or trailing dot), its
@@ -22,6 +26,9 @@ final class CacheKey {
     static final int MAX_LENGTH = 16 * 1024;
     private static final byte END = 0;
     private static final byte ABSENT = 1;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long MIX = 0x9E3779B97F4A7C15L;
+    private static final long SEED = ThreadLocalRandom.current().nextLong();
 
     private byte[] bytes;
     private int length;
@@ -163,44 +170,56 @@ final class CacheKey {
         return true;
     }
 
-    /** Lower case, without the port or a trailing dot; an IPv6 literal keeps its brackets. */
+    /**
+     * Lower case, without the port or a trailing dot; an IPv6 literal keeps its brackets. One pass
+     * over the authority (a hit's lookup is a third key building, in JFR samples of CacheHitLoopback).
+     */
     private void appendHost(CharSequence authority) {
-        int end = authority.length();
+        int n = authority.length();
+        int start = length;
         if (authority.charAt(0) == '[') {
-            int close = indexOf(authority, ']');
-            end = close < 0 ? end : close + 1;
+            for (int i = 0; i < n; i++) {
+                char c = authority.charAt(i);
+                bytes[length++] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
+                if (c == ']') {
+                    break;
+                }
+            }
         } else {
-            int colon = indexOf(authority, ':');
-            end = colon < 0 ? end : colon;
-        }
-        if (end > 0 && authority.charAt(end - 1) == '.') {
-            end--;
-        }
-        for (int i = 0; i < end; i++) {
-            char c = authority.charAt(i);
-            bytes[length++] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
-        }
-    }
-
-    private static int indexOf(CharSequence s, char c) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            if (s.charAt(i) == c) {
-                return i;
+            for (int i = 0; i < n; i++) {
+                char c = authority.charAt(i);
+                if (c == ':') {
+                    break;
+                }
+                bytes[length++] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
             }
         }
-        return -1;
+        if (length > start && bytes[length - 1] == '.') {
+            length--;
+        }
     }
 
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t';
     }
 
+    /**
+     * Eight bytes a step, seeded per process (a client cannot pick URLs that collide in every
+     * server). Replaced {@code 31 * h + b}, one byte a step.
+     */
     private static int hashOf(byte[] b, int from, int to) {
-        int h = 1;
-        for (int i = from; i < to; i++) {
-            h = 31 * h + b[i];
+        long h = SEED ^ (to - from);
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            h = (h ^ (long) LONGS.get(b, i)) * MIX;
+            h ^= h >>> 31;
         }
-        return h ^ (h >>> 16);
+        long tail = 0;
+        for (; i < to; i++) {
+            tail = (tail << 8) | (b[i] & 0xFF);
+        }
+        h = (h ^ tail) * MIX;
+        return (int) (h ^ (h >>> 32));
     }
 
     @Override

@@ -21,9 +21,11 @@ import io.paduraksa.snapshot.RouteCache;
  * Requests on other routes go straight on.
  *
  * <p>Per hit on an event loop: the key is built in a per-thread probe, the stored fields are
- * shown through a per-thread {@link StoredHead}, the body goes out as a retained duplicate of the
- * stored pooled buffer: 0 B on HTTP/1.1 ({@code CacheHitAllocationTest}); an HTTP/2 client's head is
- * made of Netty header objects, as for every forwarded response.
+ * shown through a per-thread {@link StoredHead} (to an HTTP/1.1 client as one block encoded once
+ * per entry and host rules, {@link StoredResponse#http1Lines}), the body is copied after the head
+ * or goes out as a retained duplicate of the stored pooled buffer: 0 B on HTTP/1.1
+ * ({@code CacheHitAllocationTest}); an HTTP/2 client's head is made of Netty header objects, as for
+ * every forwarded response.
  *
  * <p>What a request may use the cache: GET or HEAD, no body, no Upgrade, no {@code Range}, and no
  * {@code Authorization} unless the route's {@code store_authorized}. HEAD is answered from a stored

@@ -2,12 +2,14 @@ package io.paduraksa.proxy.cache;
 
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseHead;
+import io.paduraksa.snapshot.ResponseHeaderRules;
 
 /**
  * A stored response shown to a client exchange as an upstream head: its fields plus
  * {@code Age} (RFC 9111 5.1), whose digits are written per hit into this view's own array. One per
  * event-loop thread, re-pointed for every hit and read while the exchange writes the head, as an
- * upstream head is; 0 B per hit.
+ * upstream head is; 0 B per hit. An HTTP/1.1 client gets the stored fields as one encoded block
+ * ({@link #http1Lines}) and Age after it.
  */
 final class StoredHead implements ResponseHead {
     private static final AsciiString AGE = AsciiString.cached("Age");
@@ -53,6 +55,17 @@ final class StoredHead implements ResponseHead {
     @Override
     public boolean hasBody() {
         return response.body() != null;
+    }
+
+    /** The stored fields encoded once ({@link StoredResponse#http1Lines}); Age, the last field, follows per hit. */
+    @Override
+    public byte[] http1Lines(ResponseHeaderRules rules, boolean withoutRateLimit) {
+        return response.http1Lines(rules, withoutRateLimit);
+    }
+
+    @Override
+    public int http1LineCount() {
+        return response.fieldCount();
     }
 
     /** Hop-by-hop fields and the Connection options were left out when the response was stored. */

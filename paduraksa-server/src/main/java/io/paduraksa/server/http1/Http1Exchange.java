@@ -283,9 +283,17 @@ final class Http1Exchange implements ForwardExchange {
             out = ctx.alloc().ioBuffer(h1.buffer().readableBytes() + extra + 64);
             writeHttp1Head(out, h1, rules, rateLimit);
         } else {
-            out = ctx.alloc().ioBuffer(1024 + extra);
-            writeStatusLine(out, h.status());
-            for (int i = 0, n = h.headerCount(); i < n; i++) {
+            byte[] lines = h.http1Lines(rules, rateLimit);
+            int from = 0;
+            if (lines != null) {
+                out = ctx.alloc().ioBuffer(lines.length + extra + 128);
+                out.writeBytes(lines); // a stored response: status line and fields in one copy, as a gate answer
+                from = h.http1LineCount();
+            } else {
+                out = ctx.alloc().ioBuffer(1024 + extra);
+                writeStatusLine(out, h.status());
+            }
+            for (int i = from, n = h.headerCount(); i < n; i++) {
                 CharSequence name = h.headerName(i);
                 if (!rules.isRemoved(name) && !isFraming(name) && !(rateLimit && RateLimitFields.isField(name))) {
                     writeField(out, name, h.headerValue(i));

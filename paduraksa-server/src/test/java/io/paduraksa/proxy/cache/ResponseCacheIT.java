@@ -96,6 +96,20 @@ class ResponseCacheIT {
     }
 
     @Test
+    void theKeysHostIgnoresCaseThePortAndATrailingDot() throws IOException {
+        String t = "/host-forms?cc=max-age%3D60";
+        String body = get(t).body();
+        try (RawHttp c = new RawHttp(server.port("public"))) {
+            for (String host : new String[] {"APP.Test:8080", "app.test.", "App.TEST.:80"}) {
+                RawHttp.Response r = c.exchange("GET " + t + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+                assertThat(r.body()).as(host).isEqualTo(body);
+                assertThat(r.header("age")).as(host).isNotNull();
+            }
+        }
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
     void headIsAnsweredFromTheStoredGetAndKeepAliveGoesOn() throws IOException {
         String t = "/head?cc=max-age%3D60";
         try (RawHttp c = new RawHttp(server.port("public"))) {
