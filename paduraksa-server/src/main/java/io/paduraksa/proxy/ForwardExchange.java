@@ -95,6 +95,16 @@ public interface ForwardExchange {
      */
     void upgraded();
 
+    /**
+     * An HTTP/2 upstream answered the WebSocket's extended CONNECT (RFC 8441) with a 2xx: writes the
+     * head that opens the client's tunnel ({@link #upgraded} follows): an HTTP/1.1 client's
+     * {@code 101} with the {@code Sec-WebSocket-Accept} for its own key, an HTTP/2 client's
+     * {@code :status 200}; with the upstream's {@code Sec-WebSocket-Protocol} and {@code -Extensions}.
+     */
+    default void webSocketAccepted(ResponseHead head, ResponseHeaderRules rules) {
+        responseHead(head, rules, null);
+    }
+
     /** Writes a part of the response body (ownership passes to the exchange). */
     void responseBody(ByteBuf chunk);
 
