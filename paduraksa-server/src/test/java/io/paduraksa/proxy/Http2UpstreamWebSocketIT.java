@@ -56,16 +56,23 @@ class Http2UpstreamWebSocketIT {
               netty-h2:
                 protocol: h2c
                 destinations: [{url: "http://127.0.0.1:%d"}]
+              echo-h2:
+                protocol: h2c
+                destinations: [{url: "http://127.0.0.1:%d"}]
+                timeouts: {idle: 5s}
             hosts:
               - names: ["127.0.0.1", a.test]
                 routes:
             %s      - {path: /off, forward: b-off}
                   - {path: /netty, forward: netty-h2}
+                  - {path: /echo, forward: echo-h2}
                   - {path: /, forward: b}
             """;
     private static WebSocketOrigin origin;
     /** Netty's HTTP/2 server: no SETTINGS_ENABLE_CONNECT_PROTOCOL, keeps every request head it gets. */
     private static H2Origin nettyH2;
+    /** Netty's HTTP/2 server with SETTINGS_ENABLE_CONNECT_PROTOCOL: shows the extended CONNECT as it arrives, echoes DATA. */
+    private static H2Origin echoH2;
     private static TestServer b;
     private static TestServer a;
     private static HttpClient client;
@@ -74,13 +81,14 @@ class Http2UpstreamWebSocketIT {
     static void start() throws Exception {
         origin = new WebSocketOrigin();
         nettyH2 = new H2Origin(100);
+        echoH2 = new H2Origin(100, true);
         b = TestServer.start(B_CONFIG.formatted(origin.url()));
         a = TestServer.start(aConfig(""));
         client = HttpClient.newHttpClient();
     }
 
     private static String aConfig(String extraRoute) {
-        return A_CONFIG.formatted(b.port("h2c"), b.port("off"), nettyH2.port(), extraRoute);
+        return A_CONFIG.formatted(b.port("h2c"), b.port("off"), nettyH2.port(), echoH2.port(), extraRoute);
     }
 
     @AfterAll
@@ -90,6 +98,7 @@ class Http2UpstreamWebSocketIT {
         b.close();
         origin.close();
         nettyH2.close();
+        echoH2.close();
     }
 
     private static WebSocket open(WebSocketForwardingIT.Received r) throws Exception {
@@ -136,6 +145,53 @@ class Http2UpstreamWebSocketIT {
                     .doesNotContainIgnoringCase("content-length").doesNotContainIgnoringCase("transfer-encoding");
             assertThat(head.toLowerCase().split("sec-websocket-accept", -1)).as("one accept, ours").hasSize(2);
         }
+    }
+
+    @Test
+    void theUpstreamGetsAnExtendedConnectWithoutTheHttp1Handshake() throws Exception {
+        echoH2.requests.clear();
+        try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
+            s.getOutputStream().write(("GET /echo?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: chat\r\n"
+                    + "Sec-WebSocket-Extensions: permessage-deflate\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String head = readHead(s.getInputStream());
+            assertThat(head).startsWith("HTTP/1.1 101 ").contains("\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n")
+                    .containsIgnoringCase("\r\nsec-websocket-protocol: chat\r\n");
+            s.getOutputStream().write("raw bytes".getBytes(StandardCharsets.US_ASCII));
+            byte[] back = s.getInputStream().readNBytes(9);
+            assertThat(new String(back, StandardCharsets.US_ASCII)).as("DATA both ways").isEqualTo("raw bytes");
+        }
+        io.netty.handler.codec.http2.Http2Headers h = echoH2.requests.poll();
+        assertThat(h).isNotNull();
+        assertThat(h.method()).hasToString("CONNECT");
+        assertThat(h.get(":protocol")).hasToString("websocket");
+        assertThat(h.scheme()).hasToString("http");
+        assertThat(h.path()).hasToString("/echo?x=1");
+        assertThat(h.authority()).isNotNull();
+        assertThat(h.get("sec-websocket-version")).hasToString("13");
+        assertThat(h.get("sec-websocket-protocol")).hasToString("chat");
+        assertThat(h.get("sec-websocket-extensions")).hasToString("permessage-deflate");
+        assertThat(h.get("x-forwarded-for")).hasToString("127.0.0.1");
+        assertThat(h.contains("sec-websocket-key")).as("RFC 8441 5: no key").isFalse();
+        assertThat(h.contains("upgrade")).isFalse();
+        assertThat(h.contains("connection")).isFalse();
+        assertThat(h.contains("content-length")).isFalse();
+
+        try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
+            io.netty.handler.codec.http2.Http2Headers req = H2WebSocketClient.extendedConnect("http", "a.test", "/echo");
+            req.set("sec-websocket-protocol", "chat");
+            H2WebSocketClient.Tunnel t = c.open(req, false);
+            assertThat(t.status()).isEqualTo(200);
+            assertThat(t.head.get().get("sec-websocket-protocol")).hasToString("chat");
+            t.sendText("via h2");
+            assertThat(t.next()).isEqualTo("via h2");
+            assertThat(c.open(H2WebSocketClient.extendedConnect("http", "a.test", "/echo/refuse"), false).status())
+                    .as("the upstream's refusal passes").isEqualTo(403);
+        }
+        io.netty.handler.codec.http2.Http2Headers h2 = echoH2.requests.poll();
+        assertThat(h2.method()).hasToString("CONNECT");
+        assertThat(h2.get(":protocol")).hasToString("websocket");
+        assertThat(h2.contains("sec-websocket-key")).as("no key generated for an HTTP/2 upstream either").isFalse();
     }
 
     @Test
