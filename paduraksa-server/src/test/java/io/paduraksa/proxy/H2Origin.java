@@ -53,7 +53,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Made with {@code connectProtocol}, it also sends SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 and takes
  * RFC 8441 extended CONNECTs: {@code :status 200} at once (the request's
  * {@code sec-websocket-protocol} echoed), then every DATA frame echoed on the stream, END_STREAM
- * answered with END_STREAM; on a path ending in {@code /refuse} 403 instead.
+ * answered with END_STREAM; on a path ending in {@code /refuse} 403 instead; on one ending in {@code /half-open} the echo
+ * never ends the stream (the proxy's END_STREAM is left unanswered).
  * Counts connections and the resets it receives; keeps the last request's fields.
  */
 public final class H2Origin implements AutoCloseable {
@@ -84,6 +85,10 @@ public final class H2Origin implements AutoCloseable {
 
     /** Extended CONNECT streams this origin answered 200 and echoes. */
     final java.util.Set<Integer> tunnels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** END_STREAMs received on tunnels. */
+    final AtomicInteger tunnelEnds = new AtomicInteger();
+    /** Tunnels whose END_STREAM is never answered. */
+    private final java.util.Set<Integer> halfOpen = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     H2Origin(long maxConcurrentStreams, String[] alpn) throws Exception {
         this(maxConcurrentStreams, alpn, false);
@@ -161,6 +166,9 @@ public final class H2Origin implements AutoCloseable {
                         answer.set("sec-websocket-protocol", sub);
                     }
                     tunnels.add(streamId);
+                    if (headers.path().toString().endsWith("/half-open")) {
+                        halfOpen.add(streamId);
+                    }
                     write(ctx, streamId, answer, false);
                     handler.flush(ctx);
                     return;
@@ -195,10 +203,12 @@ public final class H2Origin implements AutoCloseable {
         public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
             int n = data.readableBytes();
             if (tunnels.contains(streamId)) {
-                handler.encoder().writeData(ctx, streamId, data.retain(), 0, endOfStream, ctx.newPromise());
+                handler.encoder().writeData(ctx, streamId, data.retain(), 0, endOfStream && !halfOpen.contains(streamId),
+                        ctx.newPromise());
                 handler.flush(ctx);
                 if (endOfStream) {
                     tunnels.remove(streamId);
+                    tunnelEnds.incrementAndGet();
                 }
                 return n + padding;
             }

@@ -60,12 +60,17 @@ class Http2UpstreamWebSocketIT {
                 protocol: h2c
                 destinations: [{url: "http://127.0.0.1:%d"}]
                 timeouts: {idle: 5s}
+              echo-h2-short:
+                protocol: h2c
+                destinations: [{url: "http://127.0.0.1:%d"}]
+                timeouts: {idle: 1s}
             hosts:
               - names: ["127.0.0.1", a.test]
                 routes:
             %s      - {path: /off, forward: b-off}
                   - {path: /netty, forward: netty-h2}
                   - {path: /echo, forward: echo-h2}
+                  - {path: /short, forward: echo-h2-short}
                   - {path: /, forward: b}
             """;
     private static WebSocketOrigin origin;
@@ -88,7 +93,7 @@ class Http2UpstreamWebSocketIT {
     }
 
     private static String aConfig(String extraRoute) {
-        return A_CONFIG.formatted(b.port("h2c"), b.port("off"), nettyH2.port(), echoH2.port(), extraRoute);
+        return A_CONFIG.formatted(b.port("h2c"), b.port("off"), nettyH2.port(), echoH2.port(), echoH2.port(), extraRoute);
     }
 
     @AfterAll
@@ -192,6 +197,33 @@ class Http2UpstreamWebSocketIT {
         assertThat(h2.method()).hasToString("CONNECT");
         assertThat(h2.get(":protocol")).hasToString("websocket");
         assertThat(h2.contains("sec-websocket-key")).as("no key generated for an HTTP/2 upstream either").isFalse();
+    }
+
+    @Test
+    void aQuietTunnelEndsAtTheClustersIdleTimeout() throws Exception {
+        try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
+            H2WebSocketClient.Tunnel quiet = c.open("http", "a.test", "/short"); // cluster idle 1 s
+            H2WebSocketClient.Tunnel busy = c.open("http", "a.test", "/echo"); // cluster idle 5 s
+            assertThat(quiet.status()).isEqualTo(200);
+            assertThat(quiet.endedWithin(5)).as("the 1 s idle timeout ended the quiet tunnel").isTrue();
+            busy.sendText("awake");
+            assertThat(busy.next()).isEqualTo("awake");
+        }
+    }
+
+    @Test
+    void aStreamTheUpstreamLeavesHalfOpenIsResetAfterTheIdleTimeout() throws Exception {
+        try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
+            H2WebSocketClient.Tunnel t = c.open("http", "a.test", "/short/half-open");
+            assertThat(t.status()).isEqualTo(200);
+            t.sendText("x");
+            assertThat(t.next()).isEqualTo("x");
+            int resetsBefore = echoH2.resets.get();
+            int endsBefore = echoH2.tunnelEnds.get();
+            t.reset(); // the client leaves: END_STREAM goes up (what it sent first), which this upstream never answers
+            waitFor(echoH2.tunnelEnds::get, endsBefore + 1);
+            waitFor(echoH2.resets::get, resetsBefore + 1); // the cluster's 1 s idle timeout, swept once a second
+        }
     }
 
     @Test
