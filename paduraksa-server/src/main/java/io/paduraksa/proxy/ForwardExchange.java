@@ -35,15 +35,6 @@ public interface ForwardExchange {
     boolean isUpgradeRequest();
 
     /**
-     * Whether only a tunnel can answer the request: an HTTP/2 client's WebSocket (RFC 8441 extended
-     * CONNECT) reads a 2xx as "tunnel open", so a cluster that cannot switch protocols gets no
-     * request and the client 502. An HTTP/1.1 client's Upgrade may be answered plainly (false).
-     */
-    default boolean isTunnelRequired() {
-        return false;
-    }
-
-    /**
      * Whether the upstream's final answer to an upgrade request may go to the client: a 101 the
      * client side has checked (an HTTP/2 client cannot check {@code Sec-WebSocket-Accept} itself),
      * or a refusal it passes on. False turns it into a 502 and closes the upstream connection.

@@ -28,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -84,11 +86,11 @@ public final class H2Origin implements AutoCloseable {
     }
 
     /** Extended CONNECT streams this origin answered 200 and echoes. */
-    final java.util.Set<Integer> tunnels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    final Set<Integer> tunnels = ConcurrentHashMap.newKeySet();
     /** END_STREAMs received on tunnels. */
     final AtomicInteger tunnelEnds = new AtomicInteger();
     /** Tunnels whose END_STREAM is never answered. */
-    private final java.util.Set<Integer> halfOpen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Integer> halfOpen = ConcurrentHashMap.newKeySet();
 
     H2Origin(long maxConcurrentStreams, String[] alpn) throws Exception {
         this(maxConcurrentStreams, alpn, false);

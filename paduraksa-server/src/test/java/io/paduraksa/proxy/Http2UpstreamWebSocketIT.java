@@ -2,6 +2,7 @@ package io.paduraksa.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.server.testing.TestServer;
 import java.io.InputStream;
 import java.net.Socket;
@@ -166,7 +167,7 @@ class Http2UpstreamWebSocketIT {
             byte[] back = s.getInputStream().readNBytes(9);
             assertThat(new String(back, StandardCharsets.US_ASCII)).as("DATA both ways").isEqualTo("raw bytes");
         }
-        io.netty.handler.codec.http2.Http2Headers h = echoH2.requests.poll();
+        Http2Headers h = echoH2.requests.poll();
         assertThat(h).isNotNull();
         assertThat(h.method()).hasToString("CONNECT");
         assertThat(h.get(":protocol")).hasToString("websocket");
@@ -183,7 +184,7 @@ class Http2UpstreamWebSocketIT {
         assertThat(h.contains("content-length")).isFalse();
 
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
-            io.netty.handler.codec.http2.Http2Headers req = H2WebSocketClient.extendedConnect("http", "a.test", "/echo");
+            Http2Headers req = H2WebSocketClient.extendedConnect("http", "a.test", "/echo");
             req.set("sec-websocket-protocol", "chat");
             H2WebSocketClient.Tunnel t = c.open(req, false);
             assertThat(t.status()).isEqualTo(200);
@@ -193,7 +194,7 @@ class Http2UpstreamWebSocketIT {
             assertThat(c.open(H2WebSocketClient.extendedConnect("http", "a.test", "/echo/refuse"), false).status())
                     .as("the upstream's refusal passes").isEqualTo(403);
         }
-        io.netty.handler.codec.http2.Http2Headers h2 = echoH2.requests.poll();
+        Http2Headers h2 = echoH2.requests.poll();
         assertThat(h2.method()).hasToString("CONNECT");
         assertThat(h2.get(":protocol")).hasToString("websocket");
         assertThat(h2.contains("sec-websocket-key")).as("no key generated for an HTTP/2 upstream either").isFalse();

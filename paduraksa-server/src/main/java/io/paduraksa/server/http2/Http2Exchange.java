@@ -374,11 +374,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     }
 
     @Override
-    public boolean isTunnelRequired() {
-        return websocket;
-    }
-
-    @Override
     public boolean acceptsUpgradeResponse(ResponseHead h) {
         int status = h.status();
         if (status == 101) {
