@@ -30,9 +30,12 @@ import io.paduraksa.snapshot.UpstreamCluster;
  * side's ({@link ForwardExchange} implementations report the request body and the client's state).
  *
  * <p>WebSocket: a request with {@link ForwardExchange#isUpgradeRequest()} that gets {@code 101}
- * turns the call into a tunnel: raw bytes both ways through the same request-body and
- * response-body paths (with the same back-pressure), until either side closes; the other side is
- * then closed after what was written to it is flushed.
+ * from an HTTP/1.1 upstream, or a 2xx to the extended CONNECT (RFC 8441) an HTTP/2 upstream gets
+ * instead ({@link #isExtendedConnect}), turns the call into a tunnel: raw bytes both ways through
+ * the same request-body and response-body paths (with the same back-pressure), until either side
+ * closes; the other side is then closed (or its stream ended) after what was written to it is
+ * flushed. An HTTP/2 upstream that did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL gets nothing:
+ * the client gets 502.
  */
 public final class ForwardCall implements UpstreamCall {
     /**
@@ -78,6 +81,8 @@ public final class ForwardCall implements UpstreamCall {
     private boolean inPool;
     private boolean headRequest;
     private boolean upgradeRequest;
+    /** An upgrade request to an HTTP/2 cluster: it goes as an extended CONNECT, and a 2xx opens the tunnel. */
+    private boolean extendedConnect;
     /** 101 came: bytes flow both ways until a close. */
     private boolean tunnel;
     private byte[] affinityLine;
@@ -108,14 +113,11 @@ public final class ForwardCall implements UpstreamCall {
         call.tried = 0;
         call.affinityLine = null;
         call.headRequest = Idempotency.isHead(state.view().method());
-        // Only HTTP/1.1 upstreams can take an Upgrade; an HTTP/2 one gets a plain request.
-        call.upgradeRequest = exchange.isUpgradeRequest() && cluster.model().protocol() == UpstreamCluster.Protocol.HTTP1;
+        // An HTTP/1.1 upstream takes an Upgrade; an HTTP/2 one an extended CONNECT (RFC 8441), if it advertises it.
+        call.upgradeRequest = exchange.isUpgradeRequest();
+        call.extendedConnect = call.upgradeRequest && cluster.model().protocol() != UpstreamCluster.Protocol.HTTP1;
         cluster.onRequest();
         exchange.attach(call);
-        if (!call.upgradeRequest && exchange.isTunnelRequired()) {
-            call.fail(502); // an HTTP/2 upstream: extended CONNECT towards it is not implemented
-            return;
-        }
         call.cookieDestination = cluster.affinityChoice(state);
         call.pickAndConnect(call.cookieDestination, -1);
     }
@@ -132,6 +134,11 @@ public final class ForwardCall implements UpstreamCall {
         cluster.destination(d).requestStarted();
         inPool = true;
         cluster.pool(d, exchange.eventLoop()).acquire(this);
+    }
+
+    /** Whether the WebSocket goes to an HTTP/2 upstream as an extended CONNECT (no Sec-WebSocket-Key, a 2xx opens it). */
+    public boolean isExtendedConnect() {
+        return extendedConnect;
     }
 
     // ---- UpstreamCall, from the pool ----
@@ -295,6 +302,10 @@ public final class ForwardCall implements UpstreamCall {
         cluster.destination(destination).onResponse(head.status(), System.nanoTime());
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
+        if (extendedConnect) {
+            webSocketHead(head, rules);
+            return;
+        }
         if (upgradeRequest && !exchange.acceptsUpgradeResponse(head)) {
             // A 101 with a wrong Sec-WebSocket-Accept, or a 2xx an HTTP/2 client would take for an open tunnel.
             dropConnection();
@@ -311,6 +322,18 @@ public final class ForwardCall implements UpstreamCall {
             return;
         }
         exchange.responseHead(head, rules, affinityLine);
+    }
+
+    /** An HTTP/2 upstream's answer to the extended CONNECT: a 2xx opens the tunnel, anything else passes as it is. */
+    private void webSocketHead(ResponseHead head, ResponseHeaderRules rules) {
+        if (head.status() < 200 || head.status() > 299) {
+            exchange.responseHead(head, rules, affinityLine);
+            return;
+        }
+        tunnel = true;
+        requestDone = true;
+        exchange.webSocketAccepted(head, rules);
+        exchange.upgraded();
     }
 
     /** A part of the response body, or tunnel bytes from the upstream (ownership passes here). */
@@ -449,6 +472,14 @@ public final class ForwardCall implements UpstreamCall {
         } else {
             fail(504);
         }
+    }
+
+    /** The HTTP/2 upstream cannot take an extended CONNECT: 502, as when no tunnel can be had. */
+    @Override
+    public void onUpgradeUnsupported() {
+        upstream = null;
+        cluster.destination(destination).requestEnded();
+        fail(502);
     }
 
     // ---- endings ----

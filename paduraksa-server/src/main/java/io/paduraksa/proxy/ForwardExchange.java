@@ -35,15 +35,6 @@ public interface ForwardExchange {
     boolean isUpgradeRequest();
 
     /**
-     * Whether only a tunnel can answer the request: an HTTP/2 client's WebSocket (RFC 8441 extended
-     * CONNECT) reads a 2xx as "tunnel open", so a cluster that cannot switch protocols gets no
-     * request and the client 502. An HTTP/1.1 client's Upgrade may be answered plainly (false).
-     */
-    default boolean isTunnelRequired() {
-        return false;
-    }
-
-    /**
      * Whether the upstream's final answer to an upgrade request may go to the client: a 101 the
      * client side has checked (an HTTP/2 client cannot check {@code Sec-WebSocket-Accept} itself),
      * or a refusal it passes on. False turns it into a 502 and closes the upstream connection.
@@ -94,6 +85,16 @@ public interface ForwardExchange {
      * come ({@link #responseBody}), and {@link #responseEnd} closes the connection after a flush.
      */
     void upgraded();
+
+    /**
+     * An HTTP/2 upstream answered the WebSocket's extended CONNECT (RFC 8441) with a 2xx: writes the
+     * head that opens the client's tunnel ({@link #upgraded} follows): an HTTP/1.1 client's
+     * {@code 101} with the {@code Sec-WebSocket-Accept} for its own key, an HTTP/2 client's
+     * {@code :status 200}; with the upstream's {@code Sec-WebSocket-Protocol} and {@code -Extensions}.
+     */
+    default void webSocketAccepted(ResponseHead head, ResponseHeaderRules rules) {
+        responseHead(head, rules, null);
+    }
 
     /** Writes a part of the response body (ownership passes to the exchange). */
     void responseBody(ByteBuf chunk);

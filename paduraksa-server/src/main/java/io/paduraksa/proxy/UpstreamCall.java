@@ -62,4 +62,11 @@ public interface UpstreamCall {
 
     /** The upstream was silent longer than the idle timeout in the middle of a response (or tunnel). */
     void onIdleTimeout();
+
+    /**
+     * A WebSocket for an HTTP/2 upstream that did not send SETTINGS_ENABLE_CONNECT_PROTOCOL = 1
+     * (RFC 8441 3): no extended CONNECT may go to it, and a plain request would not open a tunnel.
+     * Nothing was sent; the stream went back unused.
+     */
+    void onUpgradeUnsupported();
 }

@@ -95,7 +95,9 @@ final class Explain implements GateTrace {
         out.printf("request   %s %s (Host: %s)%n", websocket ? "GET" : method, target, authority == null ? "none" : authority);
         if (websocket) {
             out.printf("websocket a WebSocket handshake, judged as GET %s: an HTTP/1.1 Upgrade, or an HTTP/2 extended CONNECT"
-                    + " (:protocol websocket) where the listener's h2_websockets is on%n", target);
+                    + " (:protocol websocket) where the listener's h2_websockets is on; forwarded to an http1 cluster as an"
+                    + " Upgrade, to an h2c/h2 cluster as an extended CONNECT if that upstream advertises"
+                    + " SETTINGS_ENABLE_CONNECT_PROTOCOL (else 502)%n", target);
         }
         out.printf("peer      %s%s%n", IpParser.format(ip[0], ip[1]), trusted
                 ? " (a trusted proxy: " + snapshot.clientIpHeader() + " is honoured)"

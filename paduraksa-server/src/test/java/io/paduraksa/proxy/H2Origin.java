@@ -28,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +52,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /big/N}: N zero bytes in 16 KiB DATA frames (queued by the flow controller, sent as the window allows);</li>
  *   <li>anything else: 200 with a text echo of every received field and the body's length.</li>
  * </ul>
+ * Made with {@code connectProtocol}, it also sends SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 and takes
+ * RFC 8441 extended CONNECTs: {@code :status 200} at once (the request's
+ * {@code sec-websocket-protocol} echoed), then every DATA frame echoed on the stream, END_STREAM
+ * answered with END_STREAM; on a path ending in {@code /refuse} 403 instead; on one ending in {@code /half-open} the echo
+ * never ends the stream (the proxy's END_STREAM is left unanswered).
  * Counts connections and the resets it receives; keeps the last request's fields.
  */
 public final class H2Origin implements AutoCloseable {
@@ -70,11 +77,27 @@ public final class H2Origin implements AutoCloseable {
 
     /** h2c, with {@code maxConcurrentStreams} in its SETTINGS. */
     public H2Origin(long maxConcurrentStreams) throws Exception {
-        this(maxConcurrentStreams, null);
+        this(maxConcurrentStreams, null, false);
+    }
+
+    /** h2c that takes extended CONNECTs (RFC 8441) when {@code connectProtocol}. */
+    H2Origin(long maxConcurrentStreams, boolean connectProtocol) throws Exception {
+        this(maxConcurrentStreams, null, connectProtocol);
+    }
+
+    /** Extended CONNECT streams this origin answered 200 and echoes. */
+    final Set<Integer> tunnels = ConcurrentHashMap.newKeySet();
+    /** END_STREAMs received on tunnels. */
+    final AtomicInteger tunnelEnds = new AtomicInteger();
+    /** Tunnels whose END_STREAM is never answered. */
+    private final Set<Integer> halfOpen = ConcurrentHashMap.newKeySet();
+
+    H2Origin(long maxConcurrentStreams, String[] alpn) throws Exception {
+        this(maxConcurrentStreams, alpn, false);
     }
 
     /** h2 over TLS offering {@code alpn} (null: h2c). */
-    H2Origin(long maxConcurrentStreams, String[] alpn) throws Exception {
+    private H2Origin(long maxConcurrentStreams, String[] alpn, boolean connectProtocol) throws Exception {
         SslContext tls = alpn == null ? null : SslContextBuilder
                 .forServer(H2Client.testFile("a-test-chain.pem").toFile(), H2Client.testFile("a-test.key").toFile())
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
@@ -91,7 +114,8 @@ public final class H2Origin implements AutoCloseable {
                         }
                         Answers answers = new Answers(number);
                         Http2ConnectionHandler h = new Http2ConnectionHandlerBuilder().server(true)
-                                .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxConcurrentStreams))
+                                .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxConcurrentStreams)
+                                        .connectProtocolEnabled(connectProtocol))
                                 .frameListener(answers).build();
                         answers.handler = h;
                         ch.pipeline().addLast(h);
@@ -129,6 +153,31 @@ public final class H2Origin implements AutoCloseable {
                     requests.add(headers);
                 }
                 bodies.put(streamId, Unpooled.buffer());
+                CharSequence protocol = headers.get(Http2Headers.PseudoHeaderName.PROTOCOL.value());
+                if (protocol != null && "CONNECT".contentEquals(headers.method())) {
+                    heads.remove(streamId);
+                    bodies.remove(streamId).release();
+                    if (headers.path().toString().endsWith("/refuse")) {
+                        write(ctx, streamId, new DefaultHttp2Headers().status("403"), true);
+                        handler.flush(ctx);
+                        return;
+                    }
+                    Http2Headers answer = new DefaultHttp2Headers().status("200");
+                    CharSequence sub = headers.get("sec-websocket-protocol");
+                    if (sub != null) {
+                        answer.set("sec-websocket-protocol", sub);
+                    }
+                    tunnels.add(streamId);
+                    if (headers.path().toString().endsWith("/half-open")) {
+                        halfOpen.add(streamId);
+                    }
+                    write(ctx, streamId, answer, false);
+                    handler.flush(ctx);
+                    return;
+                }
+            }
+            if (tunnels.contains(streamId)) {
+                return;
             }
             if (endOfStream) {
                 answer(ctx, streamId);
@@ -149,11 +198,22 @@ public final class H2Origin implements AutoCloseable {
         @Override
         public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
             resets.incrementAndGet();
+            tunnels.remove(streamId);
         }
 
         @Override
         public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
             int n = data.readableBytes();
+            if (tunnels.contains(streamId)) {
+                handler.encoder().writeData(ctx, streamId, data.retain(), 0, endOfStream && !halfOpen.contains(streamId),
+                        ctx.newPromise());
+                handler.flush(ctx);
+                if (endOfStream) {
+                    tunnels.remove(streamId);
+                    tunnelEnds.incrementAndGet();
+                }
+                return n + padding;
+            }
             ByteBuf body = bodies.get(streamId);
             if (body != null) {
                 body.writeBytes(data);

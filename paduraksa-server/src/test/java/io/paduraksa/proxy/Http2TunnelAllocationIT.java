@@ -35,6 +35,13 @@ class Http2TunnelAllocationIT {
     private static final int MEASURED = 5_000;
     /** Per round trip on the server's loops (one DATA frame each way): twice Netty's share, see the class comment. */
     private static final long MAX_BYTES_PER_ROUND_TRIP = 1_024;
+    /**
+     * All the server's loops allocate over the measured round trips to an HTTP/2 upstream: measured
+     * 200 B (HTTP/2 client) and 64 B (HTTP/1.1 client) for 5,000 round trips, 0 B per round trip
+     * (timers and the once-a-second date, not the tunnel). One object per round trip (16 B or more)
+     * would be 80,000 B.
+     */
+    private static final long MAX_BYTES_TO_HTTP2 = 8_192;
     private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     @Test
@@ -63,6 +70,84 @@ class Http2TunnelAllocationIT {
                     + " (%d B per round trip: one DATA frame in, one out)%n", bytes, MEASURED, perRoundTrip);
             assertThat(perRoundTrip).as("bytes per tunnel round trip on the server's event loops").isLessThanOrEqualTo(MAX_BYTES_PER_ROUND_TRIP);
         }
+    }
+
+    /**
+     * The same round trips with the tunnel going to an HTTP/2 upstream as an extended CONNECT
+     * (RFC 8441), from an HTTP/2 client and from an HTTP/1.1 client: Netty's HTTP/2 server on its
+     * own loops ({@code h2-origin-*}, not counted) echoes every DATA frame. Both hops run on our
+     * own codec: 0 B per round trip, bounded by {@link #MAX_BYTES_TO_HTTP2} over all of them.
+     */
+    @Test
+    void aTunnelToAnHttp2UpstreamAllocatesNothingPerRoundTrip() throws Exception {
+        try (H2Origin echo = new H2Origin(100, true);
+             TestServer server = TestServer.start("""
+                     listeners:
+                       - {name: h2c, address: "127.0.0.1:0", protocols: [http1, h2c]}
+                     clusters:
+                       echo: {protocol: h2c, destinations: [{url: "http://127.0.0.1:%d"}], timeouts: {idle: 60s}}
+                     hosts:
+                       - names: [a.test]
+                         routes:
+                           - {path: /, forward: echo}
+                     """.formatted(echo.port()));
+             H2WebSocketClient c = H2WebSocketClient.connect(server.port("h2c"));
+             Socket s = new Socket("127.0.0.1", server.port("h2c"))) {
+            echo.keepRequests = false;
+            H2WebSocketClient.Tunnel t = c.open("http", "a.test", "/echo");
+            assertThat(t.status()).isEqualTo(200);
+            roundTrips(t, WARM_UP);
+            long[] loops = serverLoops();
+            long before = sum(THREADS.getThreadAllocatedBytes(loops));
+            roundTrips(t, MEASURED);
+            long h2Bytes = sum(THREADS.getThreadAllocatedBytes(loops)) - before;
+
+            s.setTcpNoDelay(true);
+            s.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: a.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertThat(readHead(s.getInputStream())).startsWith("HTTP/1.1 101 ");
+            rawRoundTrips(s, WARM_UP);
+            loops = serverLoops();
+            before = sum(THREADS.getThreadAllocatedBytes(loops));
+            rawRoundTrips(s, MEASURED);
+            long h1Bytes = sum(THREADS.getThreadAllocatedBytes(loops)) - before;
+            System.out.printf("tunnel to an HTTP/2 upstream: %,d B (HTTP/2 client), %,d B (HTTP/1.1 client) on the server's event loops"
+                    + " over %,d round trips of 100 bytes each (%d B and %d B per round trip)%n",
+                    h2Bytes, h1Bytes, MEASURED, h2Bytes / MEASURED, h1Bytes / MEASURED);
+            assertThat(h2Bytes).as("B over %d round trips, HTTP/2 client", MEASURED).isLessThanOrEqualTo(MAX_BYTES_TO_HTTP2);
+            assertThat(h1Bytes).as("B over %d round trips, HTTP/1.1 client", MEASURED).isLessThanOrEqualTo(MAX_BYTES_TO_HTTP2);
+        }
+    }
+
+    /** 100 raw bytes at a time through an HTTP/1.1 client's tunnel, each echo read whole before the next. */
+    private static void rawRoundTrips(Socket s, int n) throws Exception {
+        byte[] message = "y".repeat(100).getBytes(StandardCharsets.US_ASCII);
+        byte[] back = new byte[100];
+        OutputStream out = s.getOutputStream();
+        InputStream in = s.getInputStream();
+        for (int i = 0; i < n; i++) {
+            out.write(message);
+            int got = 0;
+            while (got < back.length) {
+                int r = in.read(back, got, back.length - got);
+                if (r < 0) {
+                    throw new AssertionError("round trip " + i + ": the tunnel closed");
+                }
+                got += r;
+            }
+        }
+    }
+
+    private static String readHead(InputStream in) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        while (!sb.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            sb.append((char) b);
+        }
+        return sb.toString();
     }
 
     /** One 100-byte text message at a time, each waited for (so every round trip is one DATA frame each way). */

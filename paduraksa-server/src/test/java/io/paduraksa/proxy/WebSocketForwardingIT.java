@@ -68,7 +68,7 @@ class WebSocketForwardingIT {
     }
 
     /** Collects what the client receives, message by message. */
-    private static final class Received implements WebSocket.Listener {
+    static final class Received implements WebSocket.Listener {
         final LinkedBlockingQueue<Object> messages = new LinkedBlockingQueue<>();
         final CompletableFuture<Integer> closed = new CompletableFuture<>();
         private StringBuilder text = new StringBuilder();

@@ -54,6 +54,7 @@ class ExplainWebSocketTest {
         String forwarded = explain("CONNECT", "wss://chat.example.test/ws/room?id=1", GateOutcome.FORWARD);
         assertThat(forwarded).contains("request   GET /ws/room?id=1 (Host: chat.example.test)")
                 .contains("websocket a WebSocket handshake, judged as GET /ws/room?id=1: an HTTP/1.1 Upgrade, or an HTTP/2 extended CONNECT")
+                .contains("to an h2c/h2 cluster as an extended CONNECT if that upstream advertises SETTINGS_ENABLE_CONNECT_PROTOCOL (else 502)")
                 .contains("decision  FORWARD to cluster 'chat'");
         assertThat(explain("GET", "ws://chat.example.test/ws/admin", GateOutcome.RESPOND)).contains("decision  RESPOND 403");
     }

@@ -28,12 +28,21 @@ public final class Http2RequestBlock implements FieldSink {
     private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
     private static final AsciiString GET = AsciiString.cached("GET");
     private static final AsciiString POST = AsciiString.cached("POST");
+    private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
+    private static final AsciiString PROTOCOL = AsciiString.cached(":protocol");
+    private static final AsciiString WEBSOCKET = AsciiString.cached("websocket");
+    /** Left out of an extended CONNECT (RFC 8441 5: no key, and connection fields are malformed on HTTP/2). */
+    private static final AsciiString[] NOT_FOR_EXTENDED_CONNECT = {
+        AsciiString.cached("sec-websocket-key"), AsciiString.cached("upgrade"), AsciiString.cached("connection"),
+    };
 
     private final ByteBuf block = Unpooled.buffer(1024);
     /** A name being lower-cased. */
     private final ByteBuf name = Unpooled.buffer(64);
     private int size;
     private boolean clientContentLength;
+    /** An extended CONNECT (RFC 8441) is being written: the HTTP/1.1 handshake's own fields are left out. */
+    private boolean webSocket;
     /** The forwarding field being built (name, then value parts). */
     private AsciiString fieldName;
     private byte[] fieldValue = new byte[256];
@@ -44,6 +53,7 @@ public final class Http2RequestBlock implements FieldSink {
         block.clear();
         size = 0;
         clientContentLength = false;
+        webSocket = false;
         return this;
     }
 
@@ -72,6 +82,17 @@ public final class Http2RequestBlock implements FieldSink {
             HpackEncoder.text(block, method);
         }
         size++;
+    }
+
+    /**
+     * A WebSocket as an extended CONNECT (RFC 8441 4): {@code :method CONNECT} and
+     * {@code :protocol websocket}; from here on the client's Sec-WebSocket-Key, Upgrade and Connection
+     * are left out. Call first, then {@link #scheme}, {@link #authority} and {@link #path} as for any request.
+     */
+    void extendedConnect() {
+        webSocket = true;
+        method(CONNECT);
+        add(PROTOCOL, WEBSOCKET);
     }
 
     void scheme(boolean https) {
@@ -134,27 +155,51 @@ public final class Http2RequestBlock implements FieldSink {
             int c = head.getByte(i);
             lower.writeByte(c >= 'A' && c <= 'Z' ? c + 32 : c);
         }
-        if (n == CONTENT_LENGTH_NAME.length() && isContentLength(lower)) {
+        if (n == CONTENT_LENGTH_NAME.length() && is(lower, CONTENT_LENGTH_NAME)) {
             clientContentLength = true;
+            return;
+        }
+        if (webSocket && isHandshakeOnly(lower, n)) {
             return;
         }
         HpackEncoder.field(block, lower, 0, n, head, valueStart, valueEnd - valueStart, false);
         size++;
     }
 
-    private static boolean isContentLength(ByteBuf lower) {
-        for (int i = 0; i < CONTENT_LENGTH_NAME.length(); i++) {
-            if (lower.getByte(i) != CONTENT_LENGTH_NAME.byteAt(i)) {
+    private static boolean is(ByteBuf lower, AsciiString name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (lower.getByte(i) != name.byteAt(i)) {
                 return false;
             }
         }
         return true;
     }
 
+    private static boolean isHandshakeOnly(ByteBuf lower, int n) {
+        for (AsciiString name : NOT_FOR_EXTENDED_CONNECT) {
+            if (n == name.length() && is(lower, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isHandshakeOnly(CharSequence name) {
+        for (AsciiString s : NOT_FOR_EXTENDED_CONNECT) {
+            if (s.contentEqualsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void field(CharSequence name, CharSequence value) {
         if (CONTENT_LENGTH_NAME.contentEqualsIgnoreCase(name)) {
             clientContentLength = true;
+            return;
+        }
+        if (webSocket && isHandshakeOnly(name)) {
             return;
         }
         add(name, value);

@@ -26,6 +26,13 @@ import io.paduraksa.snapshot.UpstreamCluster;
  * flow control as the client takes it, and not while the client cannot take more
  * ({@link #readResponse}), so the upstream's window closes (HTTP/2 flow control is the back-pressure).
  *
+ * <p>A WebSocket ({@code upgradeRequest} in {@link #begin}) goes as an extended CONNECT (RFC 8441
+ * 4), and only to an upstream that sent SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 (else the call hears
+ * {@link UpstreamCall#onUpgradeUnsupported} and nothing is sent): the stream stays open after the
+ * head, a 2xx makes it a tunnel whose DATA are the WebSocket's bytes both ways, and our side's end is
+ * an END_STREAM (when the client leaves or the call finishes) that the upstream answers with its
+ * own; a stream the upstream keeps half open is reset after the idle timeout.
+ *
  * <p>Recycled by its connection: it goes back once its call let go of it ({@link #call} null: the
  * call finished, closed or abandoned it, or it reported the call's end) and its slot is free. Every
  * path that calls the call and then goes on checks {@link #generation} first, since the call may
@@ -43,6 +50,12 @@ public final class Http2UpstreamStream implements UpstreamStream {
     private boolean handedOut;
     private boolean wasOpened;
     private boolean headRequest;
+    /** An extended CONNECT (RFC 8441): a 2xx opens a tunnel of DATA both ways. */
+    private boolean webSocket;
+    /** Our END_STREAM was written. */
+    private boolean localEnded;
+    /** A tunnel our side ended while the call let go: the upstream's END_STREAM is awaited, up to the idle timeout. */
+    private boolean lingering;
     private boolean headDone;
     private boolean paused;
     private int unconsumed;
@@ -61,6 +74,9 @@ public final class Http2UpstreamStream implements UpstreamStream {
         call = null;
         slot = -1;
         headDone = false;
+        webSocket = false;
+        localEnded = false;
+        lingering = false;
         paused = false;
         unconsumed = 0;
         headersDeadline = 0;
@@ -108,6 +124,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
     public void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
         this.call = call;
         this.headRequest = headRequest;
+        this.webSocket = upgradeRequest;
         long now = System.nanoTime();
         lastActivity = now;
         headersDeadline = now + headersTimeoutNanos;
@@ -123,8 +140,19 @@ public final class Http2UpstreamStream implements UpstreamStream {
         RequestView view = state.view();
         ForwardingRules rules = state.snapshot().forwarding();
         CharSequence authority = view.authority();
+        if (webSocket && !connection.connection().peerConnectProtocol()) {
+            UpstreamCall c = call;
+            call = null;
+            connection.notOpened(this);
+            c.onUpgradeUnsupported(); // RFC 8441 3: no extended CONNECT without the upstream's setting
+            return;
+        }
         Http2RequestBlock b = connection.requestBlock();
-        b.method(view.method());
+        if (webSocket) {
+            b.extendedConnect();
+        } else {
+            b.method(view.method());
+        }
         b.scheme(cluster.protocol() == UpstreamCluster.Protocol.H2);
         b.authority(cluster.preserveHost() && authority != null ? authority : endpointAuthority);
         b.path(state.path(), state.pathLength(), view.target(), state.queryStart(), state.queryEnd());
@@ -134,10 +162,11 @@ public final class Http2UpstreamStream implements UpstreamStream {
             b.add(TE, TRAILERS); // RFC 9113 8.2.2: the one TE value HTTP/2 carries (gRPC needs it)
         }
         ForwardingFields.write(b, state, state.isTls(), rules, authority); // the connection's fact, in ClientInfo
-        if (bodyLength > 0 || bodyLength == 0 && b.hadContentLength()) {
+        if (!webSocket && (bodyLength > 0 || bodyLength == 0 && b.hadContentLength())) {
             b.contentLength(bodyLength);
         }
-        if (!connection.open(this, bodyLength == 0)) {
+        localEnded = bodyLength == 0 && !webSocket; // a tunnel's request side stays open for its bytes
+        if (!connection.open(this, localEnded)) {
             refused(); // the connection could not open a stream after all (closing, limit)
         }
     }
@@ -168,6 +197,14 @@ public final class Http2UpstreamStream implements UpstreamStream {
         if (call == null || slot < 0) {
             return;
         }
+        endLocal();
+    }
+
+    private void endLocal() {
+        if (localEnded || slot < 0) {
+            return;
+        }
+        localEnded = true;
         connection.connection().writeData(slot, Unpooled.EMPTY_BUFFER, true);
         connection.flush();
     }
@@ -189,6 +226,9 @@ public final class Http2UpstreamStream implements UpstreamStream {
     @Override
     public void finish() {
         call = null;
+        if (webSocket) {
+            endLocal(); // the upstream ended (a tunnel, or a refusal) while our side was still open
+        }
         connection.recycle(this); // now, or when the slot closes
     }
 
@@ -213,7 +253,15 @@ public final class Http2UpstreamStream implements UpstreamStream {
 
     @Override
     public void closeAfterFlush() {
-        close(); // no tunnels over HTTP/2 upstreams
+        if (!webSocket || slot < 0) {
+            close();
+            return;
+        }
+        call = null;
+        lingering = true;
+        lastActivity = System.nanoTime();
+        endLocal(); // the client left the tunnel: what it sent goes first, then END_STREAM; the upstream ends its side
+        connection.recycle(this); // when the slot closes
     }
 
     // ---- from the connection
@@ -241,7 +289,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
         }
         headDone = true;
         headersDeadline = 0;
-        if (fields.hasBody() && fields.contentLength() >= 0) {
+        if (!webSocket && fields.hasBody() && fields.contentLength() >= 0) {
             connection.connection().expectLength(slot, fields.contentLength()); // section 8.1.1
         }
         int g = generation;
@@ -334,6 +382,11 @@ public final class Http2UpstreamStream implements UpstreamStream {
     void sweep(long now, long idleNanos) {
         UpstreamCall c = call;
         if (c == null) {
+            if (lingering && slot >= 0 && now - lastActivity >= idleNanos) {
+                lingering = false;
+                connection.reset(this, Http2ErrorCodes.CANCEL); // the upstream never ended its side of the tunnel
+                connection.recycle(this);
+            }
             return;
         }
         if (headersDeadline != 0 && now - headersDeadline >= 0) {

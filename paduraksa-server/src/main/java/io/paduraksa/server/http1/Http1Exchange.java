@@ -7,6 +7,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.http1.WebSocketAccept;
 import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardCall;
 import io.paduraksa.proxy.ForwardExchange;
@@ -55,6 +56,10 @@ final class Http1Exchange implements ForwardExchange {
     private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
     private static final byte[] CONNECTION_UPGRADE = "Connection: Upgrade\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] UPGRADE_WEBSOCKET = "Upgrade: websocket\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ACCEPT_NAME = "Sec-WebSocket-Accept: ".getBytes(StandardCharsets.US_ASCII);
+    private static final AsciiString SEC_WEBSOCKET_KEY = AsciiString.cached("sec-websocket-key");
+    private static final AsciiString SEC_WEBSOCKET_ACCEPT = AsciiString.cached("sec-websocket-accept");
     private static final byte[] COLON_SPACE = {':', ' '};
     private static final int CRLF = ('\r' << 8) | '\n';
 
@@ -370,6 +375,43 @@ final class Http1Exchange implements ForwardExchange {
             }
             writeField(out, name, h.headerValue(i));
         }
+        out.writeBytes(CONNECTION_UPGRADE);
+        out.writeShort(CRLF);
+        ctx.write(out, ctx.voidPromise());
+        ctx.flush();
+    }
+
+    /**
+     * An HTTP/2 upstream accepted the WebSocket as an extended CONNECT (RFC 8441): that side has no
+     * key, so the client's handshake is answered here, RFC 6455 4.2.2: {@code 101}, {@code Upgrade},
+     * {@code Connection}, the {@code Sec-WebSocket-Accept} for the client's own key, and the
+     * upstream's other fields (its {@code Sec-WebSocket-Protocol} and {@code -Extensions}).
+     */
+    @Override
+    public void webSocketAccepted(ResponseHead h, ResponseHeaderRules rules) {
+        handler.responseStarted(101);
+        ByteBuf out = ctx.alloc().ioBuffer(512);
+        writeStatusLine(out, 101);
+        for (int i = 0, n = h.headerCount(); i < n; i++) {
+            CharSequence name = h.headerName(i);
+            if (CONNECTION.contentEqualsIgnoreCase(name) || UPGRADE.contentEqualsIgnoreCase(name) || isFraming(name)
+                    || SEC_WEBSOCKET_ACCEPT.contentEqualsIgnoreCase(name) || rules.isRemoved(name)) {
+                continue;
+            }
+            writeField(out, name, h.headerValue(i));
+        }
+        out.writeBytes(UPGRADE_WEBSOCKET);
+        out.writeBytes(ACCEPT_NAME);
+        byte[] accept = new byte[WebSocketAccept.LENGTH];
+        Http1RequestHead rh = head;
+        int key = rh.findHeader(SEC_WEBSOCKET_KEY);
+        if (key >= 0) {
+            WebSocketAccept.compute(rh.buffer(), rh.headerValueStart(key), rh.headerValueEnd(key), accept);
+        } else {
+            WebSocketAccept.compute(accept, 0, accept); // no key: the client cannot check this one either way
+        }
+        out.writeBytes(accept);
+        out.writeShort(CRLF);
         out.writeBytes(CONNECTION_UPGRADE);
         out.writeShort(CRLF);
         ctx.write(out, ctx.voidPromise());

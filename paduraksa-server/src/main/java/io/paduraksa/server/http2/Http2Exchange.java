@@ -50,7 +50,8 @@ import io.paduraksa.snapshot.ResponseHeaderRules;
  * <p><b>WebSocket over HTTP/2</b> (RFC 8441): an extended CONNECT the gate let through goes to an
  * HTTP/1.1 upstream as the usual handshake with a fresh {@code Sec-WebSocket-Key}
  * ({@link WebSocketHandshake}); the upstream's 101 is checked and becomes {@code :status 200}, a
- * refusal passes with its status, a 2xx that is no switch becomes 502. In TUNNEL, DATA goes up as
+ * refusal passes with its status, a 2xx that is no switch becomes 502. To an HTTP/2 upstream it goes
+ * on as an extended CONNECT (no key), and that upstream's 2xx becomes {@code :status 200}. In TUNNEL, DATA goes up as
  * raw bytes and the upstream's bytes come down as DATA until either side ends.
  */
 final class Http2Exchange implements ForwardExchange, ProtocolExchange {
@@ -373,11 +374,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     }
 
     @Override
-    public boolean isTunnelRequired() {
-        return websocket;
-    }
-
-    @Override
     public boolean acceptsUpgradeResponse(ResponseHead h) {
         int status = h.status();
         if (status == 101) {
@@ -402,7 +398,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         filter.websocket = websocket;
         fields.offer(sink, filter);
         filter.rules = null;
-        if (websocket) {
+        if (websocket && !call.isExtendedConnect()) {
             sink.field(SEC_WEBSOCKET_KEY, handshake.newKey()); // ours, checked in acceptsUpgradeResponse
         }
     }
@@ -489,6 +485,14 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             return;
         }
         hd.writeResponseHead(slot, this, h, rules, extraLine, tunnel, false);
+    }
+
+    /** An HTTP/2 upstream's 2xx to the extended CONNECT: {@code :status 200}, the stream stays open for the tunnel. */
+    @Override
+    public void webSocketAccepted(ResponseHead h, ResponseHeaderRules rules) {
+        forwardStatus(200);
+        phase = Phase.RESPONDING;
+        handler.writeResponseHead(slot, this, h, rules, null, true, false);
     }
 
     @Override

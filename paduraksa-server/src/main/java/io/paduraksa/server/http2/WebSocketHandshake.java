@@ -1,11 +1,7 @@
 package io.paduraksa.server.http2;
 
 import io.netty.util.AsciiString;
-import io.netty.util.concurrent.FastThreadLocal;
-import java.nio.charset.StandardCharsets;
-import java.security.DigestException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.paduraksa.http1.WebSocketAccept;
 import java.security.SecureRandom;
 import java.util.Base64;
 
@@ -18,21 +14,12 @@ import java.util.Base64;
  * a handshake allocates only the key's text ({@link #newKey}), once per tunnel, never per frame.
  */
 final class WebSocketHandshake {
-    /** RFC 6455 1.3. */
-    private static final byte[] GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11".getBytes(StandardCharsets.US_ASCII);
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final FastThreadLocal<MessageDigest> SHA1 = new FastThreadLocal<>() {
-        @Override
-        protected MessageDigest initialValue() throws NoSuchAlgorithmException {
-            return MessageDigest.getInstance("SHA-1");
-        }
-    };
     private static final int KEY_LENGTH = 24;
-    private static final int ACCEPT_LENGTH = 28;
+    private static final int ACCEPT_LENGTH = WebSocketAccept.LENGTH;
 
     private final byte[] nonce = new byte[16];
     private final byte[] key = new byte[KEY_LENGTH];
-    private final byte[] digest = new byte[20];
     private final byte[] accept = new byte[ACCEPT_LENGTH];
     private boolean armed;
 
@@ -43,15 +30,7 @@ final class WebSocketHandshake {
     AsciiString newKey() {
         RANDOM.nextBytes(nonce);
         Base64.getEncoder().encode(nonce, key);
-        MessageDigest sha1 = SHA1.get();
-        sha1.update(key);
-        sha1.update(GUID);
-        try {
-            sha1.digest(digest, 0, digest.length);
-        } catch (DigestException e) {
-            throw new IllegalStateException(e); // a 20-byte buffer always fits SHA-1
-        }
-        Base64.getEncoder().encode(digest, accept);
+        WebSocketAccept.compute(key, KEY_LENGTH, accept);
         armed = true;
         return new AsciiString(key, true); // an immutable copy: a header block may keep it
     }

@@ -206,6 +206,11 @@ class Http1UpstreamAllocationTest {
             fail();
         }
 
+        @Override
+        public void onUpgradeUnsupported() {
+            fail();
+        }
+
         private void fail() {
             failures++;
             done = true;
