@@ -20,21 +20,19 @@ import org.junit.jupiter.api.Test;
  * time through an open tunnel to a raw TCP echo upstream (plain threads, so the only Netty event
  * loops in the JVM besides the client's own are the server's), and the loops' allocated-bytes
  * counters bracket the counted round trips after warm-up. Each round trip is one DATA frame up and
- * one down. Netty's HTTP/2 codec allocates per DATA frame, and nothing of ours does: measured
- * about 530 B per round trip on Netty 4.2.18 / JDK 25, and a JFR allocation profile of this test
- * puts every sample on the loops in Netty's code (the frame reader's {@code readSlice} and
- * {@code Http2Flags} for a frame read; for a frame written, the encoder's {@code FlowControlledData}
- * with its {@code CoalescingBufferQueue}, the promise it makes of our void promise, the frame
- * writer's promise aggregator and slice, and the listener {@code IdleStateHandler} adds to every
- * write). The bound is twice that, so that an allocation of ours per frame shows; the gate path
+ * one down. On Netty's HTTP/2 codec that was about 530 B per round trip (its frame reader, flow
+ * controller, promises and the listener {@code IdleStateHandler} adds to every write: JFR, Netty
+ * 4.2.18 / JDK 25); on our codec ({@code io.paduraksa.http2}) it is 0 B per round trip: 0 B over
+ * the 5,000 on CI (2026-12-02). The bound is a total over all counted round trips, as for the
+ * tunnel to an HTTP/2 upstream below: one object per round trip would be 80,000 B. The gate path
  * stays 0 B (GateAllocationIT).
  */
 @Tag("allocation")
 class Http2TunnelAllocationIT {
     private static final int WARM_UP = 20_000;
     private static final int MEASURED = 5_000;
-    /** Per round trip on the server's loops (one DATA frame each way): twice Netty's share, see the class comment. */
-    private static final long MAX_BYTES_PER_ROUND_TRIP = 1_024;
+    /** All the server's loops may allocate over the counted round trips to an HTTP/1.1 upstream (0 B per round trip). */
+    private static final long MAX_BYTES_TO_HTTP1 = 8_192;
     /**
      * All the server's loops allocate over the measured round trips to an HTTP/2 upstream: measured
      * 200 B (HTTP/2 client) and 64 B (HTTP/1.1 client) for 5,000 round trips, 0 B per round trip
@@ -45,7 +43,7 @@ class Http2TunnelAllocationIT {
     private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     @Test
-    void aTunnelRoundTripAllocatesOnlyWhatNettysCodecDoesPerFrame() throws Exception {
+    void aTunnelRoundTripAllocatesNothingOnTheServersLoops() throws Exception {
         try (EchoUpstream echo = new EchoUpstream();
              TestServer server = TestServer.start("""
                      listeners:
@@ -68,7 +66,7 @@ class Http2TunnelAllocationIT {
             long perRoundTrip = bytes / MEASURED;
             System.out.printf("HTTP/2 tunnel: %,d B on the server's event loops over %,d round trips of a 100-byte message"
                     + " (%d B per round trip: one DATA frame in, one out)%n", bytes, MEASURED, perRoundTrip);
-            assertThat(perRoundTrip).as("bytes per tunnel round trip on the server's event loops").isLessThanOrEqualTo(MAX_BYTES_PER_ROUND_TRIP);
+            assertThat(bytes).as("bytes over %,d tunnel round trips on the server's event loops", MEASURED).isLessThanOrEqualTo(MAX_BYTES_TO_HTTP1);
         }
     }
 
