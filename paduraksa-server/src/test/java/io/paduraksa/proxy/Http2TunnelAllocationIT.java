@@ -103,7 +103,7 @@ class Http2TunnelAllocationIT {
             s.setTcpNoDelay(true);
             s.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: a.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            assertThat(readHead(s.getInputStream())).startsWith("HTTP/1.1 101 ");
+            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 101 ");
             rawRoundTrips(s, WARM_UP);
             loops = serverLoops();
             before = sum(THREADS.getThreadAllocatedBytes(loops));
@@ -134,18 +134,6 @@ class Http2TunnelAllocationIT {
                 got += r;
             }
         }
-    }
-
-    private static String readHead(InputStream in) throws Exception {
-        StringBuilder sb = new StringBuilder();
-        while (!sb.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            sb.append((char) b);
-        }
-        return sb.toString();
     }
 
     /** One 100-byte text message at a time, each waited for (so every round trip is one DATA frame each way). */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.server.testing.TestServer;
-import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -144,7 +142,7 @@ class Http2UpstreamWebSocketIT {
             s.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            String head = readHead(s.getInputStream());
+            String head = TunnelTesting.readHead(s.getInputStream());
             assertThat(head).startsWith("HTTP/1.1 101 ").containsIgnoringCase("\r\nupgrade: websocket\r\n")
                     .containsIgnoringCase("\r\nconnection: upgrade\r\n")
                     .contains("\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n") // RFC 6455 1.3's example
@@ -160,7 +158,7 @@ class Http2UpstreamWebSocketIT {
             s.getOutputStream().write(("GET /echo?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: chat\r\n"
                     + "Sec-WebSocket-Extensions: permessage-deflate\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            String head = readHead(s.getInputStream());
+            String head = TunnelTesting.readHead(s.getInputStream());
             assertThat(head).startsWith("HTTP/1.1 101 ").contains("\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n")
                     .containsIgnoringCase("\r\nsec-websocket-protocol: chat\r\n");
             s.getOutputStream().write("raw bytes".getBytes(StandardCharsets.US_ASCII));
@@ -222,8 +220,8 @@ class Http2UpstreamWebSocketIT {
             int resetsBefore = echoH2.resets.get();
             int endsBefore = echoH2.tunnelEnds.get();
             t.reset(); // the client leaves: END_STREAM goes up (what it sent first), which this upstream never answers
-            waitFor(echoH2.tunnelEnds::get, endsBefore + 1);
-            waitFor(echoH2.resets::get, resetsBefore + 1); // the cluster's 1 s idle timeout, swept once a second
+            TunnelTesting.waitFor(echoH2.tunnelEnds::get, endsBefore + 1);
+            TunnelTesting.waitFor(echoH2.resets::get, resetsBefore + 1); // the cluster's 1 s idle timeout, swept once a second
         }
     }
 
@@ -236,7 +234,7 @@ class Http2UpstreamWebSocketIT {
         assertThat(r.next()).isEqualTo("ping");
         ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(5, TimeUnit.SECONDS);
         assertThat(r.closed.get(5, TimeUnit.SECONDS)).isEqualTo(WebSocket.NORMAL_CLOSURE);
-        waitFor(origin.closed::get, closedBefore + 1);
+        TunnelTesting.waitFor(origin.closed::get, closedBefore + 1);
 
         WebSocketForwardingIT.Received r2 = new WebSocketForwardingIT.Received();
         WebSocket ws2 = open(r2);
@@ -277,13 +275,13 @@ class Http2UpstreamWebSocketIT {
             ended.sendText("x");
             assertThat(ended.next()).isEqualTo("x");
             ended.end(); // END_STREAM: through A and B the origin's connection gets its FIN and closes
-            waitFor(origin.closed::get, closedBefore + 2);
+            TunnelTesting.waitFor(origin.closed::get, closedBefore + 2);
             assertThat(ended.endedWithin(5)).as("the origin's close comes back as END_STREAM").isTrue();
             H2WebSocketClient.Tunnel reset = c.open("http", "a.test", "/ws");
             reset.sendText("y");
             assertThat(reset.next()).isEqualTo("y");
             reset.reset();
-            waitFor(origin.closed::get, closedBefore + 3);
+            TunnelTesting.waitFor(origin.closed::get, closedBefore + 3);
             H2WebSocketClient.Tunnel again = c.open("http", "a.test", "/ws");
             again.sendText("still here");
             assertThat(again.next()).isEqualTo("still here");
@@ -297,7 +295,7 @@ class Http2UpstreamWebSocketIT {
             s.getOutputStream().write(("GET /ws-admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            assertThat(readHead(s.getInputStream())).startsWith("HTTP/1.1 403 ").doesNotContainIgnoringCase("sec-websocket-accept");
+            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 403 ").doesNotContainIgnoringCase("sec-websocket-accept");
         }
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             H2WebSocketClient.Tunnel t = c.open(H2WebSocketClient.extendedConnect("http", "a.test", "/ws-admin"), false);
@@ -317,7 +315,7 @@ class Http2UpstreamWebSocketIT {
             s.getOutputStream().write(("GET /off HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            assertThat(readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
+            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
         }
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             assertThat(c.open("http", "a.test", "/off").status()).isEqualTo(502);
@@ -332,7 +330,7 @@ class Http2UpstreamWebSocketIT {
             s.getOutputStream().write(("GET /netty HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            assertThat(readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
+            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
         }
         assertThat(nettyH2.received.get()).as("no request at all, not a plain GET pretending to be a handshake").isEqualTo(before);
     }
@@ -358,25 +356,5 @@ class Http2UpstreamWebSocketIT {
             ws.abort();
             a.reload(aConfig(""));
         }
-    }
-
-    private static String readHead(InputStream in) throws Exception {
-        StringBuilder sb = new StringBuilder();
-        while (!sb.toString().endsWith("\r\n\r\n")) {
-            int c = in.read();
-            if (c < 0) {
-                break;
-            }
-            sb.append((char) c);
-        }
-        return sb.toString();
-    }
-
-    private static void waitFor(IntSupplier value, int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (value.getAsInt() < atLeast && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(value.getAsInt()).isGreaterThanOrEqualTo(atLeast);
     }
 }

@@ -21,7 +21,6 @@ import java.util.Base64;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -179,7 +178,7 @@ class Http2WebSocketIT {
             t.sendRaw("ping".getBytes(StandardCharsets.US_ASCII), false);
             assertThat(up.read(4)).isEqualTo("ping");
             up.write("pong");
-            waitFor(() -> (int) t.received, 4);
+            TunnelTesting.waitFor(() -> (int) t.received, 4);
             t.end(); // END_STREAM: the upstream reads its end of input (FIN) and closes
             // Within 1 s: well before the raw cluster's 2 s idle timeout would close the connection anyway.
             assertThat(up.eof.poll(1, TimeUnit.SECONDS)).as("FIN reached the upstream at once").isTrue();
@@ -205,7 +204,7 @@ class Http2WebSocketIT {
             reset.sendText("x");
             assertThat(reset.next()).isEqualTo("x");
             reset.reset(); // RST_STREAM: the upstream connection closes
-            waitFor(wsOrigin.closed::get, closedBefore + 2);
+            TunnelTesting.waitFor(wsOrigin.closed::get, closedBefore + 2);
             assertThat(c.isOpen()).as("other streams and the connection go on").isTrue();
             H2WebSocketClient.Tunnel again = c.open("http", "a.test", "/ws");
             again.sendText("still here");
@@ -330,8 +329,8 @@ class Http2WebSocketIT {
             stopper.join(10_000);
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(tookMillis).as("the stop waited for the tunnel, up to drain_timeout").isBetween(2_500L, 6_000L);
-            waitFor(() -> c.isOpen() ? 0 : 1, 1);
-            waitFor(origin.closed::get, 1);
+            TunnelTesting.waitFor(() -> c.isOpen() ? 0 : 1, 1);
+            TunnelTesting.waitFor(origin.closed::get, 1);
         } finally {
             own.close();
             origin.close();
@@ -364,14 +363,6 @@ class Http2WebSocketIT {
             own.close();
             origin.close();
         }
-    }
-
-    private static void waitFor(IntSupplier value, int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (value.getAsInt() < atLeast && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(value.getAsInt()).isGreaterThanOrEqualTo(atLeast);
     }
 
     /**

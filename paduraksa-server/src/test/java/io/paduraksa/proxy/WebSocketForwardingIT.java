@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
-import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -151,7 +149,7 @@ class WebSocketForwardingIT {
         assertThat(r.next()).isEqualTo("ping");
         ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(5, TimeUnit.SECONDS);
         assertThat(r.closed.get(5, TimeUnit.SECONDS)).isEqualTo(WebSocket.NORMAL_CLOSURE);
-        waitFor(() -> wsOrigin.closed.get(), closedBefore + 1);
+        TunnelTesting.waitFor(() -> wsOrigin.closed.get(), closedBefore + 1);
     }
 
     @Test
@@ -169,12 +167,12 @@ class WebSocketForwardingIT {
             s.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            String head = readHead(s.getInputStream());
+            String head = TunnelTesting.readHead(s.getInputStream());
             assertThat(head).startsWith("HTTP/1.1 101 ").containsIgnoringCase("upgrade: websocket")
                     .containsIgnoringCase("connection: upgrade")
                     .containsIgnoringCase("sec-websocket-accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
         }
-        waitFor(() -> wsOrigin.closed.get(), closedBefore + 1);
+        TunnelTesting.waitFor(() -> wsOrigin.closed.get(), closedBefore + 1);
     }
 
     @Test
@@ -183,7 +181,7 @@ class WebSocketForwardingIT {
             s.getOutputStream().write(("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            String head = readHead(s.getInputStream());
+            String head = TunnelTesting.readHead(s.getInputStream());
             assertThat(head).startsWith("HTTP/1.1 200 ");
         }
         assertThat(plainOrigin.lastRequest()).contains("upgrade: websocket\n", "connection: Upgrade\n");
@@ -204,25 +202,5 @@ class WebSocketForwardingIT {
             ws.abort();
             server.reload(config(""));
         }
-    }
-
-    private static String readHead(InputStream in) throws Exception {
-        StringBuilder sb = new StringBuilder();
-        while (!sb.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            sb.append((char) b);
-        }
-        return sb.toString();
-    }
-
-    private static void waitFor(IntSupplier value, int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (value.getAsInt() < atLeast && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(value.getAsInt()).isGreaterThanOrEqualTo(atLeast);
     }
 }
