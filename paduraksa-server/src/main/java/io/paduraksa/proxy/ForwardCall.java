@@ -118,6 +118,10 @@ public final class ForwardCall implements UpstreamCall {
         call.extendedConnect = call.upgradeRequest && cluster.model().protocol() != UpstreamCluster.Protocol.HTTP1;
         cluster.onRequest();
         exchange.attach(call);
+        if (call.extendedConnect && !exchange.hasWebSocketKey()) {
+            call.fail(400); // no key to compute the client's Sec-WebSocket-Accept from: nothing goes upstream
+            return;
+        }
         call.cookieDestination = cluster.affinityChoice(state);
         call.pickAndConnect(call.cookieDestination, -1);
     }

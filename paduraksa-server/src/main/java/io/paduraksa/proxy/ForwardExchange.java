@@ -35,6 +35,17 @@ public interface ForwardExchange {
     boolean isUpgradeRequest();
 
     /**
+     * Whether this side can open a WebSocket whose upstream handshake is not the client's own (an
+     * extended CONNECT to an HTTP/2 upstream): an HTTP/1.1 client must have sent a
+     * {@code Sec-WebSocket-Key} of 16 bytes in base64 (RFC 6455 4.1: 24 characters), since the
+     * {@code Sec-WebSocket-Accept} it gets is computed here from it; else the answer is 400
+     * (RFC 6455 4.2.1). An HTTP/2 client's extended CONNECT has no key to check.
+     */
+    default boolean hasWebSocketKey() {
+        return true;
+    }
+
+    /**
      * Whether the upstream's final answer to an upgrade request may go to the client: a 101 the
      * client side has checked (an HTTP/2 client cannot check {@code Sec-WebSocket-Accept} itself),
      * or a refusal it passes on. False turns it into a 502 and closes the upstream connection.

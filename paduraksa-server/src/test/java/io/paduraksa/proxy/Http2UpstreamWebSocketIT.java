@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * WebSockets to an HTTP/2 upstream (RFC 8441 extended CONNECT, issue #15), with real parts on
@@ -149,6 +151,21 @@ class Http2UpstreamWebSocketIT {
                     .doesNotContainIgnoringCase("content-length").doesNotContainIgnoringCase("transfer-encoding");
             assertThat(head.toLowerCase().split("sec-websocket-accept", -1)).as("one accept, ours").hasSize(2);
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"no Sec-WebSocket-Key", "Sec-WebSocket-Key: c2hvcnQ=", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==dGhl"})
+    void anHttp1HandshakeWithoutAProperKeyIsRefusedBeforeTheUpstream(String keyLine) throws Exception {
+        echoH2.requests.clear();
+        String key = keyLine.startsWith("no ") ? "" : keyLine + "\r\n";
+        try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
+            s.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n" + key + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            // RFC 6455 4.2.1: the accept is computed from the client's key, so without one there is no handshake
+            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 400 ")
+                    .doesNotContainIgnoringCase("sec-websocket-accept");
+        }
+        assertThat(echoH2.requests).as("nothing reached the HTTP/2 upstream").isEmpty();
     }
 
     @Test

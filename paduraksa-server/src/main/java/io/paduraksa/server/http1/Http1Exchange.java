@@ -59,6 +59,8 @@ final class Http1Exchange implements ForwardExchange {
     private static final byte[] UPGRADE_WEBSOCKET = "Upgrade: websocket\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ACCEPT_NAME = "Sec-WebSocket-Accept: ".getBytes(StandardCharsets.US_ASCII);
     private static final AsciiString SEC_WEBSOCKET_KEY = AsciiString.cached("sec-websocket-key");
+    /** A Sec-WebSocket-Key is 16 random bytes in base64 (RFC 6455 4.1). */
+    private static final int WEBSOCKET_KEY_LENGTH = 24;
     private static final AsciiString SEC_WEBSOCKET_ACCEPT = AsciiString.cached("sec-websocket-accept");
     private static final byte[] COLON_SPACE = {':', ' '};
     private static final int CRLF = ('\r' << 8) | '\n';
@@ -195,6 +197,13 @@ final class Http1Exchange implements ForwardExchange {
     @Override
     public boolean isUpgradeRequest() {
         return head.isUpgradeWebSocket();
+    }
+
+    @Override
+    public boolean hasWebSocketKey() {
+        Http1RequestHead h = head;
+        int key = h.findHeader(SEC_WEBSOCKET_KEY);
+        return key >= 0 && h.headerValueEnd(key) - h.headerValueStart(key) == WEBSOCKET_KEY_LENGTH;
     }
 
     @Override
@@ -408,7 +417,7 @@ final class Http1Exchange implements ForwardExchange {
         if (key >= 0) {
             WebSocketAccept.compute(rh.buffer(), rh.headerValueStart(key), rh.headerValueEnd(key), accept);
         } else {
-            WebSocketAccept.compute(accept, 0, accept); // no key: the client cannot check this one either way
+            WebSocketAccept.compute(accept, 0, accept); // not reached: without a key ForwardCall answers 400 first
         }
         out.writeBytes(accept);
         out.writeShort(CRLF);
