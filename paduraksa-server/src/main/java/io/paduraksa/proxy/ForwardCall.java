@@ -2,6 +2,7 @@ package io.paduraksa.proxy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.Recycler;
+import io.paduraksa.gate.RequestRecycler;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.ops.UpstreamMetrics;
 import io.paduraksa.proxy.balance.LoadBalancer;
@@ -39,20 +40,10 @@ import io.paduraksa.snapshot.UpstreamCluster;
  */
 public final class ForwardCall implements UpstreamCall {
     /**
-     * Netty's default pool (one new object in eight kept), not {@code RequestRecycler}: with every
-     * call reused, an HTTP/3 forwarded stream of {@code Http3AllocationIT} sometimes never ends
-     * (head and body arrive, no FIN). That was taken for a call used after it was recycled, but a
-     * probe (2026-12-02, a generation number per incarnation checked by every holder; not kept)
-     * found no such use in about 110 runs with {@code RequestRecycler}, two of them failing: no holder (the HTTP/3
-     * exchange, the HTTP/1.1 upstream handler, the connect listener, the pool's queue) reached a
-     * later incarnation, nothing reached a finished call, nothing was recycled twice. In the failing
-     * run that traced the stream (a GET whose FIN came with its HEADERS), its exchange wrote the last
-     * DATA frame and the FIN, both accepted by QUIC at once (their promises succeeded), and the stream
-     * closed; the client never saw the FIN, and the host counted no UDP drop. So the FIN is lost
-     * below the call (QUIC's send or the test client), at a rate that moves with timing; this pool
-     * stays until that is found.
+     * Every call kept for reuse ({@link RequestRecycler}), as the exchanges are: with Netty's default
+     * pool (one new object in eight kept) each new peak of calls in flight is garbage.
      */
-    private static final Recycler<ForwardCall> RECYCLER = new Recycler<>() {
+    private static final Recycler<ForwardCall> RECYCLER = new RequestRecycler<>() {
         @Override
         protected ForwardCall newObject(Handle<ForwardCall> handle) {
             return new ForwardCall(handle);

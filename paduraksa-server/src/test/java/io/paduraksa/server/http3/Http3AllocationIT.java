@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * after {@link #WARM_UP}. Netty's HTTP/3 codec makes a channel, a pipeline and frame objects per
  * stream, so the figure is far from HTTP/1.1's 0 B; the bound is written next to what was measured
  * (2026-12-02, under a load of 9-10). Our own part per request: the answer's {@code DefaultHttp3Headers},
- * its frames and the promise that sends the FIN after them; the request state and view are recycled
+ * its frames and the two-byte closing frame that carries the FIN; the request state and view are recycled
  * (made per stream, their 8 KiB path buffer was 8.4 KB of the 12.9 KB a gate answer then cost).
  */
 @Tag("allocation")
