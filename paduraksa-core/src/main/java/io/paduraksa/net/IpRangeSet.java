@@ -12,20 +12,33 @@ import java.util.List;
  * Building runs once per config load. IPv4 lives in the IPv4-mapped space, so {@code 0.0.0.0/0}
  * is exactly {@code ::ffff:0:0/96} and {@code ::/0} holds every address of both families.
  * Immutable and safe to share between event loops.
+ *
+ * <p>IPv4 index: a set of at least {@value #INDEX_MIN_RANGES} ranges also keeps, per block of
+ * {@code 2^(32 - INDEX_BITS)} IPv4 addresses (the top {@value #INDEX_BITS} bits), the last range that starts
+ * at or before the block's first address. An IPv4-mapped address then searches only the ranges between
+ * its block's entry and the next block's, not all of them (2,000 CIDRs: from 11 halvings to about one).
+ * 4 KB per indexed set; IPv6 addresses search the whole set as before.
  */
 public final class IpRangeSet {
     private static final IpRangeSet EMPTY = new IpRangeSet(new long[0], new long[0], new long[0], new long[0]);
+    static final int INDEX_BITS = 10;
+    static final int INDEX_MIN_RANGES = 16;
+    /** The high word of the mapped address's low long: {@code ::ffff:a.b.c.d} is high 0, low 0xffff_aabbccdd. */
+    private static final long MAPPED_PREFIX = 0xFFFFL;
 
     private final long[] startHigh;
     private final long[] startLow;
     private final long[] endHigh;
     private final long[] endLow;
+    /** {@code 2^INDEX_BITS + 1} entries: the last range starting at or before each IPv4 block (-1: none), or null. */
+    private final int[] v4Blocks;
 
     private IpRangeSet(long[] startHigh, long[] startLow, long[] endHigh, long[] endLow) {
         this.startHigh = startHigh;
         this.startLow = startLow;
         this.endHigh = endHigh;
         this.endLow = endLow;
+        this.v4Blocks = startHigh.length >= INDEX_MIN_RANGES ? v4Blocks() : null;
     }
 
     public static Builder builder() {
@@ -39,9 +52,31 @@ public final class IpRangeSet {
 
     /** Whether the address (as {@link IpParser} produces it) lies in one of the ranges. */
     public boolean contains(long high, long low) {
-        int lo = 0;
-        int hi = startHigh.length - 1;
-        while (lo <= hi) { // find the last range that starts at or before the address
+        int[] blocks = v4Blocks;
+        if (blocks != null && high == 0 && low >>> 32 == MAPPED_PREFIX) {
+            int block = (int) (low >>> (32 - INDEX_BITS)) & (1 << INDEX_BITS) - 1;
+            return containsBetween(high, low, blocks[block] + 1, blocks[block + 1]);
+        }
+        return containsBetween(high, low, 0, startHigh.length - 1);
+    }
+
+    /** The whole binary search without the index (the differential test's reference). */
+    boolean containsBySearch(long high, long low) {
+        return containsBetween(high, low, 0, startHigh.length - 1);
+    }
+
+    /**
+     * Whether the address lies in a range, knowing that ranges before {@code lo} start at or before it
+     * and ranges after {@code hi} start after it.
+     */
+    private boolean containsBetween(long high, long low, int lo, int hi) {
+        int last = lastStartingAtOrBefore(high, low, lo, hi);
+        return last >= 0 && lessOrEqual(high, low, endHigh[last], endLow[last]);
+    }
+
+    /** The last range in {@code [lo, hi]} that starts at or before the address, else {@code lo - 1}. */
+    private int lastStartingAtOrBefore(long high, long low, int lo, int hi) {
+        while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             if (lessOrEqual(startHigh[mid], startLow[mid], high, low)) {
                 lo = mid + 1;
@@ -49,7 +84,20 @@ public final class IpRangeSet {
                 hi = mid - 1;
             }
         }
-        return hi >= 0 && lessOrEqual(high, low, endHigh[hi], endLow[hi]);
+        return hi;
+    }
+
+    /**
+     * Block b covers {@code ::ffff:0:0 + b * 2^(32 - INDEX_BITS)} onwards; entry {@code 2^INDEX_BITS} is the
+     * first address after the IPv4 space, so an address in block b has its range between entries b and b + 1.
+     */
+    private int[] v4Blocks() {
+        int[] blocks = new int[(1 << INDEX_BITS) + 1];
+        for (int b = 0; b < blocks.length; b++) {
+            long first = (MAPPED_PREFIX << 32) + ((long) b << (32 - INDEX_BITS)); // + carries past the IPv4 space
+            blocks[b] = lastStartingAtOrBefore(0, first, 0, startHigh.length - 1);
+        }
+        return blocks;
     }
 
     /** Disjoint, non-adjacent ranges after merging. */

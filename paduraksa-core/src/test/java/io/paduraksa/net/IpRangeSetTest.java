@@ -224,6 +224,55 @@ class IpRangeSetTest {
         }
     }
 
+    /**
+     * The IPv4 block index decides as the whole binary search: mostly-IPv4 sets of 16 to 3,000 ranges
+     * (any prefix length, some IPv6 and some ranges reaching into the IPv4 space from below or past it),
+     * probed at every range edge and block edge, one address either side, and at random IPv4 addresses.
+     */
+    @Test
+    void ipv4BlockIndexAgreesWithTheWholeSearch() {
+        Random random = new Random(0xB10C5L);
+        long mapped = 0xFFFFL << 32;
+        int blockSize = 1 << (32 - IpRangeSet.INDEX_BITS);
+        for (int round = 0; round < 60; round++) {
+            IpRangeSet.Builder b = IpRangeSet.builder();
+            int n = IpRangeSet.INDEX_MIN_RANGES + random.nextInt(random.nextBoolean() ? 40 : 3_000);
+            for (int i = 0; i < n; i++) {
+                if (random.nextInt(20) == 0) {
+                    long[] r = randomRange(random);
+                    b.addRange(r[0], r[1], r[2], r[3]);
+                } else {
+                    int prefix = random.nextInt(8) == 0 ? random.nextInt(33) : 16 + random.nextInt(17);
+                    long start = mapped + (random.nextInt() & 0xFFFFFFFFL & (prefix == 0 ? 0 : -1L << (32 - prefix)));
+                    b.addRange(0, start, 0, start + (1L << (32 - prefix)) - 1);
+                }
+            }
+            IpRangeSet set = b.build();
+            List<Long> probes = new ArrayList<>();
+            for (String range : set.ranges()) {
+                for (String edge : range.split("-(?=[0-9a-f:.]+$)")) {
+                    long[] a = ip(edge);
+                    if (a[0] == 0) {
+                        probes.add(a[1] - 1);
+                        probes.add(a[1]);
+                        probes.add(a[1] + 1);
+                    }
+                }
+            }
+            for (long block = 0; block <= 1 << IpRangeSet.INDEX_BITS; block++) {
+                probes.add(mapped + block * blockSize - 1);
+                probes.add(mapped + block * blockSize);
+            }
+            for (int i = 0; i < 2_000; i++) {
+                probes.add(mapped + (random.nextInt() & 0xFFFFFFFFL));
+            }
+            for (long low : probes) {
+                assertThat(set.contains(0, low)).as("round %d, %d ranges, ::%x", round, set.rangeCount(), low)
+                        .isEqualTo(set.containsBySearch(0, low));
+            }
+        }
+    }
+
     private static long smallish(Random random) {
         return switch (random.nextInt(4)) {
             case 0 -> 0;
