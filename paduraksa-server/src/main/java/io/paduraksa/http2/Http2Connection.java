@@ -80,13 +80,14 @@ public final class Http2Connection implements Http2FrameListener {
          */
         void onStreamClosed(int slot, int streamId, long errorCode);
 
-        void onPingAck(long data);
-
         /** The peer sent GOAWAY. */
-        void onGoAway(int lastStreamId, long errorCode);
+        default void onGoAway(int lastStreamId, long errorCode) {
+        }
 
         /** Whether a graceful close must wait longer than {@link Config#gracefulShutdownMillis} (an open tunnel). */
-        boolean keepOpen();
+        default boolean keepOpen() {
+            return false;
+        }
 
         /** The peer's SETTINGS were applied (and acknowledged): an upstream client may open streams now. */
         default void onSettings() {
@@ -755,7 +756,6 @@ public final class Http2Connection implements Http2FrameListener {
             if (data == DRAIN_PING && draining) {
                 finishDrain();
             }
-            handler.onPingAck(data);
             return;
         }
         Http2FrameWriter.ping(out(), data, true);
