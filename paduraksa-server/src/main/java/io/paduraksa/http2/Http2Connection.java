@@ -313,10 +313,6 @@ public final class Http2Connection implements Http2FrameListener {
         return closed;
     }
 
-    public boolean isGoAwaySent() {
-        return goAwaySent;
-    }
-
     // =====================================================================================
     // streams: lookup and state
 
@@ -384,11 +380,6 @@ public final class Http2Connection implements Http2FrameListener {
 
     public int capacity() {
         return ids.length;
-    }
-
-    /** Whether the peer ended its side of stream {@code slot} (END_STREAM received). */
-    public boolean isRemoteClosed(int slot) {
-        return (flags[slot] & REMOTE_CLOSED) != 0;
     }
 
     /**
@@ -1153,11 +1144,6 @@ public final class Http2Connection implements Http2FrameListener {
         if (blockedSince[slot] != 0) {
             blockedSince[slot] = System.nanoTime() | 1;
         }
-    }
-
-    /** Nothing waits for stream {@code slot} any more: its send clock stops. */
-    public void unblocked(int slot) {
-        blockedSince[slot] = 0;
     }
 
     // =====================================================================================
