@@ -14,14 +14,4 @@ public record RequestRuleSpec(String header, String query, List<String> method, 
     public RequestRuleSpec {
         method = method == null ? null : List.copyOf(method);
     }
-
-    /** How many of {@code header}, {@code query}, {@code method} are set (valid rules have one). */
-    public int subjectCount() {
-        return (header != null ? 1 : 0) + (query != null ? 1 : 0) + (method != null ? 1 : 0);
-    }
-
-    /** How many of {@code present}, {@code exact}, {@code prefix}, {@code contains} are set. */
-    public int matchCount() {
-        return (present != null ? 1 : 0) + (exact != null ? 1 : 0) + (prefix != null ? 1 : 0) + (contains != null ? 1 : 0);
-    }
 }

@@ -139,11 +139,6 @@ public final class IpParser {
         return n;
     }
 
-    /** A dotted quad for the 32 bits of {@code ipv4}. */
-    public static String formatIpv4(int ipv4) {
-        return (ipv4 >>> 24) + "." + ((ipv4 >>> 16) & 0xFF) + "." + ((ipv4 >>> 8) & 0xFF) + "." + (ipv4 & 0xFF);
-    }
-
     /**
      * The dotted quad in {@code text[from, to)} as an unsigned 32-bit value, or -1. The up to three
      * digits of a part are read without an inner loop: C2 guards inner loops with predicates built

@@ -116,11 +116,6 @@ public final class ForwardAuthPolicy implements AsyncPolicy {
         return timeoutMillis;
     }
 
-    /** Whether decisions are cached. */
-    public boolean isCached() {
-        return cache != null;
-    }
-
     /** Captures the request's cache key while its headers are readable (slow path, allocates); null without a cache. */
     public Object key(PolicyInput request) {
         return cache == null ? null : cache.key(request);

@@ -67,10 +67,6 @@ public final class PathPrefixSet {
         return prefixes.length == 0;
     }
 
-    public boolean isIgnoreCase() {
-        return ignoreCase;
-    }
-
     /** The normalised prefix at {@code index} (lower-cased when the set ignores case), for explain output. */
     public String prefix(int index) {
         return PathPrefix.toString(prefixes[index]);

@@ -252,11 +252,6 @@ public final class ForwardingRules {
         return fromTrustedProxies.names();
     }
 
-    /** The removed names, lower-case (besides every {@code proxy-*}); for explain output and tests. */
-    public List<String> removedRequestHeaders() {
-        return removed.names();
-    }
-
     @Override
     public String toString() {
         return "ForwardingRules(x-forwarded-for " + xForwardedFor + ", proto " + xForwardedProto + ", host " + xForwardedHost

@@ -14,7 +14,6 @@ import io.netty.buffer.ByteBuf;
 public final class HpackEncoder {
     private static final int INDEXED = 0x80;
     private static final int WITHOUT_INDEXING = 0x00;
-    private static final int NEVER_INDEXED = 0x10;
     private static final int HUFFMAN = 0x80;
 
     private HpackEncoder() {
@@ -29,12 +28,6 @@ public final class HpackEncoder {
             return;
         }
         literal(out, WITHOUT_INDEXING, name, nameIndex, nameLength, value, valueIndex, valueLength, huffman);
-    }
-
-    /** A field as a never-indexed literal (credentials, cookies: RFC 7541 section 7.1.3). */
-    public static void neverIndexed(ByteBuf out, ByteBuf name, int nameIndex, int nameLength, ByteBuf value,
-            int valueIndex, int valueLength, boolean huffman) {
-        literal(out, NEVER_INDEXED, name, nameIndex, nameLength, value, valueIndex, valueLength, huffman);
     }
 
     /** Indexed field representation (section 6.1). */

@@ -80,13 +80,14 @@ public final class Http2Connection implements Http2FrameListener {
          */
         void onStreamClosed(int slot, int streamId, long errorCode);
 
-        void onPingAck(long data);
-
         /** The peer sent GOAWAY. */
-        void onGoAway(int lastStreamId, long errorCode);
+        default void onGoAway(int lastStreamId, long errorCode) {
+        }
 
         /** Whether a graceful close must wait longer than {@link Config#gracefulShutdownMillis} (an open tunnel). */
-        boolean keepOpen();
+        default boolean keepOpen() {
+            return false;
+        }
 
         /** The peer's SETTINGS were applied (and acknowledged): an upstream client may open streams now. */
         default void onSettings() {
@@ -312,10 +313,6 @@ public final class Http2Connection implements Http2FrameListener {
         return closed;
     }
 
-    public boolean isGoAwaySent() {
-        return goAwaySent;
-    }
-
     // =====================================================================================
     // streams: lookup and state
 
@@ -383,11 +380,6 @@ public final class Http2Connection implements Http2FrameListener {
 
     public int capacity() {
         return ids.length;
-    }
-
-    /** Whether the peer ended its side of stream {@code slot} (END_STREAM received). */
-    public boolean isRemoteClosed(int slot) {
-        return (flags[slot] & REMOTE_CLOSED) != 0;
     }
 
     /**
@@ -755,7 +747,6 @@ public final class Http2Connection implements Http2FrameListener {
             if (data == DRAIN_PING && draining) {
                 finishDrain();
             }
-            handler.onPingAck(data);
             return;
         }
         Http2FrameWriter.ping(out(), data, true);
@@ -1153,11 +1144,6 @@ public final class Http2Connection implements Http2FrameListener {
         if (blockedSince[slot] != 0) {
             blockedSince[slot] = System.nanoTime() | 1;
         }
-    }
-
-    /** Nothing waits for stream {@code slot} any more: its send clock stops. */
-    public void unblocked(int slot) {
-        blockedSince[slot] = 0;
     }
 
     // =====================================================================================

@@ -99,11 +99,6 @@ public final class Http2FrameReader {
         return failed;
     }
 
-    /** Whether a field block is open (a HEADERS or PUSH_PROMISE waits for its CONTINUATION). */
-    public boolean inFieldBlock() {
-        return blockStreamId != 0;
-    }
-
     /**
      * Stops reading for good: the listener found a connection error the reader cannot see (an
      * HPACK decoding error, a flow-control violation). Every later byte is discarded.

@@ -74,17 +74,8 @@ class Http2ConnectionTest {
         }
 
         @Override
-        public void onPingAck(long data) {
-        }
-
-        @Override
         public void onGoAway(int lastStreamId, long errorCode) {
             events.add("goaway " + lastStreamId);
-        }
-
-        @Override
-        public boolean keepOpen() {
-            return false;
         }
     }
 

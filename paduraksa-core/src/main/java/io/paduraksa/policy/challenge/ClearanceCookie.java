@@ -55,10 +55,6 @@ public final class ClearanceCookie {
         return ttlSeconds;
     }
 
-    public boolean bindsHost() {
-        return bindHost;
-    }
-
     /**
      * Whether the {@code Cookie} header (null: none) holds a valid clearance for this client at
      * {@code authority} (the {@code Host} or {@code :authority} value, null when absent; read only

@@ -139,17 +139,4 @@ final class Http2Probe extends ByteToMessageDecoder implements Http2Connection.H
             ctx.close(); // reset, or ended without a head
         }
     }
-
-    @Override
-    public void onPingAck(long data) {
-    }
-
-    @Override
-    public void onGoAway(int lastStreamId, long errorCode) {
-    }
-
-    @Override
-    public boolean keepOpen() {
-        return false;
-    }
 }

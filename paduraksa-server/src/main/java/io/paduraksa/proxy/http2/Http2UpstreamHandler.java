@@ -413,10 +413,6 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
     }
 
     @Override
-    public void onPingAck(long data) {
-    }
-
-    @Override
     public void onGoAway(int lastStreamId, long errorCode) {
         goAwayLastStreamId = lastStreamId;
         if (phase != Phase.CLOSED) {
@@ -432,10 +428,5 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
         if (isIdle()) {
             drain();
         }
-    }
-
-    @Override
-    public boolean keepOpen() {
-        return false;
     }
 }

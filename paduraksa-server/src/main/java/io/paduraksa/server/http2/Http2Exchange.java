@@ -1,7 +1,6 @@
 package io.paduraksa.server.http2;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -20,6 +19,7 @@ import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.http2.Http2Connection;
+import io.paduraksa.server.cycle.HeldBody;
 import io.paduraksa.server.cycle.ProtocolExchange;
 import io.paduraksa.server.cycle.RequestCycle;
 import io.paduraksa.snapshot.ForwardingRules;
@@ -91,7 +91,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     /** Request body bytes received and not yet returned to the client's flow-control windows. */
     private int unconsumed;
     private long received;
-    private ByteBuf pending;
+    private final HeldBody held = new HeldBody();
     private boolean websocket;
     /** In WAITING_FOR_POLICY: a policy reads the body ({@link #inspectBody}), so held DATA also goes to the cycle. */
     private boolean inspectingBody;
@@ -206,7 +206,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         inspectingBody = false;
         resumedOn = handler;
         if (outcome != GateOutcome.NEEDS_ASYNC && outcome != GateOutcome.FORWARD) {
-            releasePending();
+            held.release();
             returnCredit();
         }
     }
@@ -241,7 +241,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             if (upstreamReady) {
                 call.requestBody(data);
             } else {
-                hold(data);
+                held.add(data);
                 heldNow = data;
             }
         }
@@ -260,7 +260,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
             // Last: the policy reading the body may decide now, and an answer recycles this exchange.
             RequestCycle cycle = handler.cycle();
             if (heldNow != null) {
-                cycle.bodyChunk(this, heldNow); // held already (pending owns it), read in place
+                cycle.bodyChunk(this, heldNow); // held already (held owns it), read in place
             }
             if (endStream && inspectingBody && phase == Phase.WAITING_FOR_POLICY) {
                 cycle.bodyEnd(this);
@@ -280,13 +280,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         }
     }
 
-    private void hold(ByteBuf data) {
-        if (pending == null) {
-            pending = data.alloc().compositeBuffer();
-        }
-        ((CompositeByteBuf) pending).addComponent(true, data);
-    }
-
     /**
      * The body passed {@code limits.max_body_size}: not passed on, the upstream request is
      * abandoned and the client gets 413 (or a reset when the response started); what this stream
@@ -294,7 +287,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
      */
     private void bodyTooLarge(int length) {
         unconsumed += length;
-        releasePending();
+        held.release();
         returnCredit();
         ForwardCall c = call;
         if (c != null && isForwarding()) {
@@ -309,7 +302,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     /** The client reset the stream or the connection ended. */
     void onClientClosed() {
-        releasePending();
+        held.release();
         if (!isOpen()) {
             return;
         }
@@ -324,7 +317,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     /** The stream was refused before the request reached the gate (malformed): back to the pool, no log line. */
     void discard() {
-        releasePending();
+        held.release();
         logged = true;
         recycle();
     }
@@ -341,7 +334,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     public void answer(PrecomputedResponse response) {
         if (isOpen()) {
             forwardStatus(response.status());
-            releasePending();
+            held.release();
             returnCredit();
             call = null;
             Http2GateHandler h = handler;
@@ -362,7 +355,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
 
     @Override
     public long requestBodyLength() {
-        if (requestEnded && pending == null || websocket) {
+        if (requestEnded && !held.isReadable() || websocket) {
             return 0; // a WebSocket handshake has no body: what the client sends later is the tunnel's
         }
         return declaredLength <= 0 ? -1 : declaredLength; // a declared 0 with DATA still coming: stream it
@@ -432,16 +425,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
     }
 
     private void sendPending() {
-        ByteBuf p = pending;
-        pending = null;
-        if (p != null && p.isReadable()) {
-            call.requestBody(p);
-        } else if (p != null) {
-            p.release();
-        }
-        if (requestEnded) {
-            call.requestEnd();
-        }
+        held.sendTo(call, requestEnded);
         if (!upstreamFull) {
             returnCredit();
         }
@@ -563,14 +547,6 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         h.flush();
     }
 
-    private void releasePending() {
-        ByteBuf p = pending;
-        pending = null;
-        if (p != null) {
-            p.release();
-        }
-    }
-
     private void forwardStatus(int status) {
         if (phase == Phase.FORWARDING || phase == Phase.FORWARDING_BODY) {
             handler.cycle().forwarded(state, status);
@@ -598,7 +574,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         }
         logEnd();
         phase = Phase.DONE;
-        releasePending();
+        held.release();
         if (unconsumed > 0) {
             h.connection().consumed(slot, unconsumed);
             unconsumed = 0;

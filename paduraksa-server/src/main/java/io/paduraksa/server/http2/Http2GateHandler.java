@@ -308,14 +308,6 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
     }
 
     @Override
-    public void onPingAck(long data) {
-    }
-
-    @Override
-    public void onGoAway(int lastStreamId, long errorCode) {
-    }
-
-    @Override
     public boolean keepOpen() {
         return tunnels > 0;
     }

@@ -1,7 +1,6 @@
 package io.paduraksa.server.http3;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
@@ -35,6 +34,7 @@ import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.respond.ValueTemplate;
+import io.paduraksa.server.cycle.HeldBody;
 import io.paduraksa.server.cycle.ProtocolExchange;
 import io.paduraksa.server.cycle.RequestCycle;
 import io.paduraksa.snapshot.ForwardingRules;
@@ -131,7 +131,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     private long received;
     private ForwardCall call;
     /** Body read before the upstream head was written (at most one read: the stream is not read meanwhile). */
-    private CompositeByteBuf pending;
+    private final HeldBody pending = new HeldBody();
 
     Http3Exchange(Http3DrainHandler connection) {
         this.connection = connection;
@@ -149,7 +149,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     /** The stream's pipeline is gone (after its close, whether or not it was ever active): the connection counts it closed. */
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        releasePending();
+        pending.release();
         connection.streamClosed();
     }
 
@@ -193,7 +193,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (phase == Phase.COLLECTING) {
             phase = Phase.GATE;
-            view.hasBody(pending != null && pending.isReadable()); // the DATA that came with the FIN
+            view.hasBody(pending.isReadable()); // the DATA that came with the FIN
             cycle.run(view, this);
         }
         ctx.fireChannelReadComplete();
@@ -247,10 +247,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
                 bodyTooLarge();
                 return;
             }
-            if (pending == null) {
-                pending = ctx.alloc().compositeBuffer();
-            }
-            pending.addComponent(true, data.retain());
+            pending.add(data.retain());
             if (inspectingBody && phase == Phase.WAITING_FOR_POLICY) {
                 cycle.bodyChunk(this, data); // held already; the policy reading the body may decide now
             }
@@ -260,7 +257,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
 
     /** The body passed {@code limits.max_body_size}: the upstream request is abandoned, the client gets 413 (or a reset once its response started). */
     private void bodyTooLarge() {
-        releasePending();
+        pending.release();
         ForwardCall c = call;
         if (c != null) {
             c.requestRefused(413);
@@ -302,7 +299,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
             forwardStatus(0);
             end();
         }
-        releasePending();
+        pending.release();
         ctx.fireChannelInactive();
     }
 
@@ -438,7 +435,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
         phase = Phase.GATE;
         inspectingBody = false;
         if (outcome != GateOutcome.FORWARD && outcome != GateOutcome.NEEDS_ASYNC) {
-            releasePending();
+            pending.release();
         }
         if (outcome != GateOutcome.NEEDS_ASYNC && outcome != GateOutcome.FORWARD) {
             autoRead(true);
@@ -454,8 +451,8 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     public void inspectBody() {
         phase = Phase.WAITING_FOR_POLICY;
         inspectingBody = true;
-        if (pending != null && pending.isReadable()) {
-            cycle.bodyChunk(this, pending);
+        if (pending.isReadable()) {
+            cycle.bodyChunk(this, pending.bytes());
         }
         if (requestEnded && phase == Phase.WAITING_FOR_POLICY) {
             cycle.bodyEnd(this); // nothing when the chunk decided already
@@ -490,7 +487,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     public void answer(PrecomputedResponse response) {
         if (isOpen()) {
             forwardStatus(response.status());
-            releasePending();
+            pending.release();
             call = null;
             if (phase == Phase.RESPONDING) {
                 abort();
@@ -513,7 +510,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
     @Override
     public long requestBodyLength() {
         if (requestEnded) {
-            return pending == null ? 0 : pending.readableBytes(); // the whole body is here
+            return pending.readableBytes(); // the whole body is here
         }
         long n = declaredLength(view.headers());
         return n <= 0 ? -1 : n;
@@ -563,16 +560,8 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
         if (phase == Phase.FORWARDING) {
             phase = Phase.FORWARDING_BODY;
         }
-        CompositeByteBuf p = pending;
-        pending = null;
-        if (p != null && p.isReadable()) {
-            call.requestBody(p);
-        } else if (p != null) {
-            p.release();
-        }
-        if (requestEnded) {
-            call.requestEnd();
-        } else if (!upstreamFull) {
+        pending.sendTo(call, requestEnded);
+        if (!requestEnded && !upstreamFull) {
             autoRead(true);
         }
     }
@@ -729,7 +718,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
 
     /** The response is complete: a request body still coming is not wanted (STOP_SENDING, H3_NO_ERROR). */
     private void stopReading() {
-        releasePending();
+        pending.release();
         QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
         if (!requestEnded && !stream.isInputShutdown()) {
             stream.shutdownInput(Http3ErrorCode.H3_NO_ERROR.code(), stream.voidPromise());
@@ -738,18 +727,10 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
 
     /** Resets both directions with {@code code} (RESET_STREAM and STOP_SENDING) and closes the stream channel. */
     private void reset(Http3ErrorCode code) {
-        releasePending();
+        pending.release();
         QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
         stream.shutdown(code.code(), stream.voidPromise());
         stream.close();
-    }
-
-    private void releasePending() {
-        CompositeByteBuf p = pending;
-        pending = null;
-        if (p != null) {
-            p.release();
-        }
     }
 
     /** A forwarded request's status is known (counted once, before the response head). */
