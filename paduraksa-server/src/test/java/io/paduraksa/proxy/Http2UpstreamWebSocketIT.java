@@ -353,10 +353,7 @@ class Http2UpstreamWebSocketIT {
     void theUpstreamsRefusalReachesTheClientWithoutATunnel() throws Exception {
         int opened = origin.opened.get();
         try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
-            s.getOutputStream().write(("GET /ws-admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 403 ").doesNotContainIgnoringCase("sec-websocket-accept");
+            assertThat(handshake(s, "/ws-admin")).startsWith("HTTP/1.1 403 ").doesNotContainIgnoringCase("sec-websocket-accept");
         }
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             H2WebSocketClient.Tunnel t = c.open(H2WebSocketClient.extendedConnect("http", "a.test", "/ws-admin"), false);
@@ -425,10 +422,7 @@ class Http2UpstreamWebSocketIT {
         long unsupported = upstreamErrors("b-off", "upgrade_unsupported");
         int opened = origin.opened.get();
         try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
-            s.getOutputStream().write(("GET /off HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
+            assertThat(handshake(s, "/off")).startsWith("HTTP/1.1 502 ");
         }
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             assertThat(c.open("http", "a.test", "/off").status()).isEqualTo(502);
@@ -442,10 +436,7 @@ class Http2UpstreamWebSocketIT {
             assertThat(c.open("http", "a.test", "/netty").status()).isEqualTo(502);
         }
         try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
-            s.getOutputStream().write(("GET /netty HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
+            assertThat(handshake(s, "/netty")).startsWith("HTTP/1.1 502 ");
         }
         assertThat(nettyH2.received.get()).as("no request at all, not a plain GET pretending to be a handshake").isEqualTo(before);
     }
