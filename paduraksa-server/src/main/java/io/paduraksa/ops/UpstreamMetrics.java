@@ -25,7 +25,9 @@ public final class UpstreamMetrics {
     public static final int TIMEOUT = 1;
     public static final int RESET = 2;
     public static final int INVALID_RESPONSE = 3;
-    static final String[] ERRORS = {"connect", "timeout", "reset", "invalid_response"};
+    /** An HTTP/2 upstream without SETTINGS_ENABLE_CONNECT_PROTOCOL was asked for a WebSocket (RFC 8441 3). */
+    public static final int UPGRADE_UNSUPPORTED = 4;
+    static final String[] ERRORS = {"connect", "timeout", "reset", "invalid_response", "upgrade_unsupported"};
     /** Upper bounds of the latency buckets, in microseconds (the last bucket, +Inf, is implicit). */
     static final long[] BUCKETS_MICROS = {
         500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000};

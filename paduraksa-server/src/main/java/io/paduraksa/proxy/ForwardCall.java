@@ -61,6 +61,8 @@ public final class ForwardCall implements UpstreamCall {
     /** The available destination the request's affinity cookie named, or -1. */
     private int cookieDestination;
     private boolean retryable;
+    /** Whether an HTTP/2 upstream already refused this request's stream: one more try, not a loop. */
+    private boolean refusedOnce;
     private UpstreamStream upstream;
     private boolean reusedConnection;
     private long requestLength;
@@ -101,6 +103,7 @@ public final class ForwardCall implements UpstreamCall {
         call.requestDone = call.requestLength == 0;
         call.retryable = call.requestDone && Idempotency.isIdempotent(state.view().method());
         call.retriesLeft = cluster.model().retry().attempts();
+        call.refusedOnce = false;
         call.tried = 0;
         call.affinityLine = null;
         call.headRequest = Idempotency.isHead(state.view().method());
@@ -421,14 +424,17 @@ public final class ForwardCall implements UpstreamCall {
 
     /**
      * An HTTP/2 upstream did not process the stream (REFUSED_STREAM, or above a GOAWAY's last
-     * stream id, RFC 9113 8.7): retried like a stale connection when the request may be retried.
+     * stream id, RFC 9113 8.7): retried once, like a stale connection, when the request may be
+     * retried or is a WebSocket's extended CONNECT (nothing of the tunnel went up or reached the
+     * client before the upstream's 2xx); a second refusal is a 502.
      */
     @Override
     public void onUpstreamRefused() {
         upstream = null;
         cluster.destination(destination).requestEnded();
         cluster.meter(destination).error(UpstreamMetrics.RESET);
-        if (!responseStarted && retryable && exchange.isOpen()) {
+        if (!responseStarted && !refusedOnce && (retryable || extendedConnect) && exchange.isOpen()) {
+            refusedOnce = true;
             pickAndConnect(-1, -1);
             return;
         }
@@ -469,11 +475,15 @@ public final class ForwardCall implements UpstreamCall {
         }
     }
 
-    /** The HTTP/2 upstream cannot take an extended CONNECT: 502, as when no tunnel can be had. */
+    /**
+     * The HTTP/2 upstream cannot take an extended CONNECT: 502, as when no tunnel can be had, and
+     * no retry (every connection of the cluster's destination says the same in its SETTINGS).
+     */
     @Override
     public void onUpgradeUnsupported() {
         upstream = null;
         cluster.destination(destination).requestEnded();
+        cluster.meter(destination).error(UpstreamMetrics.UPGRADE_UNSUPPORTED);
         fail(502);
     }
 

@@ -56,7 +56,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * RFC 8441 extended CONNECTs: {@code :status 200} at once (the request's
  * {@code sec-websocket-protocol} echoed), then every DATA frame echoed on the stream, END_STREAM
  * answered with END_STREAM; on a path ending in {@code /refuse} 403 instead; on one ending in {@code /half-open} the echo
- * never ends the stream (the proxy's END_STREAM is left unanswered).
+ * never ends the stream (the proxy's END_STREAM is left unanswered); while {@link #refuseConnects} is
+ * above 0 it resets the CONNECT with REFUSED_STREAM instead (and counts one down).
  * Counts connections and the resets it receives; keeps the last request's fields.
  */
 public final class H2Origin implements AutoCloseable {
@@ -89,6 +90,8 @@ public final class H2Origin implements AutoCloseable {
     final Set<Integer> tunnels = ConcurrentHashMap.newKeySet();
     /** END_STREAMs received on tunnels. */
     final AtomicInteger tunnelEnds = new AtomicInteger();
+    /** How many of the next extended CONNECTs are reset with REFUSED_STREAM (RFC 9113 8.7: not processed). */
+    final AtomicInteger refuseConnects = new AtomicInteger();
     /** Tunnels whose END_STREAM is never answered. */
     private final Set<Integer> halfOpen = ConcurrentHashMap.newKeySet();
 
@@ -157,6 +160,11 @@ public final class H2Origin implements AutoCloseable {
                 if (protocol != null && "CONNECT".contentEquals(headers.method())) {
                     heads.remove(streamId);
                     bodies.remove(streamId).release();
+                    if (refuseConnects.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        handler.resetStream(ctx, streamId, Http2Error.REFUSED_STREAM.code(), ctx.newPromise());
+                        handler.flush(ctx);
+                        return;
+                    }
                     if (headers.path().toString().endsWith("/refuse")) {
                         write(ctx, streamId, new DefaultHttp2Headers().status("403"), true);
                         handler.flush(ctx);

@@ -3,6 +3,7 @@ package io.paduraksa.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.Http2Headers;
+import io.paduraksa.server.http2.H2Client;
 import io.paduraksa.server.testing.TestServer;
 import java.net.Socket;
 import java.net.URI;
@@ -21,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * WebSockets to an HTTP/2 upstream (RFC 8441 extended CONNECT, issue #15), with real parts on
  * loopback: two Paduraksa servers in a chain, A with {@code h2c} clusters pointing at B's listeners,
- * B forwarding to a real WebSocket origin (Netty's handshake, {@link WebSocketOrigin}). An HTTP/1.1
+ * B forwarding to a real WebSocket origin (and one {@code h2} cluster over TLS with ALPN to B's TLS listener) (Netty's handshake, {@link WebSocketOrigin}). An HTTP/1.1
  * client (the JDK's WebSocket, which checks the accept) and an HTTP/2 client
  * ({@link H2WebSocketClient}) go through A -> B -> origin: echoes, closes from either side, B's gate
  * refusing the path, B's listener without SETTINGS_ENABLE_CONNECT_PROTOCOL, and a reload of A.
@@ -31,6 +32,11 @@ class Http2UpstreamWebSocketIT {
             listeners:
               - {name: h2c, address: "127.0.0.1:0", protocols: [h2c], h2_websockets: true}
               - {name: off, address: "127.0.0.1:0", protocols: [h2c], h2_websockets: false}
+              - name: tls
+                address: "127.0.0.1:0"
+                protocols: [h2]
+                h2_websockets: true
+                tls: {certificates: [{cert: "%s", key: "%s"}]}
             policies:
               no-admin: {type: path, deny: [/ws-admin]}
             clusters:
@@ -46,10 +52,16 @@ class Http2UpstreamWebSocketIT {
     private static final String A_CONFIG = """
             listeners:
               - {name: public, address: "127.0.0.1:0", protocols: [http1, h2c]}
+              - {name: admin, address: "127.0.0.1:0", admin: true}
             clusters:
               b:
                 protocol: h2c
                 destinations: [{url: "http://127.0.0.1:%d"}]
+                timeouts: {idle: 5s}
+              b-tls:
+                protocol: h2
+                destinations: [{url: "https://127.0.0.1:%d"}]
+                tls: {verify: true, ca: "%s", sni: a.test}
                 timeouts: {idle: 5s}
               b-off:
                 protocol: h2c
@@ -68,7 +80,8 @@ class Http2UpstreamWebSocketIT {
             hosts:
               - names: ["127.0.0.1", a.test]
                 routes:
-            %s      - {path: /off, forward: b-off}
+            %s      - {path: /ws/tls, forward: b-tls}
+                  - {path: /off, forward: b-off}
                   - {path: /netty, forward: netty-h2}
                   - {path: /echo, forward: echo-h2}
                   - {path: /short, forward: echo-h2-short}
@@ -88,13 +101,13 @@ class Http2UpstreamWebSocketIT {
         origin = new WebSocketOrigin();
         nettyH2 = new H2Origin(100);
         echoH2 = new H2Origin(100, true);
-        b = TestServer.start(B_CONFIG.formatted(origin.url()));
+        b = TestServer.start(B_CONFIG.formatted(H2Client.testFile("a-test-chain.pem"), H2Client.testFile("a-test.key"), origin.url()));
         a = TestServer.start(aConfig(""));
         client = HttpClient.newHttpClient();
     }
 
     private static String aConfig(String extraRoute) {
-        return A_CONFIG.formatted(b.port("h2c"), b.port("off"), nettyH2.port(), echoH2.port(), echoH2.port(), extraRoute);
+        return A_CONFIG.formatted(b.port("h2c"), b.port("tls"), H2Client.testFile("ca.pem"), b.port("off"), nettyH2.port(), echoH2.port(), echoH2.port(), extraRoute);
     }
 
     @AfterAll
@@ -216,6 +229,37 @@ class Http2UpstreamWebSocketIT {
     }
 
     @Test
+    void anHttp1ClientsWebSocketEchoesThroughAnH2UpstreamOverTls() throws Exception {
+        WebSocketForwardingIT.Received r = new WebSocketForwardingIT.Received();
+        WebSocket ws = client.newWebSocketBuilder()
+                .buildAsync(URI.create("ws://127.0.0.1:" + a.port("public") + "/ws/tls"), r)
+                .get(5, TimeUnit.SECONDS);
+        try {
+            ws.sendText("over tls", true).get(5, TimeUnit.SECONDS);
+            assertThat(r.next()).isEqualTo("over tls");
+            byte[] big = big(); // flow control on the TLS hop too
+            ws.sendBinary(ByteBuffer.wrap(big), true).get(5, TimeUnit.SECONDS);
+            assertThat(Arrays.equals((byte[]) r.next(), big)).as("1 MiB echoed intact").isTrue();
+        } finally {
+            ws.abort();
+        }
+    }
+
+    @Test
+    void anHttp2ClientsWebSocketEchoesThroughAnH2UpstreamOverTls() throws Exception {
+        int closedBefore = origin.closed.get();
+        try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
+            H2WebSocketClient.Tunnel t = c.open("http", "a.test", "/ws/tls");
+            assertThat(t.status()).isEqualTo(200);
+            t.sendText("via h2 over tls");
+            assertThat(t.next()).isEqualTo("via h2 over tls");
+            t.end();
+            TunnelTesting.waitFor(origin.closed::get, closedBefore + 1);
+            assertThat(t.endedWithin(5)).as("END_STREAM through the TLS hop and back").isTrue();
+        }
+    }
+
+    @Test
     void aQuietTunnelEndsAtTheClustersIdleTimeout() throws Exception {
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             H2WebSocketClient.Tunnel quiet = c.open("http", "a.test", "/short"); // cluster idle 1 s
@@ -309,10 +353,7 @@ class Http2UpstreamWebSocketIT {
     void theUpstreamsRefusalReachesTheClientWithoutATunnel() throws Exception {
         int opened = origin.opened.get();
         try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
-            s.getOutputStream().write(("GET /ws-admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 403 ").doesNotContainIgnoringCase("sec-websocket-accept");
+            assertThat(handshake(s, "/ws-admin")).startsWith("HTTP/1.1 403 ").doesNotContainIgnoringCase("sec-websocket-accept");
         }
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             H2WebSocketClient.Tunnel t = c.open(H2WebSocketClient.extendedConnect("http", "a.test", "/ws-admin"), false);
@@ -326,28 +367,76 @@ class Http2UpstreamWebSocketIT {
     }
 
     @Test
+    void aRefusedConnectIsTriedOnceMoreThenIs502() throws Exception {
+        for (boolean h2 : new boolean[] {false, true}) {
+            int before = echoH2.received.get();
+            echoH2.refuseConnects.set(1); // REFUSED_STREAM once: not processed, nothing reached the client
+            try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public")); Socket s = new Socket("127.0.0.1", a.port("public"))) {
+                if (h2) {
+                    H2WebSocketClient.Tunnel t = c.open("http", "a.test", "/echo");
+                    assertThat(t.status()).isEqualTo(200);
+                    t.sendText("second try");
+                    assertThat(t.next()).isEqualTo("second try");
+                } else {
+                    assertThat(handshake(s, "/echo")).startsWith("HTTP/1.1 101 ");
+                }
+            }
+            assertThat(echoH2.received.get() - before).as("h2 client %s: refused, then taken", h2).isEqualTo(2);
+            echoH2.refuseConnects.set(1000); // an upstream that refuses every stream: no loop
+            try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public")); Socket s = new Socket("127.0.0.1", a.port("public"))) {
+                if (h2) {
+                    assertThat(c.open("http", "a.test", "/echo").status()).isEqualTo(502);
+                } else {
+                    assertThat(handshake(s, "/echo")).startsWith("HTTP/1.1 502 ");
+                }
+            } finally {
+                echoH2.refuseConnects.set(0);
+            }
+            assertThat(echoH2.received.get() - before).as("h2 client %s: two tries, then 502", h2).isEqualTo(4);
+        }
+    }
+
+    private static String handshake(Socket s, String path) throws Exception {
+        s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        return TunnelTesting.readHead(s.getInputStream());
+    }
+
+    /** paduraksa_upstream_errors_total of {@code cluster}, kind {@code kind}, summed over destinations. */
+    private static long upstreamErrors(String cluster, String kind) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", a.port("admin"))) {
+            s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            long n = 0;
+            for (String line : new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.startsWith("paduraksa_upstream_errors_total{") && line.contains("cluster=\"" + cluster + "\"")
+                        && line.contains("kind=\"" + kind + "\"")) {
+                    n += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1).trim());
+                }
+            }
+            return n;
+        }
+    }
+
+    @Test
     void anUpstreamWithoutExtendedConnectIs502() throws Exception {
+        long unsupported = upstreamErrors("b-off", "upgrade_unsupported");
         int opened = origin.opened.get();
         try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
-            s.getOutputStream().write(("GET /off HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
+            assertThat(handshake(s, "/off")).startsWith("HTTP/1.1 502 ");
         }
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             assertThat(c.open("http", "a.test", "/off").status()).isEqualTo(502);
             assertThat(c.open("http", "a.test", "/ws").status()).as("the cluster that advertises it still works").isEqualTo(200);
         }
         assertThat(origin.opened.get() - opened).as("nothing went through B's listener without the setting").isEqualTo(1);
+        assertThat(upstreamErrors("b-off", "upgrade_unsupported") - unsupported).as("counted, once per handshake: no retry")
+                .isEqualTo(2);
         int before = nettyH2.received.get();
         try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
             assertThat(c.open("http", "a.test", "/netty").status()).isEqualTo(502);
         }
         try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
-            s.getOutputStream().write(("GET /netty HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            assertThat(TunnelTesting.readHead(s.getInputStream())).startsWith("HTTP/1.1 502 ");
+            assertThat(handshake(s, "/netty")).startsWith("HTTP/1.1 502 ");
         }
         assertThat(nettyH2.received.get()).as("no request at all, not a plain GET pretending to be a handshake").isEqualTo(before);
     }

@@ -38,6 +38,7 @@ final class WebSocketOrigin implements AutoCloseable {
     WebSocketOrigin() throws InterruptedException {
         WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath("/ws")
+                .checkStartsWith(true) // /ws/tls too: the path tells which hop it came through
                 .decoderConfig(WebSocketDecoderConfig.newBuilder().maxFramePayloadLength(2 << 20).build())
                 .build();
         server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)

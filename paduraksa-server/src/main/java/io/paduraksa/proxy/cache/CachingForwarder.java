@@ -24,8 +24,8 @@ import io.paduraksa.snapshot.RouteCache;
  * shown through a per-thread {@link StoredHead} (to an HTTP/1.1 client as one block encoded once
  * per entry and host rules, {@link StoredResponse#http1Lines}), the body is copied after the head
  * or goes out as a retained duplicate of the stored pooled buffer: 0 B on HTTP/1.1
- * ({@code CacheHitAllocationTest}); an HTTP/2 client's head is made of Netty header objects, as for
- * every forwarded response.
+ * ({@code CacheHitAllocationTest}) and to an h2c client ({@code Http2CacheHitAllocationIT}, over
+ * real sockets).
  *
  * <p>What a request may use the cache: GET or HEAD, no body, no Upgrade, no {@code Range}, and no
  * {@code Authorization} unless the route's {@code store_authorized}. HEAD is answered from a stored

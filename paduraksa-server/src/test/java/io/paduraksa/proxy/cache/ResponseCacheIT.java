@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The response cache over real sockets: a real upstream ({@link CacheOrigin}) and the server on
- * loopback, HTTP/1.1 clients writing raw bytes and an h2c client. Each test uses its own paths,
+ * loopback, HTTP/1.1 clients writing raw bytes and HTTP/2 clients (h2c, and h2 over TLS). Each test uses its own paths,
  * so the shared store does not couple them; the origin counts what reached it.
  */
 class ResponseCacheIT {
@@ -35,13 +35,17 @@ class ResponseCacheIT {
                 listeners:
                   - {name: public, address: "127.0.0.1:0", protocols: [http1, h2c]}
                   - {name: admin, address: "127.0.0.1:0", admin: true}
+                  - name: tls
+                    address: "127.0.0.1:0"
+                    protocols: [h2]
+                    tls: {certificates: [{cert: "%s", key: "%s"}]}
                 cache: {max_size: 8MiB, max_object_size: 64KiB, coalesce_timeout: 3s}
                 clusters:
                   app:
                     destinations: [{url: "%s"}]
                     timeouts: {connect: 1s, response_headers: 3s, idle: 3s}
                 hosts:
-                  - names: [app.test]
+                  - names: [app.test, app.a.test]
                     routes:
                       - {path: /nocache, forward: app}
                       - path: /authorized
@@ -50,7 +54,7 @@ class ResponseCacheIT {
                       - path: /
                         forward: app
                         cache: {stale_if_error: 30s}
-                """.formatted(origin.url()));
+                """.formatted(H2Client.testFile("a-test-chain.pem"), H2Client.testFile("a-test.key"), origin.url()));
     }
 
     @AfterAll
@@ -331,6 +335,39 @@ class ResponseCacheIT {
             assertThat(c.send(br, null, true).done.get(5, TimeUnit.SECONDS).body()).isEqualTo("n=2 ae=br");
             Http2Headers gzipAgain = H2Client.headers("GET", "app.test", t).add("accept-encoding", "gzip");
             assertThat(c.send(gzipAgain, null, true).done.get(5, TimeUnit.SECONDS).body()).isEqualTo("n=1 ae=gzip");
+        }
+        assertThat(origin.count(t)).isEqualTo(2);
+    }
+
+    @Test
+    void h2ClientsOverTlsGetHitsWithTheirAge() throws Exception {
+        String t = "/h2tls?cc=max-age%3D60";
+        try (H2Client c = H2Client.connectTls(server.port("tls"), "app.a.test")) {
+            H2Client.Response first = c.get("GET", "app.a.test", t);
+            assertThat(first.header("age")).isNull();
+            H2Client.Response second = c.get("GET", "app.a.test", t);
+            assertThat(second.status()).isEqualTo(200);
+            assertThat(second.body()).isEqualTo(first.body()).startsWith("n=1 ");
+            assertThat(second.header("age")).matches("[0-9]+");
+            assertThat(second.header("cache-control")).isEqualTo("max-age=60");
+            H2Client.Response head = c.get("HEAD", "app.a.test", t);
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.body()).isEmpty();
+        }
+        assertThat(origin.count(t)).isEqualTo(1);
+    }
+
+    @Test
+    void h2cClientsGetTheStaleCopyWhenTheUpstreamFails() throws Exception {
+        String t = "/h2stale?cc=max-age%3D1";
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            String body = c.get("GET", "app.test", t).body();
+            Thread.sleep(1500);
+            origin.failing = "503";
+            H2Client.Response stale = c.get("GET", "app.test", t);
+            assertThat(stale.status()).isEqualTo(200);
+            assertThat(stale.body()).isEqualTo(body);
+            assertThat(Integer.parseInt(stale.header("age"))).isGreaterThanOrEqualTo(1);
         }
         assertThat(origin.count(t)).isEqualTo(2);
     }

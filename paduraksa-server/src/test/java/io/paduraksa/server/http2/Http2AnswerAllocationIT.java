@@ -43,16 +43,16 @@ import org.junit.jupiter.params.provider.CsvSource;
  * frames) of the server's event-loop threads.
  */
 @Tag("allocation")
-class Http2AnswerAllocationIT {
-    static final int WARM_UP = 30_000;
-    static final int MEASURED = 10_000;
-    static final int IN_FLIGHT = 50;
+public class Http2AnswerAllocationIT {
+    public static final int WARM_UP = 30_000;
+    public static final int MEASURED = 10_000;
+    public static final int IN_FLIGHT = 50;
     /**
      * The most all counted requests together may allocate on the server's loops: twice HTTP/1.1's
      * bound, under 1 B per request. Most runs measure 0 B; one run in about ten under load 7 measured
      * 4,608 B over the 10,000 (one refill of a pool's cache, not a per-request cost).
      */
-    static final long LOOP_BYTES = 8_192;
+    public static final long LOOP_BYTES = 8_192;
 
     static final String YAML = """
             listeners:
@@ -75,7 +75,7 @@ class Http2AnswerAllocationIT {
             default: {respond: {status: 421}}
             """;
     static final String[] HOSTS = {"www.a.test", "www.shop.example"};
-    static final String[][] CHROME_HEADERS = {
+    public static final String[][] CHROME_HEADERS = {
         {"sec-ch-ua", "\"Chromium\";v=\"124\", \"Google Chrome\";v=\"124\", \"Not-A.Brand\";v=\"99\""},
         {"sec-ch-ua-mobile", "?0"},
         {"sec-ch-ua-platform", "\"Linux\""},
@@ -139,16 +139,16 @@ class Http2AnswerAllocationIT {
         return requests;
     }
 
-    static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    public static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     static final String SERVER_LOOP = "multiThreadIoEventLoopGroup-";
 
-    static long[] serverLoopThreads() {
+    public static long[] serverLoopThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith(SERVER_LOOP))
                 .mapToLong(Thread::threadId).toArray();
     }
 
-    static long sum(long[] values) {
+    public static long sum(long[] values) {
         long total = 0;
         for (long v : values) {
             total += Math.max(0, v);
