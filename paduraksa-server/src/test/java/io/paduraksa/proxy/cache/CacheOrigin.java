@@ -32,14 +32,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a fresh one. {@link #failing} makes it answer 503 ({@code "503"}) or close without an answer
  * ({@code "close"}).
  */
-final class CacheOrigin implements AutoCloseable {
+public final class CacheOrigin implements AutoCloseable {
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("cache-origin"),
             NioIoHandler.newFactory());
     private final Channel server;
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
-    volatile String failing;
+    public volatile String failing;
 
-    CacheOrigin() throws InterruptedException {
+    public CacheOrigin() throws InterruptedException {
         server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -50,12 +50,12 @@ final class CacheOrigin implements AutoCloseable {
                 .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + ((InetSocketAddress) server.localAddress()).getPort();
     }
 
     /** Requests this origin got for {@code uri} (path and query as sent). */
-    int count(String uri) {
+    public int count(String uri) {
         AtomicInteger n = counts.get(uri);
         return n == null ? 0 : n.get();
     }

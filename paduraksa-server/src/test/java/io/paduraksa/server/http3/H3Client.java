@@ -123,6 +123,58 @@ final class H3Client implements AutoCloseable {
     }
 
     /**
+     * A bodyless request whose FIN travels in the same QUIC stream frame as its HEADERS, as browsers
+     * send a GET ({@link #send} writes the FIN after the HEADERS, and Netty's client sends it in a packet
+     * of its own). The HEADERS frame is encoded here (QPACK literal field lines with literal names,
+     * no dynamic table, RFC 9204 4.5.6) and written below Netty's HTTP/3 codec.
+     */
+    Response sendWithFin(String method, String authority, String path) throws Exception {
+        Response r = new Response();
+        QuicStreamChannel stream = newStream(r);
+        r.streamId = stream.streamId();
+        r.stream = stream;
+        java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+        block.write(0); // required insert count 0
+        block.write(0); // base 0
+        for (String[] f : new String[][] {{":method", method}, {":scheme", "https"}, {":authority", authority}, {":path", path}}) {
+            byte[] name = f[0].getBytes(StandardCharsets.US_ASCII);
+            byte[] value = f[1].getBytes(StandardCharsets.US_ASCII);
+            prefixed(block, 0x20, 3, name.length); // 001N H: literal name, not Huffman-coded
+            block.write(name, 0, name.length);
+            prefixed(block, 0x00, 7, value.length);
+            block.write(value, 0, value.length);
+        }
+        byte[] fields = block.toByteArray();
+        io.netty.buffer.ByteBuf frame = Unpooled.buffer(fields.length + 4);
+        frame.writeByte(0x01); // HEADERS
+        if (fields.length < 64) {
+            frame.writeByte(fields.length);
+        } else {
+            frame.writeShort(0x4000 | fields.length);
+        }
+        frame.writeBytes(fields);
+        stream.eventLoop().submit(() -> stream.pipeline().firstContext()
+                .writeAndFlush(new io.netty.handler.codec.quic.DefaultQuicStreamFrame(Unpooled.directBuffer().writeBytes(frame), true))).get(5, TimeUnit.SECONDS);
+        return r;
+    }
+
+    /** An RFC 9204 4.1.1 prefixed integer: {@code prefixBits} low bits of the first byte, then 7 bits a byte. */
+    private static void prefixed(java.io.ByteArrayOutputStream out, int flags, int prefixBits, int value) {
+        int max = (1 << prefixBits) - 1;
+        if (value < max) {
+            out.write(flags | value);
+            return;
+        }
+        out.write(flags | max);
+        value -= max;
+        while (value >= 128) {
+            out.write((value & 0x7f) | 0x80);
+            value >>>= 7;
+        }
+        out.write(value);
+    }
+
+    /**
      * A new request stream. Netty's client fails at once (STREAM_LIMIT) when the server's
      * MAX_STREAMS credit for the streams just finished has not arrived yet (seen for up to 50 ms
      * under load); a browser waits for the credit, and so does this, for at most 5 s.
