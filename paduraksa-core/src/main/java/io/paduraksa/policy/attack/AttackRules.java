@@ -39,6 +39,8 @@ public final class AttackRules {
     private static final int NOT_UA = PATH | QUERY | COOKIE | HEADER;
     private static final int VALUES = QUERY | COOKIE | HEADER;
     private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
+    /** CRS's ARGS and REQUEST_COOKIES: what the SQL rules of paranoia 2 read (not headers). */
+    private static final int ARG_VALUES = QUERY | COOKIE;
     /** Classes attacks on Java name (the class list of CRS 944130, {@code java-classes.data}, lower-cased). */
     private static final String[] JAVA_CLASSES = {"com.opensymphony.xwork2", "com.sun.org.apache", "java.io.bufferedinputstream",
         "java.io.bufferedreader", "java.io.bytearrayinputstream", "java.io.bytearrayoutputstream", "java.io.chararrayreader",
@@ -50,6 +52,32 @@ public final class AttackRules {
         "java.lang.processbuilder", "java.lang.reflect", "java.lang.runtime", "java.lang.string", "java.lang.stringbuilder",
         "java.lang.system", "javax.script.scriptenginemanager", "org.apache.commons", "org.apache.struts", "org.apache.struts2",
         "org.omg.corba", "java.beans.xmldecode"};
+    /** SQL function names (the list CRS 942150 and 942410 spell as one trie), each called as {@code name(}. */
+    private static final String[] SQL_FUNCTIONS = {
+        "abs", "acos", "adddate", "addtime", "aes_decrypt", "aes_encrypt", "ascii", "asciistr", "asin", "atan", "atan2",
+        "avg", "benchmark", "bin", "bin_to_num", "bit_and", "bit_count", "bit_length", "bit_or", "bit_xor", "cast", "char",
+        "char_length", "character_length", "charset", "chr", "ciel", "cieling", "coalesce", "coercibility", "compress",
+        "concat", "concat_ws", "connection_id", "conv", "convert", "convert_tz", "cos", "cot", "count", "cr32", "curdate",
+        "current_date", "current_time", "current_timestamp", "current_user", "curtime", "database", "date", "date_add",
+        "date_format", "date_sub", "datediff", "day", "dayname", "dayofmonth", "dayofweek", "dayofyear", "dcount", "decode",
+        "default", "degrees", "des_decrypt", "des_encrypt", "dump", "elt", "encode", "encrypt", "exp", "export_set",
+        "extract", "extractvalue", "field", "field_in_set", "find_in_set", "floor", "format", "found_rows", "from_base64",
+        "from_days", "from_unixtime", "get_format", "get_lock", "greatest", "group_concat", "hex", "hextoraw", "hour", "if",
+        "ifnull", "in", "inet6_aton", "inet6_ntoa", "inet_aton", "inet_ntoa", "insert", "instr", "interval", "is",
+        "is_free_lock", "is_ipv4", "is_ipv4_compat", "is_ipv4_mapped", "is_ipv6", "is_not", "is_not_null", "is_null",
+        "is_used_lock", "isnull", "last", "last_day", "last_insert_id", "lcase", "least", "left", "length", "ln", "load_file",
+        "local", "localtimestamp", "locate", "log", "log10", "log2", "lower", "lpad", "ltrim", "make_set", "makedate",
+        "master_pos_wait", "max", "md5", "microsecond", "mid", "min", "minute", "mod", "month", "monthname", "name_const",
+        "not_in", "now", "nullif", "oct", "octet_length", "old_password", "ord", "password", "period_add", "period_diff",
+        "pg_sleep", "pi", "position", "pow", "power", "procedure_analyse", "quarter", "quote", "radians", "rand", "rawtohex",
+        "rawtonhex", "rawtonhextoraw", "release_lock", "repeat", "replace", "reverse", "right", "round", "row_count", "rpad",
+        "rtrim", "schema", "sec_to_time", "second", "session_user", "sha", "sha1", "sha2", "sign", "sin", "sleep", "soundex",
+        "space", "sqrt", "std", "stddev", "stddev_pop", "stddev_samp", "str_to_date", "strcmp", "subdate", "substr",
+        "substring", "substring_index", "subtime", "sum", "sysdate", "system_user", "tan", "time", "time_format",
+        "time_to_sec", "timediff", "timestamp", "timestampadd", "timestampdiff", "to_base64", "to_char", "to_days",
+        "to_nchar", "to_seconds", "trim", "truncate", "ucase", "uncompress", "uncompressed_length", "unhex", "unix_timestamp",
+        "updatexml", "upper", "user", "utc_date", "utc_time", "utc_timestamp", "uuid", "uuid_short", "values", "var_pop",
+        "var_samp", "variance", "version", "week", "weekday", "weekofyear", "weight_string", "xmltype", "year", "yearweek"};
     /** Deserialization gadgets CRS 944120 looks for next to {@code runtime} or {@code processbuilder}. */
     private static final String JAVA_GADGETS = "clonetransformer|forclosure|instantiatefactory|instantiatetransformer|invokertransformer"
             + "|prototypeclonefactory|prototypeserializationfactory|whileclosure|getproperty|filewriter|xmldecoder";
@@ -219,6 +247,22 @@ public final class AttackRules {
                     "PostgreSQL sleep, SQL Server delay or shutdown"),
             rule(942290, 1, CRITICAL, SQL, "\\[\\$(" + alternatives("ne", "eq", "lt", "lte", "gt", "gte", "in", "nin", "mod", "all", "size",
                     "exists", "type", "slice", "or", "xor", "div", "like", "between", "and", "regex", "where") + ")\\]", "MongoDB operator"),
+            // CRS 942410 (and 942150, a subset of its names): a SQL function name at a word start, then "(".
+            rule(942410, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")(" + alternatives(SQL_FUNCTIONS) + ")" + NW + "*\\(",
+                    "(" + B + "|" + NW + ")(" + alternatives(SQL_FUNCTIONS) + ")", "SQL function call"),
+            // CRS 942210: chained SQL injection (operator, word, comparison, quote), a statement after a comment or ;, SET @x.
+            rule(942210, 2, CRITICAL, ARG_VALUES, "(nand|not|xxor|xor|or|between|\\|\\||like|and|div|&&)[ (]+[a-z0-9_]+[ )]*[!=+]+[ 0-9]*"
+                    + "[\\\"'`=()]|[0-9] ?(between|like|xor|or|and|div) ?[0-9]+ ?[-+]|/[a-z0-9_]+;? (between|having|select|like|xor|or|and|div)"
+                    + NW + "|(--|#|;) ?((insert|update) ?[a-z0-9_][a-z0-9_]|alter|drop)|" + NW + "set ?@[a-z0-9_]",
+                    "chained SQL injection"),
+            rule(942211, 2, CRITICAL, ARG_VALUES, "[0-9] group by .+\\(|@.+= ?\\( ?select", "group by|\\( ?select",
+                    "chained SQL injection: GROUP BY ... ( or @x = (SELECT"),
+            // CRS 942380: EXECUTE, ORDER BY, EXISTS (SELECT ...), HAVING n, and its gap alternatives (942381).
+            rule(942380, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")execute( [a-z0-9_.$]|\\()|order by|exists ?(select[^ ]?(if|concat|top)"
+                    + "|system ?\\(|having [0-9]| ?\\(? ?select)|(" + B + "|" + NW + ")having ?([0-9]+ ?[=<>]|[\\\"'][^=]?[^=]?[^=]?[^=]?[^=]?"
+                    + "[^=]?[^=]?[^=]?[^=]?[^=]?[\\\"' ?\\[=<>])", "SQL EXECUTE, ORDER BY, EXISTS or HAVING"),
+            rule(942381, 2, CRITICAL, ARG_VALUES, "select" + NW + "(.*" + NW + ")?case(" + NW + "|" + E + ")|from" + NW + "(.*" + NW + ")?limit(" + NW + "|" + E + ")|like" + NW + "*char" + NW + "*\\(|create ?table.*\\(",
+                    "select|from|like|create ?table", "SQL SELECT ... CASE, FROM ... LIMIT, LIKE CHAR(, CREATE TABLE ... ("),
             rule(942131, 2, CRITICAL, SQL, B + "[a-z0-9_,]*[0-9]+(=|!=|<>)[0-9]+" + E, "bare numeric tautology as a whole value"),
             rule(942261, 2, CRITICAL, SQL, "(" + B + "|" + NW + ")like (null|binary|[\\\"'`])|in ?\\( ?select(" + NW + "|" + E + ")",
                     "LIKE NULL, LIKE and a quote, IN (SELECT"),
@@ -255,6 +299,10 @@ public final class AttackRules {
                     "(" + JAVA_GADGETS + "|runtime|processbuilder)", "Java deserialization gadget with process execution"),
             rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
                     "Suspicious Java class or Spring4Shell class loader"),
+            // CRS 944240 and 944250 (paranoia 2): a gadget name alone, or "java" and later runtime or processbuilder.
+            rule(944240, 2, CRITICAL, SQL, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
+            rule(944250, 2, CRITICAL, SQL, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
+                    "Java and later runtime or processbuilder"),
             rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
 
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */
