@@ -7,8 +7,9 @@ import io.paduraksa.proxy.ForwardCall;
 /**
  * The request body a stream holds while it may not go upstream yet (an asynchronous policy
  * decides, or the upstream head is not written): the retained chunks in one composite buffer, then
- * handed to the forwarder or released. One per recycled request object (HTTP/2's exchange, HTTP/3's
- * slot), so holding allocates only the composite, from the chunks' own allocator.
+ * handed to the forwarder or released. One per HTTP/2 exchange (recycled, so holding allocates only
+ * the composite, from the chunks' own allocator) and one per HTTP/3 stream handler (made with the
+ * handler: the slot goes back to its pool at the request's end, before the stream's last release).
  *
  * <p>Thread: the request's event loop.
  */
