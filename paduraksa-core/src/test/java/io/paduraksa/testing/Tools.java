@@ -2,6 +2,8 @@ package io.paduraksa.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -60,6 +62,18 @@ public final class Tools {
         String why = what + " is refused by this kernel, not a missing tool (skipped, also in CI): " + cause;
         System.out.println("SKIP " + why);
         Assumptions.abort(why);
+    }
+
+    /**
+     * {@code command} behind {@code env --default-signal=HUP}: a process inherits an ignored SIGHUP
+     * (a CI runner or a shell under {@code nohup} may start the build with SIGHUP ignored, and the
+     * JVM then installs no handler), so a test that reloads a real server with SIGHUP starts it with
+     * the default disposition, as systemd does.
+     */
+    public static List<String> withDefaultHangup(List<String> command) {
+        List<String> all = new ArrayList<>(List.of("/usr/bin/env", "--default-signal=HUP"));
+        all.addAll(command);
+        return all;
     }
 
     private static boolean isLinkage(Throwable cause) {

@@ -338,7 +338,7 @@ class PackageIT {
         }
         Path log = dir.resolve("server.log");
         try (FakeNotifySocket systemd = new FakeNotifySocket(dir.resolve("notify"))) {
-            ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "run", "--config", config.toString());
+            ProcessBuilder pb = new ProcessBuilder(Tools.withDefaultHangup(List.of(launcher.toString(), "run", "--config", config.toString())));
             Map<String, String> env = pb.environment();
             env.put("JAVA_HOME", System.getProperty("java.home")); // ignored: both layouts bundle a runtime
             env.put("PADURAKSA_JAVA_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");

@@ -1,6 +1,5 @@
 package io.paduraksa.ops;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -69,8 +68,10 @@ public final class Signals {
 
     /** The SIGHUP handler: starts the reload, or remembers the signal while there is none yet. */
     private static final class Hangup implements SignalHandler {
-        private volatile Runnable action;
-        private final AtomicBoolean pending = new AtomicBoolean();
+        /** Guarded by this: the reload, null until the server serves. */
+        private Runnable action;
+        /** Guarded by this: a SIGHUP came before {@code action}. */
+        private boolean pending;
         /** 0: not tried, 1: installed, 2: ignored (nohup), 3: refused by the JVM. */
         private int state;
         private String refusal;
@@ -97,27 +98,39 @@ public final class Signals {
             }
         }
 
+        /**
+         * Names the reload. The JVM runs each signal's handler on a thread of its own, so two SIGHUPs
+         * and this call can overlap: {@code action} and {@code pending} change together under the
+         * lock, and a remembered signal is logged once and run once.
+         */
         void action(Runnable next) {
-            action = next;
-            if (pending.getAndSet(false)) {
-                log().info("SIGHUP received while starting: reloading now that the configuration serves");
+            boolean remembered;
+            synchronized (this) {
+                action = next;
+                remembered = pending;
+                pending = false;
+                if (remembered) {
+                    log().info("SIGHUP received while starting: reloading now that the configuration serves");
+                }
+            }
+            if (remembered) {
                 start("paduraksa-sighup", next);
             }
         }
 
         @Override
         public void handle(Signal signal) {
-            Runnable a = action;
+            Runnable a;
+            synchronized (this) {
+                a = action;
+                if (a == null && !pending) {
+                    pending = true;
+                    // under the lock, so that this line comes before the one action() writes
+                    log().info("SIGHUP received while starting: the reload runs once the configuration serves");
+                }
+            }
             if (a != null) {
                 start("paduraksa-sighup", a);
-                return;
-            }
-            if (!pending.getAndSet(true)) {
-                log().info("SIGHUP received while starting: the reload runs once the configuration serves");
-            }
-            // The action may have been set between the read above and the flag: then run it here.
-            if (action != null && pending.getAndSet(false)) {
-                start("paduraksa-sighup", action);
             }
         }
     }

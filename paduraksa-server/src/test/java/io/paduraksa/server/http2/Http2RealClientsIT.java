@@ -3,14 +3,15 @@ package io.paduraksa.server.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.server.testing.TestServer;
+import io.paduraksa.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * Independent HTTP/2 clients against our own codec on h2c (prior knowledge): curl (libcurl with
  * nghttp2), nghttp, h2load at two shapes, and Python's {@code h2} (hyper-h2, a different code base
  * than nghttp2). Each client judges our frames by its own rules; a protocol slip on our side shows
- * as an error or a failed request. Skipped where a client is not installed.
+ * as an error or a failed request. Skipped where a client is not installed (failed in CI, which installs them).
  */
 class Http2RealClientsIT {
     static final String YAML = """
@@ -121,10 +122,22 @@ class Http2RealClientsIT {
         }
     }
 
-    /** Runs a client, skipping the test when it is not installed; returns its output (stdout and stderr). */
+    /** Debian's package for each client this test runs. */
+    static final Map<String, String> PACKAGES = Map.of("curl", "curl", "nghttp", "nghttp2-client", "h2load", "nghttp2-client",
+            "/usr/bin/python3", "python3-h2");
+
+    /**
+     * Runs a client and returns its output (stdout and stderr). A client that is not installed skips
+     * the test ({@link Tools}: fails it in CI); so does Python without its {@code h2} module.
+     */
     static String run(String... command) throws IOException, InterruptedException {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of(command[0]).isAbsolute() ? Path.of(command[0])
-                : Path.of("/usr/bin", command[0])), command[0] + " is not installed");
+        String tool = command[0];
+        Tools.require(tool, PACKAGES.get(tool), tool.startsWith("/") ? tool : "/usr/bin/" + tool);
+        if (tool.equals("/usr/bin/python3")) {
+            Process probe = new ProcessBuilder(tool, "-c", "import h2").redirectErrorStream(true).start();
+            probe.getInputStream().readAllBytes();
+            Tools.require(probe.waitFor() == 0, "Python's h2 module is not installed (apt-get install python3-h2)");
+        }
         Process p = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -1,5 +1,6 @@
 package io.paduraksa.server.testing;
 
+import io.paduraksa.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +33,8 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code run --config config} behind {@code prefix} (e.g. {@code nohup}), logging to {@code log}. */
     public static ServerProcess start(Path config, Path log, List<String> prefix) throws IOException {
-        List<String> command = new ArrayList<>(prefix);
+        // Without a prefix, SIGHUP at its default (the build may run with it ignored); with nohup, as nohup leaves it.
+        List<String> command = new ArrayList<>(prefix.isEmpty() ? Tools.withDefaultHangup(List.of()) : prefix);
         command.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
