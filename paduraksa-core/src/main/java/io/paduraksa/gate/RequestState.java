@@ -96,6 +96,31 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
         this.traceLow = 0;
     }
 
+    /**
+     * A copy of what the gate decided for this request, over {@code view} (a copy of the request that
+     * shows the same method, target and authority): for work done on the request's behalf after it
+     * ended, such as the response cache's background refresh. The copy is never recycled; its end
+     * fields start empty. Allocates.
+     */
+    public RequestState detachedCopy(RequestView view) {
+        RequestState c = new RequestState(Math.max(1, pathLength));
+        c.reset(snapshot, view, requestId);
+        c.clientIp(clientIpHigh, clientIpLow, clientIpFromHeader);
+        System.arraycopy(path, 0, c.path, 0, pathLength);
+        c.pathLength = pathLength;
+        c.queryStart = queryStart;
+        c.queryEnd = queryEnd;
+        c.host = host;
+        c.route = route;
+        c.response = response;
+        c.cluster = cluster;
+        c.decidingPolicy = decidingPolicy;
+        c.asyncPolicyIndex = asyncPolicyIndex;
+        c.matches = matches;
+        c.upstreamFields = upstreamFields;
+        return c;
+    }
+
     /** Drops references when the request ends, so an idle connection pins no old snapshot. */
     public void clear() {
         reset(null, null, 0);

@@ -24,30 +24,45 @@ public final class StaticRequestView implements RequestView {
         return this;
     }
 
-    public StaticRequestView method(String method) {
-        this.method = AsciiString.of(method);
+    public StaticRequestView method(CharSequence method) {
+        this.method = new AsciiString(method);
         return this;
     }
 
-    public StaticRequestView target(String target) {
-        this.target = AsciiString.of(target);
+    public StaticRequestView target(CharSequence target) {
+        this.target = new AsciiString(target);
         return this;
     }
 
-    public StaticRequestView authority(String authority) {
-        this.authority = authority == null ? null : AsciiString.of(authority);
+    public StaticRequestView authority(CharSequence authority) {
+        this.authority = authority == null ? null : new AsciiString(authority);
         return this;
     }
 
-    /** Adds a header (names are matched case-insensitively). */
-    public StaticRequestView header(String name, String value) {
+    /** Adds a header, copying both (names are matched case-insensitively). */
+    public StaticRequestView header(CharSequence name, CharSequence value) {
         if (headerCount == MAX_HEADERS) {
             throw new IllegalArgumentException("more than " + MAX_HEADERS + " headers");
         }
-        names[headerCount] = AsciiString.of(name);
-        values[headerCount] = AsciiString.of(value);
+        names[headerCount] = new AsciiString(name);
+        values[headerCount] = new AsciiString(value);
         headerCount++;
         return this;
+    }
+
+    /** How many headers the view holds. */
+    public int headerCount() {
+        return headerCount;
+    }
+
+    /** The {@code i}-th header's name, as added. */
+    public AsciiString headerName(int i) {
+        return names[i];
+    }
+
+    /** The {@code i}-th header's value. */
+    public AsciiString headerValue(int i) {
+        return values[i];
     }
 
     public StaticRequestView clearHeaders() {

@@ -23,6 +23,7 @@ public interface CacheAdmin {
      * @param misses     cacheable requests that went to the upstream
      * @param coalesced  misses that waited for another request's fetch of the same key instead of going upstream
      * @param bypasses   requests on a caching route that could not use the cache (method, body, Authorization, Range, ...)
+     * @param refreshes  background refreshes started (stale-while-revalidate: the stale copy answered, the request's copy went upstream)
      * @param stores     responses stored
      * @param evictions  entries evicted to stay under the byte bound
      * @param purged     entries removed by purges
@@ -30,7 +31,7 @@ public interface CacheAdmin {
      * @param bytes      bytes held now (as weighed against the bound)
      * @param maxBytes   the bound
      */
-    record Figures(long hits, long staleHits, long misses, long coalesced, long bypasses, long stores, long evictions, long purged,
+    record Figures(long hits, long staleHits, long misses, long coalesced, long bypasses, long refreshes, long stores, long evictions, long purged,
                    long entries, long bytes, long maxBytes) {
     }
 }

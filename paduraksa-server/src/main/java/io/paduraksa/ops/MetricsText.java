@@ -200,6 +200,9 @@ final class MetricsText {
         p.sample("paduraksa_cache_requests_total", f.misses(), "result", "miss");
         p.sample("paduraksa_cache_requests_total", f.coalesced(), "result", "coalesced");
         p.sample("paduraksa_cache_requests_total", f.bypasses(), "result", "bypass");
+        p.family("paduraksa_cache_refreshes_total", "counter",
+                "Background refreshes started: a stale response answered while a copy of the request went upstream (stale-while-revalidate).");
+        p.sample("paduraksa_cache_refreshes_total", f.refreshes());
         p.family("paduraksa_cache_stores_total", "counter", "Responses stored.");
         p.sample("paduraksa_cache_stores_total", f.stores());
         p.family("paduraksa_cache_evictions_total", "counter", "Entries evicted to stay under cache.max_size.");

@@ -38,6 +38,7 @@ public final class CacheStore implements CacheAdmin {
     final LongAdder misses = new LongAdder();
     final LongAdder coalesced = new LongAdder();
     final LongAdder bypasses = new LongAdder();
+    final LongAdder refreshes = new LongAdder();
     final LongAdder stores = new LongAdder();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder purged = new LongAdder();
@@ -138,7 +139,7 @@ public final class CacheStore implements CacheAdmin {
     @Override
     public Figures figures() {
         long bytes = cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
-        return new Figures(hits.sum(), staleHits.sum(), misses.sum(), coalesced.sum(), bypasses.sum(), stores.sum(),
+        return new Figures(hits.sum(), staleHits.sum(), misses.sum(), coalesced.sum(), bypasses.sum(), refreshes.sum(), stores.sum(),
                 evictions.sum(), purged.sum(), cache.estimatedSize(), bytes, maxBytes);
     }
 

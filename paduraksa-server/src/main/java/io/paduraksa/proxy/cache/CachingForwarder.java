@@ -111,13 +111,20 @@ public final class CachingForwarder implements Forwarder {
         return found;
     }
 
-    /** Not fresh or not there: serve stale while another request refreshes, wait for that request, or fetch. */
+    /**
+     * Not fresh or not there. Within stale-while-revalidate the stale copy answers, and a copy of
+     * the request refreshes it in the background unless a fetch for the key already runs; else the
+     * request waits for the fetch in flight, or fetches.
+     */
     private void miss(RequestState state, ForwardExchange exchange, RouteCache settings, boolean mayWait, CacheKey key,
                       StoredResponse found, long now) {
         CacheFill running = store.fill(key);
-        if (running != null && found != null && found.mayServeWhileRevalidating(now) && replay(found, state, exchange, now)) {
-            store.staleHits.increment();
-            return;
+        if (found != null && found.mayServeWhileRevalidating(now)) {
+            if (running == null ? refreshInBackground(state, exchange, settings, key, found, now)
+                    : replay(found, state, exchange, now)) {
+                store.staleHits.increment();
+                return;
+            }
         }
         if (running != null && mayWait) {
             Waiter w = new Waiter(this, state, exchange, settings, store.coalesceTimeoutNanos());
@@ -134,6 +141,29 @@ public final class CachingForwarder implements Forwarder {
         CacheFill fill = new CacheFill(this, store, key.copy(), state, exchange, settings, authorized, stale, date);
         store.register(fill); // lost a race with another loop's miss: this one still fetches, and may store
         next.forward(state, fill);
+    }
+
+    /**
+     * Answers from {@code stale} and sends a copy of the request upstream behind a fill that stores
+     * the response; false when the request cannot be copied or the stale copy was let go (then it
+     * refreshes in the foreground). The copy is taken first, while the client's head is held.
+     */
+    private boolean refreshInBackground(RequestState state, ForwardExchange exchange, RouteCache settings, CacheKey key,
+                                        StoredResponse stale, long now) {
+        Revalidation copy = Revalidation.capture(state, exchange);
+        boolean authorized = state.view().header(AUTHORIZATION) != null;
+        if (copy == null || !replay(stale, state, exchange, now)) {
+            return false;
+        }
+        // no stale copy for stale-if-error: nobody waits for this answer, and a 5xx is never stored
+        CacheFill fill = new CacheFill(this, store, key.copy(), copy.state(), copy, settings, authorized, null, date);
+        if (store.register(fill) != null) {
+            fill.abort(); // another event loop's refresh of the key won the race: one is enough
+            return true;
+        }
+        store.refreshes.increment();
+        next.forward(copy.state(), fill);
+        return true;
     }
 
     private void bypass(RequestState state, ForwardExchange exchange) {
