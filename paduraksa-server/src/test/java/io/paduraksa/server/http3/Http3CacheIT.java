@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * The response cache over HTTP/3: a GET whose FIN comes with its HEADERS (as browsers send it) gets
  * a stored response with its Age, and the stored copy when the upstream later fails
  * (stale-if-error). A request whose FIN comes after its HEADERS may still have a body, so it is not
- * looked up ({@code CachingForwarder.refusal}; Netty's HTTP/3 client sends GETs that way).
+ * looked up ({@code CachingForwarder.refusal}; Netty's HTTP/3 client sends GETs that way). Within
+ * stale-while-revalidate the stale copy answers and a copy of the request refreshes it behind it.
  */
 class Http3CacheIT {
     static CacheOrigin origin;
@@ -94,6 +95,27 @@ class Http3CacheIT {
             assertThat(stale.status).isEqualTo(200);
             assertThat(stale.body()).isEqualTo(first.body());
             assertThat(Integer.parseInt(stale.header("age"))).isGreaterThanOrEqualTo(1);
+            assertThat(origin.count(t)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void http3StaleWhileRevalidateAnswersFromTheStaleCopyAndRefreshesInTheBackground() throws Exception {
+        String t = "/h3swr?cc=max-age%3D1%2C%20stale-while-revalidate%3D30&delay=500";
+        try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+            assertThat(c.sendWithFin("GET", "a.test", t).await().body()).startsWith("n=1 ");
+            Thread.sleep(1_300); // stale, within stale-while-revalidate
+            H3Client.Response stale = c.sendWithFin("GET", "a.test", t).await();
+            assertThat(stale.body()).as("the first request after the expiry gets the stale copy").startsWith("n=1 ");
+            assertThat(Integer.parseInt(stale.header("age"))).isGreaterThanOrEqualTo(1);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            String body = stale.body();
+            while (body.startsWith("n=1 ")) {
+                assertThat(System.nanoTime()).as("the background refresh stored n=2 within 10 s").isLessThan(deadline);
+                Thread.sleep(20);
+                body = c.sendWithFin("GET", "a.test", t).await().body();
+            }
+            assertThat(body).startsWith("n=2 ");
             assertThat(origin.count(t)).isEqualTo(2);
         }
     }
