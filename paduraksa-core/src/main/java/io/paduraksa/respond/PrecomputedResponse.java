@@ -31,7 +31,6 @@ public final class PrecomputedResponse {
 
     private static final byte[] DATE_PREFIX = "Date: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONNECTION_CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final short CRLF = ('\r' << 8) | '\n';
 
     /**
@@ -275,9 +274,7 @@ public final class PrecomputedResponse {
 
     /** Writes {@code value} as 16 lower-case hex digits. */
     public static void writeHex(ByteBuf out, long value) {
-        for (int shift = 60; shift >= 0; shift -= 4) {
-            out.writeByte(HEX[(int) (value >>> shift) & 0xF]);
-        }
+        AsciiNumbers.writeHex16(out, value);
     }
 
     private static ByteBuf readOnlyCopy(ByteBufAllocator alloc, byte[] bytes) {

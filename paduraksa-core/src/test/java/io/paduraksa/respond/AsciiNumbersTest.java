@@ -24,4 +24,35 @@ class AsciiNumbersTest {
             out.release();
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, 0xF, 0x10, 0xABCDEF, 0xFFFF_FFFFL, 0x1_0000_0000L, 0x0123_4567_89AB_CDEFL, Long.MAX_VALUE, Long.MIN_VALUE, -1})
+    void sixteenDigitHexIsZeroPaddedAndMatchesTheJdk(long value) {
+        ByteBuf out = Unpooled.buffer();
+        try {
+            out.writeByte('<');
+            AsciiNumbers.writeHex16(out, value);
+            out.writeByte('>');
+            assertThat(out.toString(StandardCharsets.US_ASCII))
+                    .isEqualTo("<" + "0".repeat(16 - Long.toHexString(value).length()) + Long.toHexString(value) + ">");
+        } finally {
+            out.release();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void sixteenDigitHexOfSeededRandomValues() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(20261203);
+        ByteBuf out = Unpooled.buffer();
+        try {
+            for (int i = 0; i < 100_000; i++) {
+                long v = random.nextLong();
+                out.clear();
+                AsciiNumbers.writeHex16(out, v);
+                assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo(String.format("%016x", v));
+            }
+        } finally {
+            out.release();
+        }
+    }
 }

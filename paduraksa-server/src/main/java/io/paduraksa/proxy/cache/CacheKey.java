@@ -3,6 +3,7 @@ package io.paduraksa.proxy.cache;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.http1.AsciiView;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -79,10 +80,8 @@ final class CacheKey {
         pathEnd = length;
         bytes[length++] = END;
         if (qs >= 0) {
-            CharSequence target = state.target();
-            for (int i = qs; i < qe; i++) {
-                bytes[length++] = (byte) target.charAt(i);
-            }
+            copy(state.target(), qs, qe, bytes, length);
+            length += queryLength;
         }
         bytes[length++] = END;
         hash = hashOf(bytes, 0, length);
@@ -177,25 +176,37 @@ final class CacheKey {
     private void appendHost(CharSequence authority) {
         int n = authority.length();
         int start = length;
-        if (authority.charAt(0) == '[') {
-            for (int i = 0; i < n; i++) {
-                char c = authority.charAt(i);
-                bytes[length++] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
-                if (c == ']') {
-                    break;
-                }
+        copy(authority, 0, n, bytes, start);
+        int end = start + n;
+        // an IPv6 literal ends at its ']', a name or IPv4 address at the port's ':'
+        byte stop = bytes[start] == '[' ? (byte) ']' : (byte) ':';
+        int i = start;
+        while (i < end && bytes[i] != stop) {
+            byte c = bytes[i];
+            if (c >= 'A' && c <= 'Z') {
+                bytes[i] = (byte) (c + 32);
             }
-        } else {
-            for (int i = 0; i < n; i++) {
-                char c = authority.charAt(i);
-                if (c == ':') {
-                    break;
-                }
-                bytes[length++] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
-            }
+            i++;
         }
+        length = stop == ']' && i < end ? i + 1 : i;
         if (length > start && bytes[length - 1] == '.') {
             length--;
+        }
+    }
+
+    /**
+     * Copies {@code s[from, to)} (ASCII, one byte per char) into {@code dst} at {@code at}: in bulk
+     * from the HTTP/1.1 head's view or an {@link AsciiString}, else a char at a time. 0 B.
+     */
+    private static void copy(CharSequence s, int from, int to, byte[] dst, int at) {
+        if (s instanceof AsciiView v) {
+            v.copyTo(from, dst, at, to - from);
+        } else if (s instanceof AsciiString a) {
+            System.arraycopy(a.array(), a.arrayOffset() + from, dst, at, to - from);
+        } else {
+            for (int i = from; i < to; i++) {
+                dst[at++] = (byte) s.charAt(i);
+            }
         }
     }
 
