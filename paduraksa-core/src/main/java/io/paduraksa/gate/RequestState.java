@@ -53,6 +53,7 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     private long bytesSent;
     private int upstreamIndex;
     private long upstreamNanos;
+    private int upstreamError;
     private long traceHigh;
     private long traceLow;
 
@@ -92,6 +93,7 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
         this.bytesSent = 0;
         this.upstreamIndex = -1;
         this.upstreamNanos = -1;
+        this.upstreamError = -1;
         this.traceHigh = 0;
         this.traceLow = 0;
     }
@@ -421,6 +423,18 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
     public void upstream(int destinationIndex, long nanos) {
         this.upstreamIndex = destinationIndex;
         this.upstreamNanos = nanos;
+    }
+
+    /**
+     * What failed upstream in the forwarder's last attempt (its error kind, a small number the server's
+     * upstream metrics name), or -1: none, or the request was not forwarded.
+     */
+    public int upstreamError() {
+        return upstreamError;
+    }
+
+    public void upstreamError(int kind) {
+        this.upstreamError = kind;
     }
 
     /** The W3C trace id sent upstream (high and low 64 bits; both 0: none). */

@@ -129,9 +129,10 @@ public final class AccessLog implements AutoCloseable {
 
     /**
      * Queues the line of a request that ended. {@code view} may be null (a head that never
-     * parsed); {@code state} carries status, bytes, start, upstream and trace (the one the forwarder
-     * sent upstream, or the client's own: {@code TraceParent.keepClientTrace}; its snapshot is null
-     * when the gate did not run). The status and bytes are the state's.
+     * parsed); {@code state} carries status, bytes, start, upstream, upstream error (the forwarder's
+     * {@link UpstreamMetrics} kind) and trace (the one the forwarder sent upstream, or the client's
+     * own: {@code TraceParent.keepClientTrace}; its snapshot is null when the gate did not run). The
+     * status and bytes are the state's.
      */
     public void log(int listener, int protocol, RequestState state, RequestView view, ClientInfo client, int decision) {
         Ring r = local.get();
@@ -180,7 +181,8 @@ public final class AccessLog implements AutoCloseable {
         p = putLong(b, p, state.traceLow());
         INT.set(b, p, (listener << 16) | (protocol << 8) | decision);
         INT.set(b, p + 4, state.status());
-        p += 8;
+        INT.set(b, p + 8, state.upstreamError());
+        p += 12;
         CharSequence target = view == null ? null : view.target();
         int q = target == null ? -1 : indexOf(target, '?');
         p = putText(b, p, view == null ? null : view.method(), 0, -1, MAX_METHOD);

@@ -132,6 +132,8 @@ final class AccessLogFormat {
         final int protocol;
         final int decision;
         final int status;
+        /** {@link UpstreamMetrics} error kind, -1 for none. */
+        final int upstreamError;
         final byte[] b;
         final int method;
         final int host;
@@ -163,7 +165,8 @@ final class AccessLogFormat {
             protocol = (packed >>> 8) & 0xFF;
             decision = packed & 0xFF;
             status = (int) INT.get(b, p + 92);
-            p += 96;
+            upstreamError = (int) INT.get(b, p + 96);
+            p += 100;
             method = p;
             p = skip(b, p);
             host = p;
@@ -237,6 +240,12 @@ final class AccessLogFormat {
             l.add("null");
         } else {
             l.millis(r.upstreamNanos);
+        }
+        l.add(",\"upstream_error\":");
+        if (r.upstreamError < 0 || r.upstreamError >= UpstreamMetrics.ERRORS.length) {
+            l.add("null");
+        } else {
+            l.add((byte) '"').add(UpstreamMetrics.ERRORS[r.upstreamError]).add((byte) '"');
         }
         l.add(",\"decision\":\"").add(Metrics.DECISIONS[Math.min(r.decision, Metrics.DECISIONS.length - 1)]).add((byte) '"');
         l.add(",\"policy\":");

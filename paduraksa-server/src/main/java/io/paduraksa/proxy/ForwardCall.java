@@ -161,6 +161,7 @@ public final class ForwardCall implements UpstreamCall {
         sentNanos = System.nanoTime();
         cluster.meter(destination).request();
         state.upstream(destination, -1);
+        state.upstreamError(-1); // a new attempt: what failed before it was retried
         stream.begin(this, cluster.model().timeouts().responseHeaders().toNanos(), headRequest, upgradeRequest);
         stream.writeHead(state, exchange, cluster.model(), cluster.endpointAuthority(destination), requestLength);
         if (!requestDone && upstream == stream) {
@@ -196,7 +197,7 @@ public final class ForwardCall implements UpstreamCall {
         // Counts at once: the balancer skips this destination from the next pick on.
         cluster.destination(destination).onConnectionFailure(System.nanoTime());
         cluster.meter(destination).request(); // a request tried, though its connection failed
-        cluster.meter(destination).error(UpstreamMetrics.CONNECT);
+        upstreamFailed(UpstreamMetrics.CONNECT);
         state.upstream(destination, -1);
         retryOrFail(502);
     }
@@ -308,7 +309,7 @@ public final class ForwardCall implements UpstreamCall {
             // A 101 with a wrong Sec-WebSocket-Accept, or a 2xx an HTTP/2 client would take for an open tunnel.
             dropConnection();
             cluster.destination(destination).requestEnded();
-            cluster.meter(destination).error(UpstreamMetrics.INVALID_RESPONSE);
+            upstreamFailed(UpstreamMetrics.INVALID_RESPONSE);
             fail(502);
             return;
         }
@@ -386,7 +387,7 @@ public final class ForwardCall implements UpstreamCall {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
         cluster.destination(destination).requestEnded();
-        cluster.meter(destination).error(UpstreamMetrics.INVALID_RESPONSE);
+        upstreamFailed(UpstreamMetrics.INVALID_RESPONSE);
         if (responseStarted) {
             exchange.abort();
             end(false);
@@ -406,7 +407,7 @@ public final class ForwardCall implements UpstreamCall {
             end(true);
             return;
         }
-        cluster.meter(destination).error(UpstreamMetrics.RESET);
+        upstreamFailed(UpstreamMetrics.RESET);
         if (responseStarted) {
             exchange.abort();
             end(false);
@@ -432,7 +433,7 @@ public final class ForwardCall implements UpstreamCall {
     public void onUpstreamRefused() {
         upstream = null;
         cluster.destination(destination).requestEnded();
-        cluster.meter(destination).error(UpstreamMetrics.RESET);
+        upstreamFailed(UpstreamMetrics.RESET);
         if (!responseStarted && !refusedOnce && (retryable || extendedConnect) && exchange.isOpen()) {
             refusedOnce = true;
             pickAndConnect(-1, -1);
@@ -452,7 +453,7 @@ public final class ForwardCall implements UpstreamCall {
         dropConnection();
         cluster.destination(destination).onFailure(System.nanoTime());
         cluster.destination(destination).requestEnded();
-        cluster.meter(destination).error(UpstreamMetrics.TIMEOUT);
+        upstreamFailed(UpstreamMetrics.TIMEOUT);
         fail(504);
     }
 
@@ -462,7 +463,7 @@ public final class ForwardCall implements UpstreamCall {
         dropConnection();
         cluster.destination(destination).requestEnded();
         if (!tunnel) {
-            cluster.meter(destination).error(UpstreamMetrics.TIMEOUT);
+            upstreamFailed(UpstreamMetrics.TIMEOUT);
         }
         if (tunnel) {
             exchange.responseEnd(null);
@@ -483,7 +484,7 @@ public final class ForwardCall implements UpstreamCall {
     public void onUpgradeUnsupported() {
         upstream = null;
         cluster.destination(destination).requestEnded();
-        cluster.meter(destination).error(UpstreamMetrics.UPGRADE_UNSUPPORTED);
+        upstreamFailed(UpstreamMetrics.UPGRADE_UNSUPPORTED);
         fail(502);
     }
 
@@ -503,6 +504,15 @@ public final class ForwardCall implements UpstreamCall {
             }
         }
         fail(status);
+    }
+
+    /**
+     * Counts {@code kind} ({@link UpstreamMetrics#CONNECT} ...) for the destination and keeps it in the
+     * request's state, so the access log names the same failure the metric counts.
+     */
+    private void upstreamFailed(int kind) {
+        cluster.meter(destination).error(kind);
+        state.upstreamError(kind);
     }
 
     private void dropConnection() {

@@ -2,8 +2,10 @@ package io.paduraksa.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.AccessLogLines;
 import io.paduraksa.server.testing.TestServer;
 import java.net.Socket;
 import java.net.URI;
@@ -11,11 +13,13 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * B forwarding to a real WebSocket origin (and one {@code h2} cluster over TLS with ALPN to B's TLS listener) (Netty's handshake, {@link WebSocketOrigin}). An HTTP/1.1
  * client (the JDK's WebSocket, which checks the accept) and an HTTP/2 client
  * ({@link H2WebSocketClient}) go through A -> B -> origin: echoes, closes from either side, B's gate
- * refusing the path, B's listener without SETTINGS_ENABLE_CONNECT_PROTOCOL, and a reload of A.
+ * refusing the path, B's listener without SETTINGS_ENABLE_CONNECT_PROTOCOL (its 502 in A's access
+ * log with {@code upstream_error} {@code upgrade_unsupported}), and a reload of A.
  */
 class Http2UpstreamWebSocketIT {
     private static final String B_CONFIG = """
@@ -77,6 +82,7 @@ class Http2UpstreamWebSocketIT {
                 protocol: h2c
                 destinations: [{url: "http://127.0.0.1:%d"}]
                 timeouts: {idle: 1s}
+            access_log: {enabled: true, path: "%s", format: json}
             hosts:
               - names: ["127.0.0.1", a.test]
                 routes:
@@ -87,6 +93,10 @@ class Http2UpstreamWebSocketIT {
                   - {path: /short, forward: echo-h2-short}
                   - {path: /, forward: b}
             """;
+    @TempDir
+    static Path dir;
+    /** A's access log. */
+    private static Path log;
     private static WebSocketOrigin origin;
     /** Netty's HTTP/2 server: no SETTINGS_ENABLE_CONNECT_PROTOCOL, keeps every request head it gets. */
     private static H2Origin nettyH2;
@@ -98,6 +108,7 @@ class Http2UpstreamWebSocketIT {
 
     @BeforeAll
     static void start() throws Exception {
+        log = dir.resolve("a-access.log");
         origin = new WebSocketOrigin();
         nettyH2 = new H2Origin(100);
         echoH2 = new H2Origin(100, true);
@@ -107,7 +118,7 @@ class Http2UpstreamWebSocketIT {
     }
 
     private static String aConfig(String extraRoute) {
-        return A_CONFIG.formatted(b.port("h2c"), b.port("tls"), H2Client.testFile("ca.pem"), b.port("off"), nettyH2.port(), echoH2.port(), echoH2.port(), extraRoute);
+        return A_CONFIG.formatted(b.port("h2c"), b.port("tls"), H2Client.testFile("ca.pem"), b.port("off"), nettyH2.port(), echoH2.port(), echoH2.port(), log, extraRoute);
     }
 
     @AfterAll
@@ -439,6 +450,30 @@ class Http2UpstreamWebSocketIT {
             assertThat(handshake(s, "/netty")).startsWith("HTTP/1.1 502 ");
         }
         assertThat(nettyH2.received.get()).as("no request at all, not a plain GET pretending to be a handshake").isEqualTo(before);
+    }
+
+    @Test
+    void theAccessLogNamesWhyTheUpgradeWas502() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", a.port("public"))) {
+            assertThat(handshake(s, "/off/logged-h1")).startsWith("HTTP/1.1 502 ");
+        }
+        try (H2WebSocketClient c = H2WebSocketClient.connect(a.port("public"))) {
+            assertThat(c.open("http", "a.test", "/off/logged-h2").status()).isEqualTo(502);
+            H2WebSocketClient.Tunnel fine = c.open("http", "a.test", "/ws/logged");
+            assertThat(fine.status()).isEqualTo(200);
+            fine.sendText("logged");
+            assertThat(fine.next()).isEqualTo("logged");
+        }
+        for (String[] p : new String[][] {{"/off/logged-h1", "HTTP/1.1"}, {"/off/logged-h2", "HTTP/2.0"}}) {
+            JsonNode line = AccessLogLines.lineFor(log, p[0], p[1]);
+            assertThat(line.get("status").asInt()).isEqualTo(502);
+            assertThat(line.get("decision").asText()).isEqualTo("forward");
+            assertThat(line.get("cluster").asText()).isEqualTo("b-off");
+            assertThat(line.get("upstream_error").asText()).as(p[0]).isEqualTo("upgrade_unsupported");
+        }
+        JsonNode opened = AccessLogLines.lineFor(log, "/ws/logged", "HTTP/2.0");
+        assertThat(opened.get("status").asInt()).isEqualTo(200);
+        assertThat(opened.get("upstream_error").isNull()).as("an opened tunnel names no failure").isTrue();
     }
 
     @Test

@@ -171,6 +171,7 @@ class InstrumentationIT {
         assertThat(forwarded.get("cluster").asText()).isEqualTo("app");
         assertThat(forwarded.get("upstream").asText()).isEqualTo(destinationLabel());
         assertThat(forwarded.get("upstream_ms").asDouble()).isGreaterThanOrEqualTo(0);
+        assertThat(forwarded.get("upstream_error").isNull()).isTrue();
         assertThat(forwarded.get("duration_ms").asDouble()).isGreaterThanOrEqualTo(forwarded.get("upstream_ms").asDouble());
         assertThat(forwarded.get("query_length").asInt()).isEqualTo("token=secret".length());
         assertThat(forwarded.has("query")).isFalse();
@@ -200,6 +201,24 @@ class InstrumentationIT {
         assertThat(h2.get("protocol").asText()).isEqualTo("HTTP/2.0");
         assertThat(h2.get("status").asInt()).isEqualTo(200);
         assertThat(h2.get("bytes_sent").asLong()).isEqualTo(16);
+    }
+
+    @Test
+    void aFailedForwardIsLoggedWithTheUpstreamErrorTheMetricCounts() throws Exception {
+        try (RawHttp client = new RawHttp(server.port("public"))) {
+            assertThat(client.exchange(get("a.test", "/dead/h1", "")).status()).isEqualTo(502);
+        }
+        try (H2Client h2 = H2Client.connect(server.port("public"))) {
+            assertThat(h2.get("GET", "a.test", "/dead/h2").status()).isEqualTo(502);
+            assertThat(h2.get("GET", "a.test", "/bad-status").status()).isEqualTo(502);
+        }
+        assertThat(lineFor("/dead/h1").get("upstream_error").asText()).isEqualTo("connect");
+        JsonNode h2 = lineFor("/dead/h2");
+        assertThat(h2.get("protocol").asText()).isEqualTo("HTTP/2.0");
+        assertThat(h2.get("status").asInt()).isEqualTo(502);
+        assertThat(h2.get("upstream_error").asText()).isEqualTo("connect");
+        JsonNode invalid = waitForLine(n -> n.get("path").asText().equals("/bad-status") && n.get("protocol").asText().equals("HTTP/2.0"));
+        assertThat(invalid.get("upstream_error").asText()).isEqualTo("invalid_response");
     }
 
     @Test

@@ -437,6 +437,40 @@ class ResponseCacheIT {
         assertThat(origin.count(t)).isEqualTo(1);
     }
 
+    /**
+     * The HTTP/2 twin of {@code Http3CacheIT}'s split request: a GET whose END_STREAM comes in a DATA
+     * frame after its HEADERS (an empty one, with or without {@code content-length: 0}) could still
+     * have brought a body when the gate ran, so it is forwarded without a lookup, and a GET that
+     * does bring one reaches the upstream with it.
+     */
+    @Test
+    void anH2GetWhoseEndStreamComesAfterItsHeadersIsForwarded() throws Exception {
+        String t = "/h2split?cc=max-age%3D60";
+        try (H2Client c = H2Client.connect(server.port("public"))) {
+            H2Client.Response first = c.get("GET", "app.test", t);
+            assertThat(first.body()).startsWith("n=1 ");
+            assertThat(c.get("GET", "app.test", t).header("age")).as("stored: a GET with END_STREAM on its HEADERS hits").isNotNull();
+            Http2Headers[] splits = {H2Client.headers("GET", "app.test", t),
+                H2Client.headers("GET", "app.test", t).add("content-length", "0")};
+            for (int i = 0; i < splits.length; i++) {
+                H2Client.Stream split = c.send(splits[i], null, false); // HEADERS without END_STREAM
+                Thread.sleep(50); // the END_STREAM in a later read, as a client that had a body to send
+                c.sendData(split, "", true);
+                H2Client.Response r = split.done.get(5, TimeUnit.SECONDS);
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.header("age")).as("split %d: not from the store", i).isNull();
+                assertThat(r.body()).startsWith("n=" + (i + 2) + " ");
+            }
+            H2Client.Stream withBody = c.send(H2Client.headers("GET", "app.test", t), null, false);
+            Thread.sleep(50);
+            c.sendData(withBody, "q=1", true);
+            H2Client.Response r = withBody.done.get(5, TimeUnit.SECONDS);
+            assertThat(r.header("age")).isNull();
+            assertThat(r.body()).startsWith("n=4 ");
+        }
+        assertThat(origin.count(t)).isEqualTo(4);
+    }
+
     @Test
     void h2cClientsGetTheStaleCopyWhenTheUpstreamFails() throws Exception {
         String t = "/h2stale?cc=max-age%3D1";

@@ -2,13 +2,16 @@ package io.paduraksa.server.http3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.handler.codec.http3.Http3Headers;
 import io.paduraksa.server.http2.H2Client;
+import io.paduraksa.server.testing.AccessLogLines;
 import io.paduraksa.server.testing.TestOrigin;
 import io.paduraksa.server.testing.TestServer;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
@@ -21,20 +24,25 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * HTTP/3 with Netty's own client against the real server: gate answers, policies, rate limits and
  * forwarding to an HTTP/1.1 upstream (request body, a response larger than the stream window, the
- * QUIC peer as the client), hostile requests, and the {@code Alt-Svc} advertisement on the same
- * listener's HTTP/1.1 and HTTP/2 answers.
+ * QUIC peer as the client, a failed forward's access-log line), hostile requests, and the
+ * {@code Alt-Svc} advertisement on the same listener's HTTP/1.1 and HTTP/2 answers.
  */
 class Http3IT {
+    @TempDir
+    static Path dir;
+    static Path log;
     static TestOrigin origin;
     static TestServer server;
 
     @BeforeAll
     static void start() throws Exception {
         origin = new TestOrigin("origin");
+        log = dir.resolve("access.log");
         server = TestServer.start("""
                 listeners:
                   - name: tls
@@ -47,6 +55,8 @@ class Http3IT {
                 limits: {max_body_size: 200KiB}
                 clusters:
                   app: {destinations: [{url: "%s"}]}
+                  dead: {destinations: [{url: "http://127.0.0.1:1"}], retry: {attempts: 0}}
+                access_log: {enabled: true, path: "%s", format: json}
                 policies:
                   no-admin: {type: path, deny: [/admin]}
                   limited: {type: rate_limit, key: "header:X-Client", rate: 1/h, burst: 3, headers: true}
@@ -59,8 +69,9 @@ class Http3IT {
                       - {path: /app, forward: app}
                       - {path: /waf, policies: [waf], forward: app}
                       - {path: /big, forward: app}
+                      - {path: /dead, forward: dead}
                       - {path: /, respond: {status: 200, body: "hello h3\\n"}}
-                """.formatted(H2Client.testFile("a-test-chain.pem"), H2Client.testFile("a-test.key"), origin.url()));
+                """.formatted(H2Client.testFile("a-test-chain.pem"), H2Client.testFile("a-test.key"), origin.url(), log));
     }
 
     @AfterAll
@@ -84,6 +95,19 @@ class Http3IT {
             assertThat(c.send("GET", "nope.example", "/").await().status).isEqualTo(421);
             assertThat(c.send("GET", "a.test", "/admin/x").await().status).isEqualTo(403);
         }
+    }
+
+    @Test
+    void aFailedForwardIsLoggedWithItsUpstreamError() throws Exception {
+        try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+            assertThat(c.send("GET", "a.test", "/dead/h3").await().status).isEqualTo(502);
+            assertThat(c.send("GET", "a.test", "/app/logged").await().status).isEqualTo(200);
+        }
+        JsonNode failed = AccessLogLines.lineFor(log, "/dead/h3", "HTTP/3");
+        assertThat(failed.get("status").asInt()).isEqualTo(502);
+        assertThat(failed.get("cluster").asText()).isEqualTo("dead");
+        assertThat(failed.get("upstream_error").asText()).as("the name paduraksa_upstream_errors_total gives it").isEqualTo("connect");
+        assertThat(AccessLogLines.lineFor(log, "/app/logged", "HTTP/3").get("upstream_error").isNull()).isTrue();
     }
 
     /**
