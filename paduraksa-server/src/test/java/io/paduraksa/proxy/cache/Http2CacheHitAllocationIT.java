@@ -78,13 +78,24 @@ class Http2CacheHitAllocationIT {
             int stored = origin.count("/hit/0/app.js?cc=max-age%3D3600");
             c.sendAll(requests, 200, WARM_UP, IN_FLIGHT);
             long[] loops = serverLoopThreads();
-            long before = sum(THREADS.getThreadAllocatedBytes(loops));
-            c.sendAll(requests, 200, MEASURED, IN_FLIGHT);
-            long total = sum(THREADS.getThreadAllocatedBytes(loops)) - before;
-            System.out.printf("HTTP/2 cache hit: server event loops: %,d B/request (%,d B in all)%n", total / MEASURED, total);
+            long total = countedRun(c, requests, loops);
+            if (total > LOOP_BYTES) {
+                // A pool refill can land in one counted run on a loaded machine (8,504 B seen once with
+                // other builds on both cores); anything per hit repeats, so a second run must be clean too.
+                total = countedRun(c, requests, loops);
+            }
             assertThat(origin.count("/hit/0/app.js?cc=max-age%3D3600")).as("every later request was a hit").isEqualTo(stored).isEqualTo(1);
             assertThat(total).as("server event-loop bytes over %,d HTTP/2 cache hits", MEASURED).isLessThanOrEqualTo(LOOP_BYTES);
         }
+    }
+
+    /** One counted run of {@code MEASURED} hits; returns the server event loops' bytes over it. */
+    private static long countedRun(H2Client c, Http2Headers[] requests, long[] loops) throws Exception {
+        long before = sum(THREADS.getThreadAllocatedBytes(loops));
+        c.sendAll(requests, 200, MEASURED, IN_FLIGHT);
+        long total = sum(THREADS.getThreadAllocatedBytes(loops)) - before;
+        System.out.printf("HTTP/2 cache hit: server event loops: %,d B/request (%,d B in all)%n", total / MEASURED, total);
+        return total;
     }
 
     @Test
