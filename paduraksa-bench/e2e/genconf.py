@@ -4,7 +4,9 @@
 Every subject gets the same site: 500 exact hosts h0.test..h499.test (10 of them IDN; nginx and
 HAProxy get those in punycode, Paduraksa in Unicode), 20 single-label wildcards *.w0.test..*.w19.test,
 and per host: /static answered 200 with a 16-byte body, /old redirected 301, /admin denied 403 by a
-path rule, / forwarded to the upstream over pooled keep-alive connections with X-Forwarded-For set.
+path rule, / forwarded to the upstream over pooled keep-alive connections with X-Forwarded-For set,
+/cached forwarded with the response cache on (the upstream says max-age=3600: after the first
+request per URL every request is a hit; nginx's proxy_cache, HAProxy's cache, Paduraksa's cache).
 Unknown hosts get 421. Access logs are off everywhere.
 
 Standard library only (run with /usr/bin/python3).
@@ -50,6 +52,8 @@ def paduraksa_yaml(port, admin_port, up_port, up_h2_port):
         "# the same upstream-bound work as nginx's proxy_add_x_forwarded_for and HAProxy's forwardfor",
         "# (X-Request-Id cannot be turned off: Paduraksa still adds one per request)",
         'forwarding: {x_forwarded_for: append, x_forwarded_proto: false, x_forwarded_host: false}',
+        "# /cached: the upstream's answers (max-age=3600) stored and served from the cache, as nginx's proxy_cache and HAProxy's cache do",
+        "cache: {max_size: 64MiB}",
         "policies:",
         "  no-admin: {type: path, deny: [/admin]}",
         "hosts:",
@@ -63,6 +67,7 @@ def paduraksa_yaml(port, admin_port, up_port, up_h2_port):
             '      - {path: /static, respond: {status: 200, body: "%s"}}' % BODY,
             '      - {path: /old, redirect: {location: "https://%s/new", status: 301}}' % target,
             "      - {path: /up2, forward: up2}",
+            "      - {path: /cached, forward: up, cache: {}}",
             "      - {path: /, forward: up}",
         ]
     lines += ["default: {respond: {status: 421}}", ""]
@@ -93,10 +98,11 @@ def nginx_upstream_conf(run, h1, h2):
     return NGINX_COMMON.format(run=run, name="upstream") + """  server {
     listen 127.0.0.1:%d;
     listen 127.0.0.1:%d http2;
+    location /cached { add_header Cache-Control "max-age=3600"; return 200 "%s"; }
     location / { return 200 "%s"; }
   }
 }
-""" % (h1, h2, BODY)
+""" % (h1, h2, BODY, BODY)
 
 
 def nginx_proxy_conf(run, h1, h2, up):
@@ -113,12 +119,14 @@ def nginx_proxy_conf(run, h1, h2, up):
   proxy_set_header Connection "";
   proxy_set_header Host $host;
   proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+  proxy_cache_path %s/nginx.cache levels=1:2 keys_zone=edge:16m max_size=64m inactive=1h use_temp_path=off;
+  proxy_cache_key $scheme$host$request_uri;
   server {
     listen 127.0.0.1:%d default_server;
     listen 127.0.0.1:%d http2 default_server;
     location / { return 421; }
   }
-""" % (up, h1, h2))
+""" % (up, run, h1, h2))
     servers = [(w, w) for _, w in exact_hosts()] + [("*." + p, p) for p in wildcard_parents()]
     for name, target in servers:
         out.append("""  server {
@@ -128,6 +136,7 @@ def nginx_proxy_conf(run, h1, h2, up):
     location /static { return 200 "%s"; }
     location /old { return 301 https://%s/new; }
     location /admin { return 403; }
+    location /cached { proxy_pass http://up; proxy_cache edge; }
     location / { proxy_pass http://up; }
   }
 """ % (h1, h2, name, BODY, target))
@@ -163,11 +172,20 @@ frontend public
   http-request return status 200 content-type text/plain string "{body}" if {{ path /static }} || {{ path_beg /static/ }}
   http-request redirect location https://%[var(txn.host)]/new code 301 if {{ path /old }} || {{ path_beg /old/ }}
   use_backend up2 if {{ path /up2 }} || {{ path_beg /up2/ }}
+  use_backend cached if {{ path /cached }} || {{ path_beg /cached/ }}
   default_backend up
 backend up
   server u1 127.0.0.1:{up}
 backend up2
   server u2 127.0.0.1:{up2} proto h2
+backend cached
+  http-request cache-use edge
+  http-response cache-store edge
+  server u1 127.0.0.1:{up}
+cache edge
+  total-max-size 64
+  max-object-size 65536
+  max-age 3600
 """.format(run=run, h1=h1, h2=h2, up=up, up2=up2, body=BODY)
 
 
@@ -180,8 +198,8 @@ def haproxy_maps():
 
 # ---------------------------------------------------------------- traffic
 
-ROUTES = {"static": "/static", "redirect": "/old", "deny": "/admin", "proxy": "", "proxy2": "/up2"}
-EXPECT = {"static": 200, "redirect": 301, "deny": 403, "proxy": 200, "proxy2": 200}
+ROUTES = {"static": "/static", "redirect": "/old", "deny": "/admin", "proxy": "", "proxy2": "/up2", "cached": "/cached"}
+EXPECT = {"static": 200, "redirect": 301, "deny": 403, "proxy": 200, "proxy2": 200, "cached": 200}
 
 CHROME_UA = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
              "Chrome/131.0.0.0 Safari/537.36")
@@ -224,7 +242,8 @@ def browser_path(scenario, k):
             "redirect": "page%d?utm_source=news&id=%d" % (p, p * 7),
             "deny": "panel%d?tab=users&page=%d" % (p, p % 5),
             "proxy": "shop/item%d?id=%d&ref=home" % (p, p * 11),
-            "proxy2": "shop/item%d?id=%d&ref=home" % (p, p * 11)}[scenario]
+            "proxy2": "shop/item%d?id=%d&ref=home" % (p, p * 11),
+            "cached": "asset%d.js?v=%d" % (p, 2000 + p)}[scenario]
     return route + "/" + leaf
 
 

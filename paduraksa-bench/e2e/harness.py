@@ -25,10 +25,12 @@ import genconf  # noqa: E402
 import report  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
-SCENARIOS = ["static", "redirect", "deny", "proxy"]
+SCENARIOS = ["static", "redirect", "deny", "proxy", "cached"]
 # Proxied scenarios: "proxy" to the upstream over HTTP/1.1, "proxy2" over h2c (not in the default
 # set; nginx cannot proxy to an HTTP/2 upstream and is skipped there).
 PROXIED = ("proxy", "proxy2")
+# "cached": /cached through each subject's response cache; the upstream's CPU is recorded to show the hits.
+CACHED = ("cached",)
 SHAPES = ["minimal", "browser"]
 PROTOS = ["h1", "h2c"]
 SUBJECTS = ["paduraksa", "nginx", "haproxy", "direct"]
@@ -363,7 +365,7 @@ def measure(load, subj, upstream, scenario, shape, proto, a, procs):
         "other_cores": round(other_s / window, 3) if window else None,
     })
     rec["subject_us_per_req"] = round(subj_s * 1e6 / n, 3) if n else None
-    rec["upstream_us_per_req"] = round(up_s * 1e6 / n, 3) if n and scenario in PROXIED else None
+    rec["upstream_us_per_req"] = round(up_s * 1e6 / n, 3) if n and (scenario in PROXIED or scenario in CACHED) else None
     if scenario in PROXIED and subj.name != "direct" and n and up_s > 0:
         rec["ratio_to_upstream"] = round(subj_s / up_s, 3)
     rec["noisy"] = bool(rec["other_cores"] is not None and

@@ -8,10 +8,11 @@ import os
 import statistics
 import sys
 
-SCENARIOS = ["static", "redirect", "deny", "proxy", "proxy2"]
+SCENARIOS = ["static", "redirect", "deny", "proxy", "proxy2", "cached"]
 SCENARIO_TITLE = {"static": "gate-answered 200 (/static)", "redirect": "gate-answered 301 (/old)",
                   "deny": "gate-answered 403 (/admin, path policy)", "proxy": "proxied (/ to the upstream)",
-                  "proxy2": "proxied over h2c (/up2 to the upstream's HTTP/2 port)"}
+                  "proxy2": "proxied over h2c (/up2 to the upstream's HTTP/2 port)",
+                  "cached": "cache hits (/cached, stored from the upstream)"}
 SHAPES = ["minimal", "browser"]
 PROTOS = ["h1", "h2c"]
 SUBJECTS = ["paduraksa", "nginx", "haproxy", "direct"]
@@ -51,6 +52,12 @@ def summarise(rows):
                 if p and p.get("subject_us_per_req") and r.get("subject_us_per_req") is not None:
                     ratios.append(r["subject_us_per_req"] / p["subject_us_per_req"])
             vs[peer] = spread(ratios)
+        own_static = []
+        if sc == "cached":
+            for r in rs:
+                st = by_cell_round.get(("static", sh, pr, r["round"], su))
+                if st and st.get("subject_us_per_req") and r.get("subject_us_per_req") is not None:
+                    own_static.append(r["subject_us_per_req"] / st["subject_us_per_req"])
         allocs = [r.get("alloc_b_per_req") for r in rs]
         out.append({
             "scenario": sc, "shape": sh, "proto": pr, "subject": su,
@@ -59,6 +66,7 @@ def summarise(rows):
             "cpu_us_per_req": spread([r["subject_us_per_req"] for r in rs]),
             "upstream_us_per_req": spread([r.get("upstream_us_per_req") for r in rs]),
             "ratio_to_upstream": spread([r.get("ratio_to_upstream") for r in rs]),
+            "vs_own_static": spread(own_static) if sc == "cached" else None,
             "vs_nginx": vs["nginx"] if su not in ("nginx", "direct") else None,
             "vs_haproxy": vs["haproxy"] if su not in ("haproxy", "direct") else None,
             "alloc_b_per_req": spread(allocs),
@@ -123,9 +131,13 @@ def markdown(summary, notes, env, chart_name="chart.svg", skipped=()):
         gone = sorted({(su, why) for su, s2, why in skipped if s2 == sc})
         if not rows and not gone:
             continue
-        lines += ["#### %s" % SCENARIO_TITLE[sc], "",
-                  "| shape | proto | subject | req/s | p50 / p99 ms | CPU us/req | x upstream | x nginx | x HAProxy "
-                  "| alloc B/req | runs (noisy) | bad / errors |",
+        lines += ["#### %s" % SCENARIO_TITLE[sc], ""]
+        if sc == "cached":
+            lines += ["x own /static here: the subject's CPU per cache hit over its own CPU per gate-answered 200 "
+                      "(/static) in the same round, shape and protocol. upstream us/req: the upstream's CPU per "
+                      "request in the window (0 when every request was a hit).", ""]
+        lines += [("| shape | proto | subject | req/s | p50 / p99 ms | CPU us/req | %s | x nginx | x HAProxy "
+                   "| alloc B/req | runs (noisy) | bad / errors |") % ("x own /static" if sc == "cached" else "x upstream"),
                   "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in rows:
             lat = "-"
@@ -134,10 +146,14 @@ def markdown(summary, notes, env, chart_name="chart.svg", skipped=()):
             alloc = fmt(r["alloc_b_per_req"], 0) if r["alloc_b_per_req"] else ("n/a" if r["subject"] == "paduraksa" else "")
             lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d (%d) | %d / %d |" % (
                 r["shape"], r["proto"], r["subject"], fmt(r["rps"], 0), lat, fmt(r["cpu_us_per_req"], 2),
-                fmt(r["ratio_to_upstream"], 2), fmt(r["vs_nginx"], 2), fmt(r["vs_haproxy"], 2), alloc,
+                fmt(r["vs_own_static"] if sc == "cached" else r["ratio_to_upstream"], 2), fmt(r["vs_nginx"], 2),
+                fmt(r["vs_haproxy"], 2), alloc,
                 r["runs"], r["noisy_runs"], r["bad_responses"], r["transport_errors"]))
         for su, why in gone:
             lines.append("| all | all | %s | %s | | | | | | | 0 | |" % (su, why))
+        if sc == "cached" and rows:
+            lines += ["", "upstream us/req during the cache-hit windows: " + ", ".join(
+                "%s %s %s %s" % (r["subject"], r["shape"], r["proto"], fmt(r["upstream_us_per_req"], 2)) for r in rows)]
         lines.append("")
     alloc_notes = sorted({n for r in summary for n in r["alloc_notes"]})
     if notes or alloc_notes:
