@@ -72,13 +72,23 @@ class AttacksBodyAllocationIT {
         try (RawHttp c = new RawHttp(server.port("main"))) {
             meter.enabled(false);
             run(c, first, second, WARM_UP, bytes.length);
-            meter.reset();
-            meter.enabled(true);
-            run(c, first, second, MEASURED, bytes.length);
-            meter.enabled(false);
+            counted(meter, c, first, second, bytes.length);
+            if (meter.bytes() != 0) {
+                // A JIT one-off (88 B in one call of 3,000 seen once on a loaded CI machine) lands in one
+                // counted run; anything per request repeats, so a second run must be clean too.
+                System.out.println(type + ": first counted run allocated, a second one must not: " + meter);
+                counted(meter, c, first, second, bytes.length);
+            }
         }
         assertThat(meter.requests()).as("every request went through the metered gate").isEqualTo(MEASURED);
         assertThat(meter.bytes()).as("gate and body phase: " + meter).isZero();
+    }
+
+    private static void counted(GateMeter meter, RawHttp c, String first, String second, int length) throws Exception {
+        meter.reset();
+        meter.enabled(true);
+        run(c, first, second, MEASURED, length);
+        meter.enabled(false);
     }
 
     private static void run(RawHttp c, String first, String second, int n, int length) throws Exception {
