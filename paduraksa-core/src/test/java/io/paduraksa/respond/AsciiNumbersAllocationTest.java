@@ -19,13 +19,14 @@ class AsciiNumbersAllocationTest {
     void writingDecimalAndHexAllocatesNothing() {
         Target t = new Target();
         try {
-            AllocationAssert.assertZero("AsciiNumbers.writeDecimal + writeHex", t, s -> {
+            AllocationAssert.assertZero("AsciiNumbers.writeDecimal + writeHex16 + writeHex", t, s -> {
                 s.out.clear();
                 s.value = s.value * 31 + 7 & Long.MAX_VALUE;
                 AsciiNumbers.writeDecimal(s.out, s.value);
+                AsciiNumbers.writeHex16(s.out, s.value);
                 AsciiNumbers.writeHex(s.out, s.value);
             });
-            // The last call's work: the decimal digits, then hex digits of the same value.
+            // The last call's work: the decimal digits, then 16 and then unpadded hex digits of the same value.
             String written = t.out.toString(java.nio.charset.StandardCharsets.US_ASCII);
             org.assertj.core.api.Assertions.assertThat(written).startsWith(Long.toString(t.value))
                     .endsWith(Long.toHexString(t.value));
