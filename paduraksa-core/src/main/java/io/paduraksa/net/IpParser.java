@@ -60,13 +60,21 @@ public final class IpParser {
      * bounds-checked {@code charAt} per character.
      */
     static boolean parse(byte[] text, int from, int to, long[] out) {
-        long v4 = ipv4(text, from, to);
+        long v4 = mayBeIpv4(text, from, to) ? ipv4(text, from, to) : -1;
         if (v4 >= 0) {
             out[0] = 0;
             out[1] = MAPPED_IPV4_PREFIX | v4;
             return true;
         }
         return ipv6(text, from, to, out);
+    }
+
+    /**
+     * Whether {@code text[from, to)} can be a dotted quad at all: seven bytes or more, and a dot after the
+     * first part's one to three digits. An IPv6 address (its first group ends in a colon) skips the IPv4 attempt.
+     */
+    private static boolean mayBeIpv4(byte[] text, int from, int to) {
+        return to - from >= 7 && (text[from + 1] == '.' | text[from + 2] == '.' | text[from + 3] == '.');
     }
 
     /** {@link #parse(CharSequence, int, int, long[])} over the whole of {@code text}. */
