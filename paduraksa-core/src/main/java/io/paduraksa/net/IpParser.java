@@ -320,7 +320,7 @@ public final class IpParser {
     }
 
     /** {@link #ipv4(CharSequence, int, int)} over bytes. */
-    static long ipv4(byte[] text, int from, int to) {
+    private static long ipv4(byte[] text, int from, int to) {
         long value = 0;
         int i = from;
         for (int part = 0; part < 4; part++) {

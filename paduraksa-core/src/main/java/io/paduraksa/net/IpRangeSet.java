@@ -19,13 +19,15 @@ import java.util.List;
  * its block's entry and the next block's, not all of them (2,000 CIDRs: from 11 halvings to about one).
  * 4 KB per indexed set.
  *
- * <p>IPv6 index: a set with at least {@value #INDEX_MIN_RANGES} ranges outside {@code ::/64} (the IPv6 ranges proper)
- * also keeps such an index over the window those ranges share: the longest prefix common to all their first and
- * last addresses' high 64 bits (at most {@value #MAX_V6_PREFIX} bits, so that the next {@value #INDEX_BITS} bits
- * are in the same long), cut into {@code 2^INDEX_BITS} blocks by those next bits. An address inside the window
- * searches between its block's entries, any other address the whole set. For the gate benchmark's deny list
- * (1,000 /48s under {@code 2001:db8::/32}) that is bits 32-41 of the address, and one or two ranges a block.
- * Another 4 KB per indexed set.
+ * <p>IPv6 index: a set with at least {@value #INDEX_MIN_RANGES} ranges reaching past {@code ::/64} (the IPv6
+ * ranges proper) also keeps such an index over the window those ranges share: the longest prefix common to
+ * the high 64 bits of all their first and last addresses (a range starting inside {@code ::/64} counts by its
+ * last address), at most {@value #MAX_V6_PREFIX} bits so that the next {@value #INDEX_BITS} bits are in the
+ * same long, cut into {@code 2^INDEX_BITS} blocks by those next bits. An address inside the window searches
+ * between its block's entries, any other address the whole set. Which window is chosen changes only how many
+ * ranges are searched, never the answer. For the gate benchmark's deny list (1,000 /48s under
+ * {@code 2001:db8::/32}) that is bits 32-41 of the address, and one or two ranges a block. Another 4 KB per
+ * indexed set.
  */
 public final class IpRangeSet {
     private static final IpRangeSet EMPTY = new IpRangeSet(new long[0], new long[0], new long[0], new long[0]);

@@ -134,8 +134,8 @@ public final class PathNormalizer {
      * when the path (up to the first {@code ?}) is already normal and fits {@code out}, it is copied
      * there from index 0 and its length, which is also where the path ends, is returned; otherwise -1,
      * and the caller runs {@code pathEnd} and {@code normalize} (which then give the answer they always
-     * did). Only an {@link AsciiString} (HTTP/2, HTTP/3, the benchmarks) is read this way; any other
-     * sequence returns -1. The gate calls this first: a normal path with a query is then read once,
+     * did). Only an {@link AsciiString} (the HTTP/3 view, the benchmarks, {@code explain}) is read this
+     * way; any other sequence returns -1. The gate calls this first: a normal path with a query is then read once,
      * not twice. 0 B.
      */
     public static int copyIfNormalPath(CharSequence target, byte[] out) {
@@ -143,7 +143,7 @@ public final class PathNormalizer {
             int base = a.arrayOffset();
             return copyIfNormalPath(a.array(), base, base + a.length(), out);
         }
-        return -1; // the HTTP/1.1 view: pathEnd and normalize read it through charAt as before
+        return -1; // a view over a ByteBuf (HTTP/1.1, HTTP/2): pathEnd and normalize read it through charAt as before
     }
 
     /** {@link #copyIfNormal(byte[], int, int, byte[])} that also ends the path at the first {@code ?}. */
