@@ -117,11 +117,14 @@ public final class Gate {
     private static int normalisePath(Snapshot snapshot, RequestView view, RequestState state, GateTrace trace) {
         CharSequence target = view.target();
         int end = target.length();
-        int pathEnd = PathNormalizer.pathEnd(target, 0, end);
+        int length = PathNormalizer.copyIfNormalPath(target, state.pathBuffer());
+        int pathEnd = length >= 0 ? length : PathNormalizer.pathEnd(target, 0, end);
         if (pathEnd < end) {
             state.query(pathEnd + 1, end);
         }
-        int length = PathNormalizer.normalize(target, 0, pathEnd, state.pathBuffer(), snapshot.normalizeOptions());
+        if (length < 0) {
+            length = PathNormalizer.normalize(target, 0, pathEnd, state.pathBuffer(), snapshot.normalizeOptions());
+        }
         if (trace != null) {
             trace.path(state.pathBuffer(), length);
         }

@@ -90,10 +90,20 @@ public final class StaticRequestView implements RequestView {
         return authority;
     }
 
+    /**
+     * Compares the length and the hash first, as the protocol views compare the length first:
+     * {@link AsciiString#hashCode()} ignores ASCII case and is kept by both strings, so a name whose
+     * hash differs cannot match; a name that does is compared as bytes (a word at a time), then
+     * ignoring case when it was added in another case.
+     */
     @Override
     public CharSequence header(AsciiString lowerCaseName) {
+        int length = lowerCaseName.length();
+        int hash = lowerCaseName.hashCode();
         for (int i = 0; i < headerCount; i++) {
-            if (names[i].contentEqualsIgnoreCase(lowerCaseName)) {
+            AsciiString name = names[i];
+            if (name.length() == length && name.hashCode() == hash
+                    && (name.contentEquals(lowerCaseName) || name.contentEqualsIgnoreCase(lowerCaseName))) {
                 return values[i];
             }
         }

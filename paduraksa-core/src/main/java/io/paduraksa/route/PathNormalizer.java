@@ -130,6 +130,52 @@ public final class PathNormalizer {
     }
 
     /**
+     * {@link #pathEnd} and the fast path of {@link #normalize} in one pass over a whole request target:
+     * when the path (up to the first {@code ?}) is already normal and fits {@code out}, it is copied
+     * there from index 0 and its length, which is also where the path ends, is returned; otherwise -1,
+     * and the caller runs {@code pathEnd} and {@code normalize} (which then give the answer they always
+     * did). Only an {@link AsciiString} (the HTTP/3 view, the benchmarks, {@code explain}) is read this
+     * way; any other sequence returns -1. The gate calls this first: a normal path with a query is then read once,
+     * not twice. 0 B.
+     */
+    public static int copyIfNormalPath(CharSequence target, byte[] out) {
+        if (target instanceof AsciiString a) {
+            int base = a.arrayOffset();
+            return copyIfNormalPath(a.array(), base, base + a.length(), out);
+        }
+        return -1; // a view over a ByteBuf (HTTP/1.1, HTTP/2): pathEnd and normalize read it through charAt as before
+    }
+
+    /** {@link #copyIfNormal(byte[], int, int, byte[])} that also ends the path at the first {@code ?}. */
+    private static int copyIfNormalPath(byte[] a, int from, int to, byte[] out) {
+        if (from >= to || a[from] != '/') {
+            return -1;
+        }
+        int segment = from + 1;
+        int i = segment;
+        for (; i < to; i++) {
+            int c = a[i] & 0xFF;
+            if (c == '/') {
+                if (i == segment || isRemovable(a, segment, i)) {
+                    return -1;
+                }
+                segment = i + 1;
+            } else if (CHAR_CLASS[c] != C_PLAIN) {
+                if (c == '?') {
+                    break;
+                }
+                return -1;
+            }
+        }
+        int length = i - from;
+        if (length > out.length || isRemovable(a, segment, i)) {
+            return -1;
+        }
+        System.arraycopy(a, from, out, 0, length);
+        return length;
+    }
+
+    /**
      * Normalises the path {@code target[from, to)} (no query) into {@code out} from index 0.
      * Runs per request, 0 B.
      *

@@ -3,12 +3,14 @@ package io.paduraksa.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.netty.util.AsciiString;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -53,6 +55,7 @@ class IpParserDifferentialTest {
         Map<Stricter, Integer> stricter = new EnumMap<>(Stricter.class);
         long[] ours = new long[2];
         long[] inRange = new long[2];
+        long[] asBytes = new long[2];
         long started = System.nanoTime();
         for (int n = 0; n < INPUTS; n++) {
             String text = generate(random);
@@ -61,6 +64,11 @@ class IpParserDifferentialTest {
             boolean acceptedInRange = IpParser.parse(framed, 1, framed.length() - 1, inRange);
             if (acceptedInRange != accepted || (accepted && (inRange[0] != ours[0] || inRange[1] != ours[1]))) {
                 fail("input #%d '%s': parsing it inside a longer sequence gave a different answer", n, text);
+            }
+            AsciiString bytes = insideLongerArray(text);
+            boolean acceptedAsBytes = IpParser.parse(bytes, 0, bytes.length(), asBytes);
+            if (acceptedAsBytes != accepted || (accepted && (asBytes[0] != ours[0] || asBytes[1] != ours[1]))) {
+                fail("input #%d '%s': the byte path (AsciiString) gave a different answer than charAt", n, text);
             }
             Outcome outcome = judge(n, text, accepted, ours, stricter);
             outcomes.merge(outcome, 1, Integer::sum);
@@ -80,6 +88,16 @@ class IpParserDifferentialTest {
         for (Stricter s : Stricter.values()) {
             assertThat(stricter.getOrDefault(s, 0)).as("%s cases", s).isGreaterThan(1_000);
         }
+    }
+
+    /**
+     * {@code text} as an {@link AsciiString} in the middle of a longer array, between hex digits, dots
+     * and colons, so that a read past either end changes the answer. A char above 255 becomes
+     * {@code ?} (AsciiString's own conversion): both paths reject either.
+     */
+    static AsciiString insideLongerArray(String text) {
+        byte[] all = ("1:." + text + "9.:").getBytes(StandardCharsets.ISO_8859_1);
+        return new AsciiString(all, 3, text.length(), false);
     }
 
     private static Outcome judge(int n, String text, boolean accepted, long[] ours, Map<Stricter, Integer> stricter) {

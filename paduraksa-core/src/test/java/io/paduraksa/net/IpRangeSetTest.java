@@ -273,6 +273,87 @@ class IpRangeSetTest {
         }
     }
 
+    /**
+     * The IPv6 window index decides as the whole binary search: sets of 16 to 3,000 IPv6 ranges (any prefix
+     * length) under a common prefix of 0 to 64 bits, among them the top and the bottom of the address space, with
+     * some IPv4 and some wide ranges crossing the window, probed at every range edge and every block edge of the
+     * window, one address either side, and at random addresses inside and outside it.
+     */
+    @Test
+    void ipv6WindowIndexAgreesWithTheWholeSearch() {
+        Random random = new Random(0x1B6L);
+        int indexed = 0;
+        for (int round = 0; round < 120; round++) {
+            int common = random.nextInt(65);
+            long commonMask = common == 0 ? 0 : -1L << (64 - common);
+            long base = switch (round % 4) {
+                case 0 -> -1L; // the window at the top of the address space
+                case 1 -> 0x2001_0db8_0000_0000L;
+                case 2 -> 0x0000_0000_0000_0001L;
+                default -> random.nextLong();
+            } & commonMask;
+            IpRangeSet.Builder b = IpRangeSet.builder();
+            int n = IpRangeSet.INDEX_MIN_RANGES + random.nextInt(random.nextBoolean() ? 40 : 3_000);
+            // One round in five also gets wide ranges (random ones, short prefixes): they merge most of a set away.
+            boolean wide = round % 5 == 0;
+            for (int i = 0; i < n; i++) {
+                int kind = random.nextInt(40);
+                if (kind == 0 && wide) {
+                    long[] r = randomRange(random);
+                    b.addRange(r[0], r[1], r[2], r[3]);
+                } else if (kind == 1) {
+                    long start = (0xFFFFL << 32) + (random.nextInt() & 0xFFFFFF00L);
+                    b.addRange(0, start, 0, start + 255);
+                } else {
+                    // Mostly long prefixes, so that the set keeps more than a few ranges after merging.
+                    int prefix = wide && random.nextInt(16) == 0 ? common + random.nextInt(129 - common)
+                            : Math.min(128, Math.max(common + 11, 128 - random.nextInt(97)));
+                    long high = base | random.nextLong() & ~commonMask;
+                    long low = random.nextLong();
+                    long maskHigh = prefix >= 64 ? -1L : prefix == 0 ? 0 : -1L << (64 - prefix);
+                    long maskLow = prefix <= 64 ? 0 : -1L << (128 - prefix);
+                    b.addRange(high & maskHigh, low & maskLow, high | ~maskHigh, low | ~maskLow);
+                }
+            }
+            IpRangeSet set = b.build();
+            List<long[]> probes = new ArrayList<>();
+            for (String range : set.ranges()) {
+                for (String edge : range.split("-(?=[0-9a-f:.]+$)")) {
+                    long[] a = ip(edge);
+                    probes.add(minusOne(a[0], a[1]));
+                    probes.add(a);
+                    probes.add(plusOne(a[0], a[1]));
+                }
+            }
+            int length = set.v6PrefixLength();
+            if (length >= 0) {
+                indexed++;
+                int shift = 64 - length - IpRangeSet.INDEX_BITS;
+                for (long block = 0; block <= 1 << IpRangeSet.INDEX_BITS; block++) {
+                    long high = set.v6Prefix() + (block << shift);
+                    probes.add(minusOne(high, 0));
+                    probes.add(new long[] {high, 0});
+                }
+            }
+            for (int i = 0; i < 2_000; i++) {
+                probes.add(new long[] {i % 2 == 0 ? base | random.nextLong() & ~commonMask : random.nextLong(), random.nextLong()});
+            }
+            for (long[] a : probes) {
+                assertThat(set.contains(a[0], a[1])).as("round %d, %d ranges, window /%d, %s", round, set.rangeCount(), length,
+                        IpParser.format(a[0], a[1])).isEqualTo(set.containsBySearch(a[0], a[1]));
+            }
+        }
+        assertThat(indexed).as("rounds with an IPv6 index").isGreaterThan(80);
+    }
+
+    private static long[] minusOne(long high, long low) {
+        return new long[] {low == 0 ? high - 1 : high, low - 1};
+    }
+
+    private static long[] plusOne(long high, long low) {
+        return new long[] {low == -1 ? high + 1 : high, low + 1};
+    }
+
     private static long smallish(Random random) {
         return switch (random.nextInt(4)) {
             case 0 -> 0;

@@ -52,6 +52,48 @@ class PathNormalizerFastPathTest {
         assertThat(copied).as("paths the fast path copied unchanged").isBetween(30_000, 120_000);
     }
 
+    /**
+     * {@link PathNormalizer#copyIfNormalPath} (path end and fast copy in one pass) against {@code pathEnd}
+     * then {@code normalize}: generated targets with and without a query (whose bytes may be anything a
+     * path may not hold), as an AsciiString alone and inside a bigger array, in rooms that fit and that do
+     * not. Whenever it copies, it returns the path's end, and the bytes and length normalize writes.
+     */
+    @Test
+    void copyIfNormalPathAgreesWithPathEndThenNormalize() {
+        SplittableRandom random = new SplittableRandom(14_101);
+        int copied = 0;
+        for (int round = 0; round < 150_000; round++) {
+            StringBuilder sb = new StringBuilder(random.nextInt(50) == 0 ? "" : "/");
+            for (int units = random.nextInt(12); units > 0; units--) {
+                sb.append(UNITS[random.nextInt(3) == 0 ? random.nextInt(UNITS.length) : random.nextInt(30)]);
+            }
+            if (random.nextBoolean()) {
+                sb.append('?');
+                for (int units = random.nextInt(4); units > 0; units--) {
+                    sb.append(UNITS[random.nextInt(UNITS.length)]);
+                }
+            }
+            String target = sb.toString();
+            int end = PathNormalizer.pathEnd(target, 0, target.length());
+            int room = random.nextInt(8) == 0 ? random.nextInt(end + 1) : 3 * end + 1;
+            byte[] expected = new byte[room];
+            int expectedLength = PathNormalizer.normalize(target, 0, end, expected, PathNormalizer.DEFAULT_OPTIONS);
+            assertThat(PathNormalizer.copyIfNormalPath(target, new byte[room])).as("a String: not read here").isEqualTo(-1);
+            byte[] line = ("GET " + target + " HTTP/1.1").getBytes(StandardCharsets.ISO_8859_1);
+            AsciiString inLine = new AsciiString(line, 4, target.length(), false);
+            for (CharSequence form : new CharSequence[] {ascii(target), inLine}) {
+                byte[] out = new byte[room];
+                int n = PathNormalizer.copyIfNormalPath(form, out);
+                if (n >= 0) {
+                    assertThat(n).as("'%s': the path's end", target).isEqualTo(end).isEqualTo(expectedLength);
+                    assertThat(out).as("'%s'", target).isEqualTo(expected);
+                }
+                copied += n >= 0 ? 1 : 0;
+            }
+        }
+        assertThat(copied).as("targets copied in one pass (two forms each)").isBetween(40_000, 240_000);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "/", "/a", "/a/", "/a/b.c/d-e_f~g", "/...", "/.a", "/a.", "/a/.../b", "/a/..b", "/a/b..", "/A/B",
