@@ -43,13 +43,17 @@ public final class AsciiNumbers {
         out.writeLong(hex8((int) value));
     }
 
-    /** The 8 hex digits of {@code v}, the first in the most significant byte (as {@link ByteBuf#writeLong} writes). */
+    /**
+     * The 8 hex digits of {@code v}, the first in the most significant byte (as {@link ByteBuf#writeLong}
+     * writes), without a loop or a branch: the nibbles are spread one to a byte, then each byte n
+     * becomes '0' + n, plus 39 more ('a' - '0' - 10) when n is 10 or more (n + 6 carries into bit 4).
+     */
     private static long hex8(int v) {
-        long r = 0;
-        for (int shift = 28; shift >= 0; shift -= 4) {
-            int d = (v >>> shift) & 0xF;
-            r = r << 8 | (d < 10 ? '0' + d : 'a' + d - 10);
-        }
-        return r;
+        long x = v & 0xFFFF_FFFFL;
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFFL;
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FFL;
+        x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0FL;
+        long letters = (x + 0x0606_0606_0606_0606L) >>> 4 & 0x0101_0101_0101_0101L;
+        return x + 0x3030_3030_3030_3030L + letters * 39;
     }
 }

@@ -64,6 +64,19 @@ public final class Http1Bytes {
         return FIELD_VALUE[b & 0xFF];
     }
 
+    /**
+     * True when none of the eight bytes of {@code word} is below 0x20 (HTAB included) or DEL (0x7F):
+     * each is then a field-value byte ({@link #isFieldValue}: VCHAR, SP or obs-text). False says only
+     * that one byte needs the exact check, which a tab passes. Exact for "any such byte": a borrow
+     * in the subtraction starts only at a byte that is itself below the bound.
+     */
+    public static boolean isPlainFieldValueWord(long word) {
+        long below = (word - 0x2020202020202020L) & ~word & 0x8080808080808080L;
+        long y = word ^ 0x7F7F7F7F7F7F7F7FL;
+        long del = (y - 0x0101010101010101L) & ~y & 0x8080808080808080L;
+        return (below | del) == 0;
+    }
+
     public static boolean isTarget(int b) {
         return TARGET[b & 0xFF];
     }

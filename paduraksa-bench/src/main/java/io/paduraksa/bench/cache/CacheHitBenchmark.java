@@ -68,6 +68,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 @OperationsPerInvocation(CacheHitBenchmark.BATCH)
 public class CacheHitBenchmark {
+    static {
+        BenchFixtures.leakDetectionOff();
+    }
+
     static final int BATCH = 1024;
 
     @Param({"gate-answer", "cache-hit"})

@@ -1,5 +1,6 @@
 package io.paduraksa.bench.cache;
 
+import io.paduraksa.bench.BenchFixtures;
 import io.paduraksa.ops.Reloader;
 import io.paduraksa.server.EdgeServer;
 import java.io.ByteArrayOutputStream;
@@ -27,6 +28,10 @@ import java.time.Duration;
  * io.paduraksa.bench.cache.CacheHitLoopback}
  */
 public final class CacheHitLoopback {
+    static {
+        BenchFixtures.leakDetectionOff();
+    }
+
     private static final int URLS = 64;
     private static final int PIPELINE = 16;
     private static final byte[] ORIGIN_ANSWER = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCache-Control: max-age=86400\r\n"
