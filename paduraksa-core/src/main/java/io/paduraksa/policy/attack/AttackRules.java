@@ -41,6 +41,8 @@ public final class AttackRules {
     private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
     /** CRS's ARGS and REQUEST_COOKIES: what the SQL rules of paranoia 2 read (not headers). */
     private static final int ARG_VALUES = QUERY | COOKIE;
+    /** What CRS 3.3 reads in every request header ({@code REQUEST_HEADERS}) besides the values: only with {@code all_headers}. */
+    private static final int ANY = Part.ANY_HEADER;
     /** Classes attacks on Java name (the class list of CRS 944130, {@code java-classes.data}, lower-cased). */
     private static final String[] JAVA_CLASSES = {"com.opensymphony.xwork2", "com.sun.org.apache", "java.io.bufferedinputstream",
         "java.io.bufferedreader", "java.io.bytearrayinputstream", "java.io.bytearrayoutputstream", "java.io.chararrayreader",
@@ -149,9 +151,9 @@ public final class AttackRules {
                     "restricted file extension"),
             rule(920500, 1, CRITICAL, PATH, "\\.[^/.~]+~(/|" + E + ")", "~", "backup or working file (name~)"),
             // 930: path traversal and local file inclusion.
-            rule(930100, 1, CRITICAL, NOT_UA, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
+            rule(930100, 1, CRITICAL, NOT_UA | ANY, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
                     "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e"), "path traversal, encoded"),
-            rule(930110, 1, CRITICAL, NOT_UA, "(" + B + "|[/\\\\])\\.\\.(;?[/\\\\]|" + E + ")", "path traversal"),
+            rule(930110, 1, CRITICAL, NOT_UA | ANY, "(" + B + "|[/\\\\])\\.\\.(;?[/\\\\]|" + E + ")", "path traversal"),
             rule(930120, 1, CRITICAL, NOT_UA, words("etc/passwd", "etc/shadow", "etc/group", "etc/hosts", "etc/issue",
                     "proc/self/", "proc/version", "boot.ini", "win.ini", "system.ini", "windows/system32", "windows\\system32",
                     ".bash_history", ".ssh/", "id_rsa", ".htpasswd", ".htaccess", "web.config", "wp-config.php", ".git/",
@@ -173,7 +175,7 @@ public final class AttackRules {
             cmdRule(932140, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(if(/i)?( not)?( exist| defined| errorlevel| cmdextversion)(" + NW
                     + "|" + E + ")|if(/i)?( not)?[ (](.*" + NW + ")?(geq|equ|neq|leq|gtr|lss)(" + NW + "|" + E + ")"
                     + "|if(/i)?( not)?[ (].*==|for(/[dflr].*)? %+[^ ]+ in\\(.*\\) ?do)", "(" + B + "|" + NW + ")(if|for)", "Windows FOR or IF command"),
-            rule(932170, 1, CRITICAL, ALL, "\\( ?\\) ?\\{", "Shellshock function definition"),
+            rule(932170, 1, CRITICAL, ALL | ANY, "\\( ?\\) ?\\{", "Shellshock function definition"),
             // 933: PHP injection.
             rule(933100, 1, CRITICAL, VALUES, "<\\?(php|=)", "PHP open tag"),
             rule(933110, 1, CRITICAL, VALUES, "(" + alternatives("php", "phar", "zlib", "glob", "expect", "ogg", "rar", "zip",
@@ -204,7 +206,7 @@ public final class AttackRules {
                     + "( |\\[.+\\]|\\{.+\\}|//.*|#.*)*\\(.*\\)", "\\$", "PHP variable function call"),
             rule(933210, 1, CRITICAL, PATH | QUERY | COOKIE, "[(\\[][a-z0-9_.$\\\"'\\[\\](){}/* ]+[)\\]][0-9_.$\\\"'\\[\\](){}/* ]*"
                     + "\\([a-z0-9_.$\\\"'\\[\\](){}/* ].*\\)|\\( ?string ?\\) ?[\\\"']", "\\(", "PHP callable in parentheses or brackets"),
-            rule(933170, 1, CRITICAL, VALUES, "[oc]:[0-9]+:\\\"[a-z0-9_\\\\]+\\\":[0-9]+:\\{", "PHP serialized object"),
+            rule(933170, 1, CRITICAL, VALUES | ANY, "[oc]:[0-9]+:\\\"[a-z0-9_\\\\]+\\\":[0-9]+:\\{", "PHP serialized object"),
             // 941: cross-site scripting.
             rule(941110, 1, CRITICAL, ALL, "< ?(/ ?)?([a-z0-9_-]+ ?: ?)?script", "script tag (a namespace prefix too)"),
             rule(941161, 1, CRITICAL, ALL, "< ?([a-z0-9_-]+ ?: ?)?(" + obfuscated("script") + "|" + obfuscated("form") + "|" + obfuscated("style")
@@ -331,21 +333,21 @@ public final class AttackRules {
             rule(921900, 1, CRITICAL, 0, "system|public", "XML document type naming an external entity or DTD (XXE)"),
             rule(921901, 1, CRITICAL, 0, "<!entity", "XML entity declaration (entity expansion)"),
             // 944: Java.
-            rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
+            rule(944100, 1, CRITICAL, SQL | ANY, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",
                     "org.apache.commons.collections", "#_memberaccess", "ognlcontext", "@ognl"), "Java class or OGNL"),
-            rule(944150, 1, CRITICAL, ALL, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
+            rule(944150, 1, CRITICAL, ALL | ANY, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
                     "base64", "k8s", "docker", "spring", "bundle", "log4j", "sd", "web", "event", "marker", "map") + ")[:$]"
                     + "|\\$\\{[^}]*\\$\\{", "\\$\\{", "Log4Shell lookup"),
-            rule(944120, 1, CRITICAL, SQL, "(" + JAVA_GADGETS + ").*(runtime|processbuilder)|(runtime|processbuilder).*(" + JAVA_GADGETS + ")",
+            rule(944120, 1, CRITICAL, SQL | ANY, "(" + JAVA_GADGETS + ").*(runtime|processbuilder)|(runtime|processbuilder).*(" + JAVA_GADGETS + ")",
                     "(" + JAVA_GADGETS + "|runtime|processbuilder)", "Java deserialization gadget with process execution"),
-            rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
+            rule(944130, 1, CRITICAL, SQL | ANY, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
                     "Suspicious Java class or Spring4Shell class loader"),
             // CRS 944240 and 944250 (paranoia 2): a gadget name alone, or "java" and later runtime or processbuilder.
-            rule(944240, 2, CRITICAL, SQL, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
-            rule(944250, 2, CRITICAL, SQL, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
+            rule(944240, 2, CRITICAL, SQL | ANY, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
+            rule(944250, 2, CRITICAL, SQL | ANY, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
                     "Java and later runtime or processbuilder"),
-            rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
+            rule(944210, 1, CRITICAL, SQL | ANY, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
 
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */
     static final int WORDS = 4;
