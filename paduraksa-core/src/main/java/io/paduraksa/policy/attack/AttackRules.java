@@ -128,6 +128,11 @@ public final class AttackRules {
                     "w3af", "dirbuster", "gobuster", "feroxbuster", "masscan", "zgrab", "wpscan", "nuclei", "havij", "arachni",
                     "skipfish", "wfuzz", "ffuf/", "whatweb", "commix", "fimap", "zmeu", "morfeus", "jaeles", "webinspect",
                     "appscan", "sqlninja", "bsqlbf", "burpcollaborator", "jorgee", "paros/"), "security scanner user agent"),
+            // CRS 913110 (scanners-headers.data): in any header's value with all_headers; header names are checked by
+            // AttacksPolicy#inspectAllHeaders with this rule's automaton.
+            rule(913110, 1, CRITICAL, ANY, words("acunetix-product", "(acunetix web vulnerability scanner", "acunetix-scanning-agreement",
+                    "acunetix-user-agreement", "myvar=1234", "x-ratproxy-loop", "bytes=0-,5-0,5-1,5-2,5-3,5-4,5-5,5-6,5-7,5-8,5-9,5-10,5-11,5-12,5-13,5-14",
+                    "x-scanner"), "request header of a security scanner"),
             rule(913120, 1, CRITICAL, PATH | QUERY, words("/.adsensepostnottherenonobook", "/<invalid>hello.html",
                     "/actsensepostnottherenonotive", "/acunetix-wvs-test-for-some-inexistent-file", "/antidisestablishmentarianism",
                     "appscan_fingerprint", "/arachni-", "/cybercop", "nessus_is_probing_you_", "/nessustest", "/netsparker-",
@@ -144,6 +149,9 @@ public final class AttackRules {
                     "delete", "trace", "track", "patch", "propfind", "proppatch", "mkcol", "copy", "move", "lock", "unlock")
                     + ") (/|[a-z0-9_])[^ \n]* http/[0-9]", " http/[0-9]", "HTTP request smuggling (a request line in a value)"),
             rule(921190, 1, CRITICAL, PATH, "\n", "CR or LF in the path"),
+            // CRS 921200: a value that closes an LDAP filter with ")" (no filter punctuation before it) and opens another.
+            rule(921200, 1, CRITICAL, QUERY | COOKIE, B + "[^:()&|!<>~]*\\) ?(\\(([^,()=&|!<>~]+[><~]?=| ?[&!|] ?[)(]?)|\\) ?\\( ?[&|!]"
+                    + "|[&!|] ?\\([^()=&|!<>~]+[><~]?=)", "\\) ?[()&!|]", "LDAP injection (a filter closed and another opened)"),
             rule(920440, 1, CRITICAL, PATH, "\\.(" + alternatives("asa", "asax", "ascx", "axd", "backup", "bak", "bat", "cdx", "cer",
                     "cfg", "cmd", "config", "conf", "cs", "csproj", "csr", "dat", "db", "dbf", "dll", "dos", "htr", "htw", "ida", "idc",
                     "idq", "inc", "ini", "key", "licx", "lnk", "log", "mdb", "old", "pass", "pdb", "pol", "printer", "pwd", "rdb",
@@ -217,7 +225,13 @@ public final class AttackRules {
                     "IE import, namespace or behaviour"),
             rule(941120, 1, CRITICAL, ALL, "<[a-z!/?][^>]*[ /\\\"'`]on[a-z]+ ?=", "<[a-z!/?]", "event handler in a tag"),
             rule(941130, 1, CRITICAL, ALL, words("xlink:href", "formaction", "srcdoc", "data:text/html", "fscommand",
-                    "seeksegmenttime"), "XSS attribute or data URL"),
+                    "seeksegmenttime") + "|xmlns ?(:[a-z0-9_-]+ ?)?=", "XSS attribute, XML namespace declaration or data URL"),
+            // CRS 941310: US-ASCII malformed encoding, the tag's brackets as 0xBC and 0xBE; here as the JavaScript escapes
+            // CRS's jsDecode reads (\xbc, \xbe), since a literal byte 0xBC is the UTF-8 tail of the fraction sign.
+            rule(941310, 1, CRITICAL, QUERY | COOKIE, "\\\\xbc[^>]*(\\\\xbe|>)|<.*\\\\xbe", "\\\\xbc|<",
+                    "XSS in US-ASCII malformed encoding"),
+            // CRS 941360: JSFuck.
+            rule(941360, 1, CRITICAL, QUERY | COOKIE, "![!+ ]\\[\\]", "JSFuck"),
             rule(941160, 1, CRITICAL, ALL, "<(" + alternatives("iframe", "frame", "frameset", "svg", "object", "embed", "applet",
                     "meta", "base", "math", "form", "isindex", "xml", "xss", "img", "image", "video", "audio", "body", "input",
                     "details", "marquee", "link", "style", "layer", "bgsound", "template", "noscript") + ")([ />\n]|" + E + ")",
@@ -307,6 +321,20 @@ public final class AttackRules {
                     + "[^=]?[^=]?[^=]?[^=]?[^=]?[\\\"' ?\\[=<>])", "SQL EXECUTE, ORDER BY, EXISTS or HAVING"),
             rule(942381, 2, CRITICAL, ARG_VALUES, "select" + NW + "(.*" + NW + ")?case(" + NW + "|" + E + ")|from" + NW + "(.*" + NW + ")?limit(" + NW + "|" + E + ")|like" + NW + "*char" + NW + "*\\(|create ?table.*\\(",
                     "select|from|like|create ?table", "SQL SELECT ... CASE, FROM ... LIMIT, LIKE CHAR(, CREATE TABLE ... ("),
+            // CRS 942120 (paranoia 2): a SQL operator anywhere in an argument (IN (digits), REGEXP, XOR, <>, <=, >=, ||, !=, ...);
+            // unlike CRS, a comparison with a number ("price>=100", "age >= 18", an API filter) is not one.
+            rule(942121, 2, CRITICAL, QUERY, "(" + B + "|" + NW + ")(regexp|rlike|isnull|xor)(" + NW + "|" + E + ")|(<>|<=|>=|!=)( ?[^0-9 ]| ?" + E + ")"
+                    + "|<<|>>|\\|\\||&&|not between 0 and|(like|is) null", "SQL operator (CRS 942120's list)"),
+            rule(942122, 2, CRITICAL, QUERY, "(" + B + "|" + NW + ")in ?\\([ 0-9\\\"]+[^()]*\\)", "(" + B + "|" + NW + ")in ?\\([ 0-9\\\"]",
+                    "SQL IN list of numbers (CRS 942120)"),
+            // CRS 942470 (paranoia 2): SQL Server and Oracle procedure and type names.
+            rule(942470, 2, CRITICAL, ARG_VALUES, words("xp_regremovemultistring", "xp_regread", "xp_regdeletevalue", "xp_regdeletekey",
+                    "xp_regenumvalues", "xp_regenumkeys", "xp_regaddmultistring", "xp_regwrite", "xp_servicecontrol", "xp_cmdshell",
+                    "xp_execresultset", "xp_enumdsn", "xp_ntsec", "xp_terminate", "xp_availablemedia", "xp_loginconfig", "xp_filelist",
+                    "xp_dirtree", "xp_makecab", "sp_addextendedproc", "sp_sqlexec", "sp_password", "sp_prepare", "sp_replwritetovarbin",
+                    "sp_is_srvrolemember", "sp_execute", "sp_makewebtask", "sp_oacreate", "sp_help", "sql_longvarchar", "sql_variant",
+                    "openowa_util", "openrowset", "openquery", "varchar", "tbcreator", "autonomous_transaction", "dba_users", "dbms_java",
+                    "utl_file", "utl_http"), "SQL Server or Oracle procedure or type name"),
             rule(942131, 2, CRITICAL, SQL, B + "[a-z0-9_,]*[0-9]+(=|!=|<>)[0-9]+" + E, "bare numeric tautology as a whole value"),
             rule(942261, 2, CRITICAL, SQL, "(" + B + "|" + NW + ")like (null|binary|[\\\"'`])|in ?\\( ?select(" + NW + "|" + E + ")",
                     "LIKE NULL, LIKE and a quote, IN (SELECT"),
@@ -325,6 +353,10 @@ public final class AttackRules {
             rule(920450, 1, CRITICAL, 0, "content-encoding|proxy|lock-token|content-range|if",
                     "restricted header"),
             rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
+            rule(920220, 1, CRITICAL, 0, "%", "invalid URL encoding in the request target"),
+            rule(920200, 2, CRITICAL, 0, "bytes=", "Range header with six or more ranges"),
+            rule(920530, 1, CRITICAL, 0, "charset", "two charsets in the Content-Type"),
+            rule(920600, 1, CRITICAL, 0, "charset", "Accept header charset not allowed"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
             // Bodies, checked by BodyScanner's parsers (parts 0). 920120 is CRS's; the x9xx ids are ours: CRS 3.3
             // leaves malformed multipart to ModSecurity's MULTIPART_STRICT_ERROR and has no XXE rule.
@@ -347,7 +379,7 @@ public final class AttackRules {
             rule(944240, 2, CRITICAL, SQL | ANY, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
             rule(944250, 2, CRITICAL, SQL | ANY, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
                     "Java and later runtime or processbuilder"),
-            rule(944210, 1, CRITICAL, SQL | ANY, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
+            rule(944210, 1, CRITICAL, SQL | ANY, "ro0ab|kztaau|cs7qaf|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object (its magic bytes, hex or base64 at any of the three offsets)"));
 
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */
     static final int WORDS = 4;

@@ -39,6 +39,8 @@ public final class AttacksPolicy implements BodyPolicy {
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+    /** CRS 913110 reads header names too ({@code REQUEST_HEADERS_NAMES}): its automaton is walked over each listed name. */
+    private static final AttackRule SCANNER_HEADER = AttackRules.byId(913110);
     private static final String FORM_TYPE = "application/x-www-form-urlencoded";
     private static final String JSON_TYPE = "application/json";
     private static final String MULTIPART_TYPE = "multipart/form-data";
@@ -59,6 +61,8 @@ public final class AttacksPolicy implements BodyPolicy {
     private final AsciiString[] headers;
     /** Every other header field line is inspected too ({@link Part#ANY_HEADER}). */
     private final boolean allHeaders;
+    /** {@link #SCANNER_HEADER}'s automaton, walked over header names with {@link #allHeaders}; else null. */
+    private final Dfa scannerHeaderNames;
     private final AttackExclusion[] exclusions;
     private final PolicyDecision denied;
     /** Per part index: the rules walked, their union pre-filter, group pre-filters and own automata. */
@@ -125,6 +129,7 @@ public final class AttacksPolicy implements BodyPolicy {
             List<String> headers, boolean allHeaders, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
             long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos, long fileBytes) {
         this.allHeaders = allHeaders;
+        this.scannerHeaderNames = allHeaders ? SCANNER_HEADER.dfa() : null;
         if (fileBytes < 0 || fileBytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("attacks policy '" + name + "': file bytes " + fileBytes + " (expected 0 to 2 GiB)");
         }
@@ -420,7 +425,8 @@ public final class AttacksPolicy implements BodyPolicy {
     /**
      * Every header field line (repeated ones each) not inspected above: not the User-Agent, the
      * Cookie or a named header when those are inspected. Each value is named by its header's
-     * lower-case name (for logs and {@code exclusions[].arguments}). 0 B unless a rule matches.
+     * lower-case name (for logs and {@code exclusions[].arguments}); the name itself is checked for
+     * scanners' headers (913110). 0 B unless a rule matches.
      */
     private void inspectAllHeaders(PolicyInput request, Inspection in, long active) {
         for (int i = 0, n = request.headerCount(); i < n && !done(in); i++) {
@@ -428,9 +434,13 @@ public final class AttacksPolicy implements BodyPolicy {
             if (isInspectedElsewhere(name)) {
                 continue;
             }
+            in.headerName(name);
+            if (in.nameLength > 0 && (!in.hasMatched(SCANNER_HEADER) || in.explain != null)
+                    && scannerHeaderNames.find(in.name, 0, in.nameLength) >= 0 && !isExcluded(SCANNER_HEADER, in, active)) {
+                hit(SCANNER_HEADER, Part.ANY_HEADER, in.name, in.nameLength, in.nameLength, in);
+            }
             CharSequence value = request.headerValue(i);
-            if (value != null && value.length() > 0) {
-                in.headerName(name);
+            if (value != null && value.length() > 0 && !done(in)) {
                 match(Part.ANY_HEADER, in.copy(value, 0, value.length()), in, active);
             }
         }

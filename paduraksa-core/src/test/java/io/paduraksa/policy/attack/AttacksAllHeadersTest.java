@@ -59,6 +59,8 @@ class AttacksAllHeadersTest {
             930110 | 1 | %2e%2e/%2e%2e/etc/shadow (decoded first)
             933170 | 1 | O:8:"stdClass":1:{s:1:"a";i:1;}
             932170 | 1 | () { :; }; /bin/bash -c id
+            913110 | 1 | WVS/5.0 (Acunetix Web Vulnerability Scanner - EVALUATION)
+            944210 | 1 | KztAAU
             """)
     void attacksInAnyHeaderAreDenied(String rule, int paranoia, String payload) {
         AttacksPolicy policy = allHeaders(paranoia, List.of());
@@ -91,6 +93,21 @@ class AttacksAllHeadersTest {
             AttacksPolicy policy = allHeaders(paranoia, List.of());
             assertThat(policy.evaluate(request)).as("PL%d: %s", paranoia, matchedRules(policy, request)).isSameAs(PolicyDecision.CONTINUE);
         }
+    }
+
+    /** CRS 913110 reads header names too: a scanner's own header is denied whatever its value. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            Acunetix-Product | WVS/5.0
+            X-Scanner        | whatever
+            X-RatProxy-Loop  | 1
+            """)
+    void scannerHeaderNamesAreDenied(String name, String value) {
+        AttacksPolicy policy = allHeaders(1, List.of());
+        TestPolicyInput request = browser(name, value);
+
+        assertThat(policy.evaluate(request)).isSameAs(DENIED);
+        assertThat(request.matches().toString()).startsWith("913110 header:" + name.toLowerCase(java.util.Locale.ROOT) + " \"");
     }
 
     @Test
