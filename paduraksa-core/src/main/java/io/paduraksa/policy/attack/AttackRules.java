@@ -1,6 +1,7 @@
 package io.paduraksa.policy.attack;
 
 import static io.paduraksa.policy.attack.AttackRule.CRITICAL;
+import static io.paduraksa.policy.attack.AttackRule.NOTICE;
 import static io.paduraksa.policy.attack.AttackRule.WARNING;
 import static io.paduraksa.policy.attack.Part.ALL;
 import static io.paduraksa.policy.attack.Part.COOKIE;
@@ -160,7 +161,7 @@ public final class AttackRules {
             rule(920500, 1, CRITICAL, PATH, "\\.[^/.~]+~(/|" + E + ")", "~", "backup or working file (name~)"),
             // 930: path traversal and local file inclusion.
             rule(930100, 1, CRITICAL, NOT_UA | ANY, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
-                    "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e"), "path traversal, encoded"),
+                    "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e") + "|0x(2f|5c)(0x2e|\\.)(0x2e|\\.)", "path traversal, encoded"),
             rule(930110, 1, CRITICAL, NOT_UA | ANY, "(" + B + "|[/\\\\])\\.\\.(;?[/\\\\]|" + E + ")", "path traversal"),
             rule(930120, 1, CRITICAL, NOT_UA, words("etc/passwd", "etc/shadow", "etc/group", "etc/hosts", "etc/issue",
                     "proc/self/", "proc/version", "boot.ini", "win.ini", "system.ini", "windows/system32", "windows\\system32",
@@ -335,6 +336,8 @@ public final class AttackRules {
                     "sp_is_srvrolemember", "sp_execute", "sp_makewebtask", "sp_oacreate", "sp_help", "sql_longvarchar", "sql_variant",
                     "openowa_util", "openrowset", "openquery", "varchar", "tbcreator", "autonomous_transaction", "dba_users", "dbms_java",
                     "utl_file", "utl_http"), "SQL Server or Oracle procedure or type name"),
+            // CRS 942450 (paranoia 2): a hexadecimal literal of three digits or more (SQL's 0x616263 for 'abc').
+            rule(942450, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")0x[0-9a-f][0-9a-f][0-9a-f]", "SQL hex encoding"),
             rule(942131, 2, CRITICAL, SQL, B + "[a-z0-9_,]*[0-9]+(=|!=|<>)[0-9]+" + E, "bare numeric tautology as a whole value"),
             rule(942261, 2, CRITICAL, SQL, "(" + B + "|" + NW + ")like (null|binary|[\\\"'`])|in ?\\( ?select(" + NW + "|" + E + ")",
                     "LIKE NULL, LIKE and a quote, IN (SELECT"),
@@ -353,8 +356,11 @@ public final class AttackRules {
             rule(920450, 1, CRITICAL, 0, "content-encoding|proxy|lock-token|content-range|if",
                     "restricted header"),
             rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
-            rule(920220, 1, CRITICAL, 0, "%", "invalid URL encoding in the request target"),
-            rule(920200, 2, CRITICAL, 0, "bytes=", "Range header with six or more ranges"),
+            // 920220, 920210 and 920200 are warnings in CRS: alone they do not reach the default threshold.
+            rule(920220, 1, WARNING, 0, "%", "invalid URL encoding in the request target"),
+            rule(920210, 1, WARNING, 0, "keep-alive|close", "conflicting or repeated Connection options"),
+            rule(920200, 2, WARNING, 0, "bytes=", "Range header with six or more ranges"),
+            rule(920300, 2, NOTICE, 0, "accept", "request missing an Accept header"),
             rule(920530, 1, CRITICAL, 0, "charset", "two charsets in the Content-Type"),
             rule(920600, 1, CRITICAL, 0, "charset", "Accept header charset not allowed"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),

@@ -8,9 +8,11 @@ import io.paduraksa.policy.PolicyInput;
  * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
  * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
  * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), two
- * charsets in it (920530), headers CRS restricts (920450, but not {@code Accept-Charset}), an
+ * charsets in it (920530), a repeated {@code Connection} option (920210), headers CRS restricts (920450, but not {@code Accept-Charset}), an
  * invalid percent-encoding in the target (920220), six or more byte ranges (920200) and an
- * {@code Accept} charset outside CRS's list (920600). Each is one {@link AttackRule} of
+ * {@code Accept} charset outside CRS's list (920600), and at paranoia 2 a missing {@code Accept}
+ * (920300, a notice, not for OPTIONS or a WebKit or Android User-Agent). 920200, 920210 and
+ * 920220 are warnings (3) and 920300 a notice (2), as in CRS: each denies only with another. Each is one {@link AttackRule} of
  * the table (parts 0: never walked as a pattern), scored, counted, excluded and logged like the
  * others. Per request: one Content-Type lookup and one lookup per restricted header, 0 B unless a
  * check matches. The HTTP decoders already refuse what RFC 9112 forbids (bad request lines,
@@ -19,6 +21,8 @@ import io.paduraksa.policy.PolicyInput;
 final class ProtocolChecks {
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
     private static final AsciiString ACCEPT = AsciiString.cached("accept");
+    private static final AsciiString CONNECTION = AsciiString.cached("connection");
+    private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString[] RANGES = {AsciiString.cached("range"), AsciiString.cached("request-range")};
     /**
      * CRS 3.3.4's {@code tx.restricted_headers} without {@code Accept-Charset}: older browsers send
@@ -49,9 +53,11 @@ final class ProtocolChecks {
     static final AttackRule TYPE_INJECTION = AttackRules.byId(921421);
     static final AttackRule SECOND_TYPE = AttackRules.byId(921422);
     static final AttackRule URL_ENCODING = AttackRules.byId(920220);
+    static final AttackRule CONNECTION_TWICE = AttackRules.byId(920210);
     static final AttackRule MANY_RANGES = AttackRules.byId(920200);
     static final AttackRule TWO_CHARSETS = AttackRules.byId(920530);
     static final AttackRule ACCEPT_CHARSET = AttackRules.byId(920600);
+    static final AttackRule NO_ACCEPT = AttackRules.byId(920300);
 
     private ProtocolChecks() {
     }
@@ -67,8 +73,14 @@ final class ProtocolChecks {
             CharSequence v = request.header(range);
             policy.check(MANY_RANGES, v != null && hasSixRanges(v), range, v, in, active);
         }
+        CharSequence connection = request.header(CONNECTION);
+        policy.check(CONNECTION_TWICE, connection != null && repeatsConnectionOption(connection), CONNECTION, connection, in, active);
         CharSequence accept = request.header(ACCEPT);
         policy.check(ACCEPT_CHARSET, accept != null && hasForeignCharsetParameter(accept), ACCEPT, accept, in, active);
+        if (accept == null && !(method != null && AsciiString.contentEquals(method, "OPTIONS"))) {
+            CharSequence ua = request.header(USER_AGENT);
+            policy.check(NO_ACCEPT, ua == null || !contains(ua, "AppleWebKit") && !contains(ua, "Android"), null, method, in, active);
+        }
         for (int i = 0; i < RESTRICTED.length; i++) {
             CharSequence v = request.header(RESTRICTED[i]);
             policy.check(RESTRICTED_HEADER, v != null, RESTRICTED[i], v, in, active);
@@ -230,6 +242,44 @@ final class ProtocolChecks {
             }
         }
         return true;
+    }
+
+    /**
+     * 920210: {@code \b(?:keep-alive|close),\s?(?:keep-alive|close)\b} (case as sent, as CRS reads
+     * it): two of those options in a row, the same twice or both.
+     */
+    static boolean repeatsConnectionOption(CharSequence v) {
+        int n = v.length();
+        for (int i = 0; i < n; i++) {
+            int end = optionEnd(v, i);
+            if (end < 0 || end >= n || v.charAt(end) != ',' || i > 0 && isWord(v.charAt(i - 1))) {
+                continue;
+            }
+            int next = end + 1 < n && isSpace(v.charAt(end + 1)) ? end + 2 : end + 1;
+            int after = optionEnd(v, next);
+            if (after > 0 && (after == n || !isWord(v.charAt(after)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The end of {@code keep-alive} or {@code close} at {@code at}, or -1. */
+    private static int optionEnd(CharSequence v, int at) {
+        if (at + 10 <= v.length() && regionEquals(v, at, "keep-alive", false)) {
+            return at + 10;
+        }
+        return at + 5 <= v.length() && regionEquals(v, at, "close", false) ? at + 5 : -1;
+    }
+
+    /** Whether {@code s} contains {@code word} (case as given, as CRS's {@code @pm} after no transformation). */
+    private static boolean contains(CharSequence s, String word) {
+        for (int i = 0; i + word.length() <= s.length(); i++) {
+            if (regionEquals(s, i, word, false)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** 920530: how often {@code charset} occurs (case folded): more than once is two charsets (CRS's {@code charset.*?charset}). */

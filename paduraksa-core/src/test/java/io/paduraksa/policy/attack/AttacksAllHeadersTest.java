@@ -57,6 +57,7 @@ class AttacksAllHeadersTest {
             944240 | 2 | org.apache.commons.collections.functors.InvokerTransformer
             930110 | 1 | ../../../../etc/passwd
             930110 | 1 | %2e%2e/%2e%2e/etc/shadow (decoded first)
+            930100 | 1 | 0x5c0x2e.%00/
             933170 | 1 | O:8:"stdClass":1:{s:1:"a";i:1;}
             932170 | 1 | () { :; }; /bin/bash -c id
             913110 | 1 | WVS/5.0 (Acunetix Web Vulnerability Scanner - EVALUATION)

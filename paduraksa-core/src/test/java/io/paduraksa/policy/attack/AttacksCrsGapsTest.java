@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * US-ASCII malformed XSS (941310), JSFuck (941360), base64 Java serialization at every offset
  * (944210), and at paranoia 2 CRS 942120's SQL operators (942121, 942122; a comparison with a
  * number is not one, as the benign corpus's API filters {@code price>=100} showed) and 942470's procedure
- * names. Payloads (most are CRS's own) and benign look-alikes, in a query parameter.
+ * names, and 942450's hex literals. Payloads (most are CRS's own) and benign look-alikes, in a query parameter.
  */
 class AttacksCrsGapsTest {
 
@@ -55,6 +55,8 @@ class AttacksCrsGapsTest {
             942470 => 2 => sp_password
             942470 => 2 => UTL_HTTP
             942470 => 2 => sp_executesql
+            942450 => 2 => \\0xf00dsdfdsa
+            942450 => 2 => select 0x616263
             """)
     void crsPayloadsAreDenied(String rule, int paranoia, String payload) {
         AttacksPolicy policy = pl(paranoia);
@@ -92,6 +94,9 @@ class AttacksCrsGapsTest {
             age >= 18
             rating<=4.5
             x != 0
+            #ff00aa colour
+            0x1 bug
+            order no. 0x
             """)
     void benignLookAlikesPassAtParanoia1And2(String value) {
         for (int paranoia = 1; paranoia <= 2; paranoia++) {
