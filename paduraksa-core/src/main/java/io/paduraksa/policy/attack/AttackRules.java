@@ -361,6 +361,8 @@ public final class AttackRules {
             rule(920210, 1, WARNING, 0, "keep-alive|close", "conflicting or repeated Connection options"),
             rule(920200, 2, WARNING, 0, "bytes=", "Range header with six or more ranges"),
             rule(920300, 2, NOTICE, 0, "accept", "request missing an Accept header"),
+            rule(920260, 1, WARNING, 0, "%uff", "full-width Unicode (%uFFxx) in the request target"),
+            rule(921150, 1, CRITICAL, 0, "\n", "CR or LF in a query argument name (checked over the decoded name)"),
             rule(920530, 1, CRITICAL, 0, "charset", "two charsets in the Content-Type"),
             rule(920600, 1, CRITICAL, 0, "charset", "Accept header charset not allowed"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),

@@ -41,6 +41,8 @@ public final class AttacksPolicy implements BodyPolicy {
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
     /** CRS 913110 reads header names too ({@code REQUEST_HEADERS_NAMES}): its automaton is walked over each listed name. */
     private static final AttackRule SCANNER_HEADER = AttackRules.byId(913110);
+    /** CRS 921150: CR or LF in an argument's name (checked over the decoded query names). */
+    private static final AttackRule NAME_LINE_BREAK = AttackRules.byId(921150);
     private static final String FORM_TYPE = "application/x-www-form-urlencoded";
     private static final String JSON_TYPE = "application/json";
     private static final String MULTIPART_TYPE = "multipart/form-data";
@@ -435,9 +437,8 @@ public final class AttacksPolicy implements BodyPolicy {
                 continue;
             }
             in.headerName(name);
-            if (in.nameLength > 0 && (!in.hasMatched(SCANNER_HEADER) || in.explain != null)
-                    && scannerHeaderNames.find(in.name, 0, in.nameLength) >= 0 && !isExcluded(SCANNER_HEADER, in, active)) {
-                hit(SCANNER_HEADER, Part.ANY_HEADER, in.name, in.nameLength, in.nameLength, in);
+            if (in.nameLength > 0 && scannerHeaderNames.find(in.name, 0, in.nameLength) >= 0) {
+                nameHit(SCANNER_HEADER, Part.ANY_HEADER, in, active);
             }
             CharSequence value = request.headerValue(i);
             if (value != null && value.length() > 0 && !done(in)) {
@@ -556,10 +557,29 @@ public final class AttacksPolicy implements BodyPolicy {
             eq++;
         }
         in.name(s, from, eq, decodeName);
+        if (part == Part.QUERY && hasLineBreak(in.name, in.nameLength)) {
+            nameHit(NAME_LINE_BREAK, part, in, active);
+        }
         match(part, in.copy(s, from, eq), in, active);
         if (eq < to && !done(in)) {
             match(part, in.copy(s, eq + 1, to), in, active);
         }
+    }
+
+    /** A check in code over the current name ({@code in.name}) matched: scores {@code rule} with the name as its excerpt. */
+    private void nameHit(AttackRule rule, int part, Inspection in, long active) {
+        if (rule.paranoia() <= paranoia && (!in.hasMatched(rule) || in.explain != null) && !isExcluded(rule, in, active)) {
+            hit(rule, part, in.name, in.nameLength, in.nameLength, in);
+        }
+    }
+
+    private static boolean hasLineBreak(byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[i] == '\n' || b[i] == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void inspectHeader(CharSequence value, int part, Inspection in, long active) {

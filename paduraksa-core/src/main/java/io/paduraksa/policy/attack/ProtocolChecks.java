@@ -8,7 +8,7 @@ import io.paduraksa.policy.PolicyInput;
  * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
  * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
  * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), two
- * charsets in it (920530), a repeated {@code Connection} option (920210), headers CRS restricts (920450, but not {@code Accept-Charset}), an
+ * charsets in it (920530), a full-width {@code %uFFxx} escape in the target (920260, a warning), a repeated {@code Connection} option (920210), headers CRS restricts (920450, but not {@code Accept-Charset}), an
  * invalid percent-encoding in the target (920220), six or more byte ranges (920200) and an
  * {@code Accept} charset outside CRS's list (920600), and at paranoia 2 a missing {@code Accept}
  * (920300, a notice, not for OPTIONS or a WebKit or Android User-Agent). 920200, 920210 and
@@ -54,6 +54,7 @@ final class ProtocolChecks {
     static final AttackRule SECOND_TYPE = AttackRules.byId(921422);
     static final AttackRule URL_ENCODING = AttackRules.byId(920220);
     static final AttackRule CONNECTION_TWICE = AttackRules.byId(920210);
+    static final AttackRule FULL_WIDTH = AttackRules.byId(920260);
     static final AttackRule MANY_RANGES = AttackRules.byId(920200);
     static final AttackRule TWO_CHARSETS = AttackRules.byId(920530);
     static final AttackRule ACCEPT_CHARSET = AttackRules.byId(920600);
@@ -69,6 +70,7 @@ final class ProtocolChecks {
         policy.check(GET_WITH_BODY, getOrHead && request.hasBody(), null, method, in, active);
         CharSequence target = request.target();
         policy.check(URL_ENCODING, target != null && hasInvalidPercent(target), null, target, in, active);
+        policy.check(FULL_WIDTH, target != null && hasFullWidthEscape(target), null, target, in, active);
         for (AsciiString range : RANGES) {
             CharSequence v = request.header(range);
             policy.check(MANY_RANGES, v != null && hasSixRanges(v), range, v, in, active);
@@ -207,6 +209,17 @@ final class ProtocolChecks {
     static boolean hasInvalidPercent(CharSequence target) {
         for (int i = 0, n = target.length(); i < n; i++) {
             if (target.charAt(i) == '%' && (i + 2 >= n || !isHex(target.charAt(i + 1)) || !isHex(target.charAt(i + 2)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** 920260: {@code \%u[fF]{2}[0-9a-fA-F]{2}}, an IIS full-width escape in the target (a warning). */
+    static boolean hasFullWidthEscape(CharSequence target) {
+        for (int i = 0, n = target.length(); i + 6 <= n; i++) {
+            if (target.charAt(i) == '%' && target.charAt(i + 1) == 'u' && (target.charAt(i + 2) | 0x20) == 'f'
+                    && (target.charAt(i + 3) | 0x20) == 'f' && isHex(target.charAt(i + 4)) && isHex(target.charAt(i + 5))) {
                 return true;
             }
         }

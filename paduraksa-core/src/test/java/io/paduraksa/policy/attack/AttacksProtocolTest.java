@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The head's protocol checks (920170, 920200, 920210, 920220, 920420, 920450, 920470, 920480, 920530, 920600,
+ * The head's protocol checks (920170, 920200, 920210, 920220, 920260, 921150, 920420, 920450, 920470, 920480, 920530, 920600,
  * 921421, 921422): payloads and benign look-alikes.
  */
 class AttacksProtocolTest {
@@ -125,5 +125,29 @@ class AttacksProtocolTest {
             assertThat(lastMatches).contains("920220 ").contains("920300 ");
         }
         assertThat(evaluate(1, target, "GET", false, null, null)).as("a warning alone at paranoia 1").isSameAs(PolicyDecision.CONTINUE);
+    }
+
+    /**
+     * At paranoia 1: a full-width {@code %uFFxx} escape (920260, a warning) is also an invalid
+     * percent-encoding (920220, a warning): 6, denied, as CRS scores it; a CR or LF in a decoded query
+     * argument name (921150, critical).
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            /?test=%uff0F                                           | 920260
+            /?param=foo%uFF01                                       | 920260
+            /script.jsp?variableX=bar&variable2=Y&%0d%0restofdata  | 921150
+            /s?x=1&%0d%0Remote-addr%0d%0d%0d:%20foo.bar.com         | 921150
+            /?q=%u0041                                              | pass
+            /?comment=line+one%0D%0Aline+two                        | pass
+            /?a%20b=1&c%2Bd=2                                       | pass
+            """)
+    void targetAndNameAnomaliesAtParanoia1(String target, String verdict) {
+        PolicyDecision d = evaluate(1, target, "GET", false, "Accept", "text/html");
+
+        assertThat(d).as(lastMatches).isSameAs(verdict.equals("pass") ? PolicyDecision.CONTINUE : DENIED);
+        if (!verdict.equals("pass")) {
+            assertThat(lastMatches).contains(verdict + " ");
+        }
     }
 }
