@@ -111,7 +111,7 @@ def paduraksa_yaml(run, name, port, admin_port, pl=None, threshold=5):
                   "    type: attacks",
                   "    paranoia: %d" % pl,
                   "    threshold: %d" % threshold,
-                  "    inspect: {path: true, query: true, cookies: true, headers: [User-Agent, Referer], body: {max: 64KiB}}",
+                  "    inspect: {path: true, query: true, cookies: true, headers: [User-Agent, Referer], all_headers: true, body: {max: 64KiB}}",
                   "    detect_only: false",
                   "    action: {respond: {status: 403}}"]
         pol = "    policies: [waf]\n"

@@ -238,19 +238,24 @@ public sealed interface PolicySpec {
         public Attacks {
             paranoia = paranoia == null ? 1 : paranoia;
             threshold = threshold == null ? 5 : threshold;
-            inspect = inspect == null ? new Inspect(null, null, null, null, null) : inspect;
+            inspect = inspect == null ? new Inspect(null, null, null, null, null, null) : inspect;
             detectOnly = detectOnly != null && detectOnly;
             exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
             action = action == null ? ActionSpec.DEFAULT_DENY : action;
         }
 
-        /** Which parts are inspected; by default the path, the query, the cookies, User-Agent and Referer. */
-        public record Inspect(Boolean path, Boolean query, Boolean cookies, List<String> headers, BodyInspect body) {
+        /**
+         * Which parts are inspected; by default the path, the query, the cookies, User-Agent and
+         * Referer. {@code allHeaders}: every other header field line too, with the rules CRS applies
+         * to all request headers (default false).
+         */
+        public record Inspect(Boolean path, Boolean query, Boolean cookies, List<String> headers, Boolean allHeaders, BodyInspect body) {
             public Inspect {
                 path = path == null || path;
                 query = query == null || query;
                 cookies = cookies == null || cookies;
                 headers = headers == null ? List.of("User-Agent", "Referer") : List.copyOf(headers);
+                allHeaders = allHeaders != null && allHeaders;
             }
         }
 

@@ -293,6 +293,21 @@ public final class RequestState implements PolicyInput, ValueTemplate.Input {
         return view.header(lowerCaseName);
     }
 
+    @Override
+    public int headerCount() {
+        return view.headerCount();
+    }
+
+    @Override
+    public CharSequence headerName(int index) {
+        return view.headerName(index);
+    }
+
+    @Override
+    public CharSequence headerValue(int index) {
+        return view.headerValue(index);
+    }
+
     /** The matched host entry, or null for an unknown host. */
     public CompiledHost host() {
         return host;

@@ -37,4 +37,25 @@ public interface RequestView {
     default boolean hasBody() {
         return false;
     }
+
+    /**
+     * Number of header field lines, in the order sent (pseudo-header fields not among them); 0
+     * where a view cannot list them. Read by the {@code attacks} policy's {@code all_headers}.
+     */
+    default int headerCount() {
+        return 0;
+    }
+
+    /**
+     * The name of field line {@code index} as sent (lower case over HTTP/2 and HTTP/3); a view
+     * that the next {@code headerName} call may re-point, independent of {@link #headerValue}'s.
+     */
+    default CharSequence headerName(int index) {
+        throw new IndexOutOfBoundsException(index);
+    }
+
+    /** The value of field line {@code index}; a view that the next {@code headerValue} call may re-point. */
+    default CharSequence headerValue(int index) {
+        throw new IndexOutOfBoundsException(index);
+    }
 }

@@ -109,4 +109,19 @@ public final class StaticRequestView implements RequestView {
         }
         return null;
     }
+
+    @Override
+    public int headerCount() {
+        return headerCount;
+    }
+
+    @Override
+    public CharSequence headerName(int index) {
+        return names[index];
+    }
+
+    @Override
+    public CharSequence headerValue(int index) {
+        return values[index];
+    }
 }

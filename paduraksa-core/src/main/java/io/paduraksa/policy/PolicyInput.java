@@ -129,4 +129,29 @@ public interface PolicyInput {
     default boolean hasBody() {
         return false;
     }
+
+    /*
+     * Added for the attacks policy's inspect.all_headers.
+     */
+
+    /**
+     * Number of header field lines of the request, in the order sent; pseudo-header fields are not
+     * among them. 0 where the implementation cannot list them (then no field is listed).
+     */
+    default int headerCount() {
+        return 0;
+    }
+
+    /**
+     * The name of field line {@code index} (0 to {@link #headerCount()} - 1) as sent (HTTP/2 and
+     * HTTP/3 names are lower case). A view that the next {@code headerName} call may re-point.
+     */
+    default CharSequence headerName(int index) {
+        throw new IndexOutOfBoundsException(index);
+    }
+
+    /** The value of field line {@code index}; a view that the next {@code headerValue} call may re-point. */
+    default CharSequence headerValue(int index) {
+        throw new IndexOutOfBoundsException(index);
+    }
 }

@@ -119,8 +119,10 @@ final class PolicyCompiler {
     private RequestPolicy attacksPolicy(String name, PolicySpec.Attacks a, String path, PolicyDecision denied) {
         PolicySpec.Attacks.Inspect inspect = a.inspect();
         boolean ok = true;
-        if (!inspect.path() && !inspect.query() && !inspect.cookies() && inspect.headers().isEmpty() && inspect.body() == null) {
-            context.error(path + ".inspect", "an attacks policy that inspects nothing (expected at least one of: path, query, cookies, headers, body)");
+        if (!inspect.path() && !inspect.query() && !inspect.cookies() && inspect.headers().isEmpty() && !inspect.allHeaders()
+                && inspect.body() == null) {
+            context.error(path + ".inspect",
+                    "an attacks policy that inspects nothing (expected at least one of: path, query, cookies, headers, all_headers, body)");
             ok = false;
         }
         List<AttackExclusion> exclusions = new ArrayList<>();
@@ -141,7 +143,7 @@ final class PolicyCompiler {
         }
         PolicySpec.Attacks.BodyInspect body = inspect.body();
         return new AttacksPolicy(name, a.paranoia(), a.threshold(), inspect.path(), inspect.query(), inspect.cookies(),
-                inspect.headers(), a.detectOnly(), exclusions, denied, body == null ? 0 : body.max().bytes(),
+                inspect.headers(), inspect.allHeaders(), a.detectOnly(), exclusions, denied, body == null ? 0 : body.max().bytes(),
                 body != null && body.onOversize().equals("deny"), body == null ? 0 : body.timeout().toNanos(),
                 body == null ? 0 : body.fileBytes().bytes());
     }

@@ -81,6 +81,31 @@ class AttacksPolicyCompileTest {
         }
     }
 
+    @Test
+    void allHeadersTurnsOnEveryOtherHeader() throws Exception {
+        Snapshot on = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD + """
+                    inspect: {all_headers: true}
+                """), PooledByteBufAllocator.DEFAULT);
+        Snapshot off = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD), PooledByteBufAllocator.DEFAULT);
+        Snapshot only = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", HEAD + """
+                    inspect: {path: false, query: false, cookies: false, headers: [], all_headers: true}
+                """), PooledByteBufAllocator.DEFAULT);
+        try {
+            TestPolicyInput request = new TestPolicyInput().path("/");
+            request.target("/");
+            request.header("X-Api-Client", "com.opensymphony.xwork2");
+
+            assertThat(((AttacksPolicy) on.policies().get("waf")).evaluate(request).action()).isEqualTo(PolicyDecision.Action.RESPOND);
+            assertThat(((AttacksPolicy) only.policies().get("waf")).evaluate(request).action()).isEqualTo(PolicyDecision.Action.RESPOND);
+            assertThat(((AttacksPolicy) off.policies().get("waf")).evaluate(request)).as("all_headers defaults to false")
+                    .isSameAs(PolicyDecision.CONTINUE);
+        } finally {
+            on.release();
+            off.release();
+            only.release();
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
             unknown rule id  | exclusions: [{rules: [942999]}]                  | policies.waf.exclusions[0].rules[0] | 11 | no rule or group 942999 (expected a rule id like 942100
@@ -88,6 +113,7 @@ class AttacksPolicyCompileTest {
             body too large   | inspect: {body: {max: 32MiB}}                    | policies.waf.inspect.body.max       | 11 | from 1 B to 16MiB
             body timeout 0   | inspect: {body: {timeout: 0s}}                   | policies.waf.inspect.body.timeout   | 11 | positive
             inspects nothing | inspect: {path: false, query: false, cookies: false, headers: []} | policies.waf.inspect | 11 | inspects nothing
+            all_headers type | inspect: {all_headers: yes please}              | policies.waf.inspect.all_headers    | 11 | expected true or false
             """)
     void compileErrorsNameThePathAndLine(String what, String yaml, String path, int line, String fragment) {
         List<ConfigError> errors;

@@ -179,6 +179,21 @@ public class TestPolicyInput implements PolicyInput {
         return null;
     }
 
+    @Override
+    public final int headerCount() {
+        return headerCount;
+    }
+
+    @Override
+    public final CharSequence headerName(int index) {
+        return headerNames[index];
+    }
+
+    @Override
+    public final CharSequence headerValue(int index) {
+        return headerValues[index];
+    }
+
     private boolean hasBody;
 
     /** Whether a body follows the head (default: none). */

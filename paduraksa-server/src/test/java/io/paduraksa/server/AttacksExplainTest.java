@@ -41,4 +41,29 @@ class AttacksExplainTest {
                 .contains("          942100 query:q: no match")
                 .contains("          score 5/5 (paranoia 1) -> deny");
     }
+
+    @Test
+    void explainShowsEveryOtherHeaderWithAllHeaders() throws Exception {
+        Snapshot snapshot = SnapshotCompiler.compile(ConfigLoader.parse("edge.yaml", """
+                policies:
+                  waf: {type: attacks, inspect: {all_headers: true}}
+                hosts:
+                  - names: [a.test]
+                    policies: [waf]
+                    routes: [{path: /, respond: {status: 200}}]
+                """), PooledByteBufAllocator.DEFAULT);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            GateOutcome outcome = Explain.run(out, snapshot, "198.51.100.7", List.of("Host: a.test", "X-Api-Client: com.opensymphony.xwork2"),
+                    "GET", "/");
+
+            assertThat(outcome).isEqualTo(GateOutcome.RESPOND);
+        } finally {
+            snapshot.release();
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("          944130 header:x-api-client: MATCH +5 (Suspicious Java class or Spring4Shell class loader)")
+                .contains("          930110 header:x-api-client: no match")
+                .contains("          score 5/5 (paranoia 1) -> deny");
+    }
 }

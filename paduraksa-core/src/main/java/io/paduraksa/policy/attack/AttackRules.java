@@ -1,6 +1,7 @@
 package io.paduraksa.policy.attack;
 
 import static io.paduraksa.policy.attack.AttackRule.CRITICAL;
+import static io.paduraksa.policy.attack.AttackRule.NOTICE;
 import static io.paduraksa.policy.attack.AttackRule.WARNING;
 import static io.paduraksa.policy.attack.Part.ALL;
 import static io.paduraksa.policy.attack.Part.COOKIE;
@@ -41,6 +42,8 @@ public final class AttackRules {
     private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
     /** CRS's ARGS and REQUEST_COOKIES: what the SQL rules of paranoia 2 read (not headers). */
     private static final int ARG_VALUES = QUERY | COOKIE;
+    /** What CRS 3.3 reads in every request header ({@code REQUEST_HEADERS}) besides the values: only with {@code all_headers}. */
+    private static final int ANY = Part.ANY_HEADER;
     /** Classes attacks on Java name (the class list of CRS 944130, {@code java-classes.data}, lower-cased). */
     private static final String[] JAVA_CLASSES = {"com.opensymphony.xwork2", "com.sun.org.apache", "java.io.bufferedinputstream",
         "java.io.bufferedreader", "java.io.bytearrayinputstream", "java.io.bytearrayoutputstream", "java.io.chararrayreader",
@@ -126,6 +129,11 @@ public final class AttackRules {
                     "w3af", "dirbuster", "gobuster", "feroxbuster", "masscan", "zgrab", "wpscan", "nuclei", "havij", "arachni",
                     "skipfish", "wfuzz", "ffuf/", "whatweb", "commix", "fimap", "zmeu", "morfeus", "jaeles", "webinspect",
                     "appscan", "sqlninja", "bsqlbf", "burpcollaborator", "jorgee", "paros/"), "security scanner user agent"),
+            // CRS 913110 (scanners-headers.data): in any header's value with all_headers; header names are checked by
+            // AttacksPolicy#inspectAllHeaders with this rule's automaton.
+            rule(913110, 1, CRITICAL, ANY, words("acunetix-product", "(acunetix web vulnerability scanner", "acunetix-scanning-agreement",
+                    "acunetix-user-agreement", "myvar=1234", "x-ratproxy-loop", "bytes=0-,5-0,5-1,5-2,5-3,5-4,5-5,5-6,5-7,5-8,5-9,5-10,5-11,5-12,5-13,5-14",
+                    "x-scanner"), "request header of a security scanner"),
             rule(913120, 1, CRITICAL, PATH | QUERY, words("/.adsensepostnottherenonobook", "/<invalid>hello.html",
                     "/actsensepostnottherenonotive", "/acunetix-wvs-test-for-some-inexistent-file", "/antidisestablishmentarianism",
                     "appscan_fingerprint", "/arachni-", "/cybercop", "nessus_is_probing_you_", "/nessustest", "/netsparker-",
@@ -142,6 +150,9 @@ public final class AttackRules {
                     "delete", "trace", "track", "patch", "propfind", "proppatch", "mkcol", "copy", "move", "lock", "unlock")
                     + ") (/|[a-z0-9_])[^ \n]* http/[0-9]", " http/[0-9]", "HTTP request smuggling (a request line in a value)"),
             rule(921190, 1, CRITICAL, PATH, "\n", "CR or LF in the path"),
+            // CRS 921200: a value that closes an LDAP filter with ")" (no filter punctuation before it) and opens another.
+            rule(921200, 1, CRITICAL, QUERY | COOKIE, B + "[^:()&|!<>~]*\\) ?(\\(([^,()=&|!<>~]+[><~]?=| ?[&!|] ?[)(]?)|\\) ?\\( ?[&|!]"
+                    + "|[&!|] ?\\([^()=&|!<>~]+[><~]?=)", "\\) ?[()&!|]", "LDAP injection (a filter closed and another opened)"),
             rule(920440, 1, CRITICAL, PATH, "\\.(" + alternatives("asa", "asax", "ascx", "axd", "backup", "bak", "bat", "cdx", "cer",
                     "cfg", "cmd", "config", "conf", "cs", "csproj", "csr", "dat", "db", "dbf", "dll", "dos", "htr", "htw", "ida", "idc",
                     "idq", "inc", "ini", "key", "licx", "lnk", "log", "mdb", "old", "pass", "pdb", "pol", "printer", "pwd", "rdb",
@@ -149,9 +160,9 @@ public final class AttackRules {
                     "restricted file extension"),
             rule(920500, 1, CRITICAL, PATH, "\\.[^/.~]+~(/|" + E + ")", "~", "backup or working file (name~)"),
             // 930: path traversal and local file inclusion.
-            rule(930100, 1, CRITICAL, NOT_UA, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
-                    "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e"), "path traversal, encoded"),
-            rule(930110, 1, CRITICAL, NOT_UA, "(" + B + "|[/\\\\])\\.\\.(;?[/\\\\]|" + E + ")", "path traversal"),
+            rule(930100, 1, CRITICAL, NOT_UA | ANY, words("%2e%2e", "%2e.", ".%2e", "..%2f", "..%5c", "%c0%ae", "%c0%af", "%c1%9c",
+                    "%c1%1c", "%u002e", "%uff0e", "%e0%80%ae", "%252e") + "|0x(2f|5c)(0x2e|\\.)(0x2e|\\.)", "path traversal, encoded"),
+            rule(930110, 1, CRITICAL, NOT_UA | ANY, "(" + B + "|[/\\\\])\\.\\.(;?[/\\\\]|" + E + ")", "path traversal"),
             rule(930120, 1, CRITICAL, NOT_UA, words("etc/passwd", "etc/shadow", "etc/group", "etc/hosts", "etc/issue",
                     "proc/self/", "proc/version", "boot.ini", "win.ini", "system.ini", "windows/system32", "windows\\system32",
                     ".bash_history", ".ssh/", "id_rsa", ".htpasswd", ".htaccess", "web.config", "wp-config.php", ".git/",
@@ -173,7 +184,7 @@ public final class AttackRules {
             cmdRule(932140, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(if(/i)?( not)?( exist| defined| errorlevel| cmdextversion)(" + NW
                     + "|" + E + ")|if(/i)?( not)?[ (](.*" + NW + ")?(geq|equ|neq|leq|gtr|lss)(" + NW + "|" + E + ")"
                     + "|if(/i)?( not)?[ (].*==|for(/[dflr].*)? %+[^ ]+ in\\(.*\\) ?do)", "(" + B + "|" + NW + ")(if|for)", "Windows FOR or IF command"),
-            rule(932170, 1, CRITICAL, ALL, "\\( ?\\) ?\\{", "Shellshock function definition"),
+            rule(932170, 1, CRITICAL, ALL | ANY, "\\( ?\\) ?\\{", "Shellshock function definition"),
             // 933: PHP injection.
             rule(933100, 1, CRITICAL, VALUES, "<\\?(php|=)", "PHP open tag"),
             rule(933110, 1, CRITICAL, VALUES, "(" + alternatives("php", "phar", "zlib", "glob", "expect", "ogg", "rar", "zip",
@@ -204,7 +215,7 @@ public final class AttackRules {
                     + "( |\\[.+\\]|\\{.+\\}|//.*|#.*)*\\(.*\\)", "\\$", "PHP variable function call"),
             rule(933210, 1, CRITICAL, PATH | QUERY | COOKIE, "[(\\[][a-z0-9_.$\\\"'\\[\\](){}/* ]+[)\\]][0-9_.$\\\"'\\[\\](){}/* ]*"
                     + "\\([a-z0-9_.$\\\"'\\[\\](){}/* ].*\\)|\\( ?string ?\\) ?[\\\"']", "\\(", "PHP callable in parentheses or brackets"),
-            rule(933170, 1, CRITICAL, VALUES, "[oc]:[0-9]+:\\\"[a-z0-9_\\\\]+\\\":[0-9]+:\\{", "PHP serialized object"),
+            rule(933170, 1, CRITICAL, VALUES | ANY, "[oc]:[0-9]+:\\\"[a-z0-9_\\\\]+\\\":[0-9]+:\\{", "PHP serialized object"),
             // 941: cross-site scripting.
             rule(941110, 1, CRITICAL, ALL, "< ?(/ ?)?([a-z0-9_-]+ ?: ?)?script", "script tag (a namespace prefix too)"),
             rule(941161, 1, CRITICAL, ALL, "< ?([a-z0-9_-]+ ?: ?)?(" + obfuscated("script") + "|" + obfuscated("form") + "|" + obfuscated("style")
@@ -215,7 +226,13 @@ public final class AttackRules {
                     "IE import, namespace or behaviour"),
             rule(941120, 1, CRITICAL, ALL, "<[a-z!/?][^>]*[ /\\\"'`]on[a-z]+ ?=", "<[a-z!/?]", "event handler in a tag"),
             rule(941130, 1, CRITICAL, ALL, words("xlink:href", "formaction", "srcdoc", "data:text/html", "fscommand",
-                    "seeksegmenttime"), "XSS attribute or data URL"),
+                    "seeksegmenttime") + "|xmlns ?(:[a-z0-9_-]+ ?)?=", "XSS attribute, XML namespace declaration or data URL"),
+            // CRS 941310: US-ASCII malformed encoding, the tag's brackets as 0xBC and 0xBE; here as the JavaScript escapes
+            // CRS's jsDecode reads (\xbc, \xbe), since a literal byte 0xBC is the UTF-8 tail of the fraction sign.
+            rule(941310, 1, CRITICAL, QUERY | COOKIE, "\\\\xbc[^>]*(\\\\xbe|>)|<.*\\\\xbe", "\\\\xbc|<",
+                    "XSS in US-ASCII malformed encoding"),
+            // CRS 941360: JSFuck.
+            rule(941360, 1, CRITICAL, QUERY | COOKIE, "![!+ ]\\[\\]", "JSFuck"),
             rule(941160, 1, CRITICAL, ALL, "<(" + alternatives("iframe", "frame", "frameset", "svg", "object", "embed", "applet",
                     "meta", "base", "math", "form", "isindex", "xml", "xss", "img", "image", "video", "audio", "body", "input",
                     "details", "marquee", "link", "style", "layer", "bgsound", "template", "noscript") + ")([ />\n]|" + E + ")",
@@ -305,6 +322,22 @@ public final class AttackRules {
                     + "[^=]?[^=]?[^=]?[^=]?[^=]?[\\\"' ?\\[=<>])", "SQL EXECUTE, ORDER BY, EXISTS or HAVING"),
             rule(942381, 2, CRITICAL, ARG_VALUES, "select" + NW + "(.*" + NW + ")?case(" + NW + "|" + E + ")|from" + NW + "(.*" + NW + ")?limit(" + NW + "|" + E + ")|like" + NW + "*char" + NW + "*\\(|create ?table.*\\(",
                     "select|from|like|create ?table", "SQL SELECT ... CASE, FROM ... LIMIT, LIKE CHAR(, CREATE TABLE ... ("),
+            // CRS 942120 (paranoia 2): a SQL operator anywhere in an argument (IN (digits), REGEXP, XOR, <>, <=, >=, ||, !=, ...);
+            // unlike CRS, a comparison with a number ("price>=100", "age >= 18", an API filter) is not one.
+            rule(942121, 2, CRITICAL, QUERY, "(" + B + "|" + NW + ")(regexp|rlike|isnull|xor)(" + NW + "|" + E + ")|(<>|<=|>=|!=)( ?[^0-9 ]| ?" + E + ")"
+                    + "|<<|>>|\\|\\||&&|not between 0 and|(like|is) null", "SQL operator (CRS 942120's list)"),
+            rule(942122, 2, CRITICAL, QUERY, "(" + B + "|" + NW + ")in ?\\([ 0-9\\\"]+[^()]*\\)", "(" + B + "|" + NW + ")in ?\\([ 0-9\\\"]",
+                    "SQL IN list of numbers (CRS 942120)"),
+            // CRS 942470 (paranoia 2): SQL Server and Oracle procedure and type names.
+            rule(942470, 2, CRITICAL, ARG_VALUES, words("xp_regremovemultistring", "xp_regread", "xp_regdeletevalue", "xp_regdeletekey",
+                    "xp_regenumvalues", "xp_regenumkeys", "xp_regaddmultistring", "xp_regwrite", "xp_servicecontrol", "xp_cmdshell",
+                    "xp_execresultset", "xp_enumdsn", "xp_ntsec", "xp_terminate", "xp_availablemedia", "xp_loginconfig", "xp_filelist",
+                    "xp_dirtree", "xp_makecab", "sp_addextendedproc", "sp_sqlexec", "sp_password", "sp_prepare", "sp_replwritetovarbin",
+                    "sp_is_srvrolemember", "sp_execute", "sp_makewebtask", "sp_oacreate", "sp_help", "sql_longvarchar", "sql_variant",
+                    "openowa_util", "openrowset", "openquery", "varchar", "tbcreator", "autonomous_transaction", "dba_users", "dbms_java",
+                    "utl_file", "utl_http"), "SQL Server or Oracle procedure or type name"),
+            // CRS 942450 (paranoia 2): a hexadecimal literal of three digits or more (SQL's 0x616263 for 'abc').
+            rule(942450, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")0x[0-9a-f][0-9a-f][0-9a-f]", "SQL hex encoding"),
             rule(942131, 2, CRITICAL, SQL, B + "[a-z0-9_,]*[0-9]+(=|!=|<>)[0-9]+" + E, "bare numeric tautology as a whole value"),
             rule(942261, 2, CRITICAL, SQL, "(" + B + "|" + NW + ")like (null|binary|[\\\"'`])|in ?\\( ?select(" + NW + "|" + E + ")",
                     "LIKE NULL, LIKE and a quote, IN (SELECT"),
@@ -323,6 +356,15 @@ public final class AttackRules {
             rule(920450, 1, CRITICAL, 0, "content-encoding|proxy|lock-token|content-range|if",
                     "restricted header"),
             rule(921421, 1, CRITICAL, 0, "xml|json", "Content-Type header injection: a second XML or JSON type"),
+            // 920220, 920210 and 920200 are warnings in CRS: alone they do not reach the default threshold.
+            rule(920220, 1, WARNING, 0, "%", "invalid URL encoding in the request target"),
+            rule(920210, 1, WARNING, 0, "keep-alive|close", "conflicting or repeated Connection options"),
+            rule(920200, 2, WARNING, 0, "bytes=", "Range header with six or more ranges"),
+            rule(920300, 2, NOTICE, 0, "accept", "request missing an Accept header"),
+            rule(920260, 1, WARNING, 0, "%uff", "full-width Unicode (%uFFxx) in the request target"),
+            rule(921150, 1, CRITICAL, 0, "\n", "CR or LF in a query argument name (checked over the decoded name)"),
+            rule(920530, 1, CRITICAL, 0, "charset", "two charsets in the Content-Type"),
+            rule(920600, 1, CRITICAL, 0, "charset", "Accept header charset not allowed"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
             // Bodies, checked by BodyScanner's parsers (parts 0). 920120 is CRS's; the x9xx ids are ours: CRS 3.3
             // leaves malformed multipart to ModSecurity's MULTIPART_STRICT_ERROR and has no XXE rule.
@@ -331,21 +373,21 @@ public final class AttackRules {
             rule(921900, 1, CRITICAL, 0, "system|public", "XML document type naming an external entity or DTD (XXE)"),
             rule(921901, 1, CRITICAL, 0, "<!entity", "XML entity declaration (entity expansion)"),
             // 944: Java.
-            rule(944100, 1, CRITICAL, SQL, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
+            rule(944100, 1, CRITICAL, SQL | ANY, words("java.lang.runtime", "java.lang.processbuilder", "java.lang.system", "java.lang.reflect",
                     "java.lang.class", "runtime.getruntime", "processbuilder(", "javax.script", "java.beans.",
                     "org.apache.commons.collections", "#_memberaccess", "ognlcontext", "@ognl"), "Java class or OGNL"),
-            rule(944150, 1, CRITICAL, ALL, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
+            rule(944150, 1, CRITICAL, ALL | ANY, "\\$\\{(" + alternatives("jndi", "ctx", "env", "sys", "java", "lower", "upper", "date", "main",
                     "base64", "k8s", "docker", "spring", "bundle", "log4j", "sd", "web", "event", "marker", "map") + ")[:$]"
                     + "|\\$\\{[^}]*\\$\\{", "\\$\\{", "Log4Shell lookup"),
-            rule(944120, 1, CRITICAL, SQL, "(" + JAVA_GADGETS + ").*(runtime|processbuilder)|(runtime|processbuilder).*(" + JAVA_GADGETS + ")",
+            rule(944120, 1, CRITICAL, SQL | ANY, "(" + JAVA_GADGETS + ").*(runtime|processbuilder)|(runtime|processbuilder).*(" + JAVA_GADGETS + ")",
                     "(" + JAVA_GADGETS + "|runtime|processbuilder)", "Java deserialization gadget with process execution"),
-            rule(944130, 1, CRITICAL, SQL, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
+            rule(944130, 1, CRITICAL, SQL | ANY, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
                     "Suspicious Java class or Spring4Shell class loader"),
             // CRS 944240 and 944250 (paranoia 2): a gadget name alone, or "java" and later runtime or processbuilder.
-            rule(944240, 2, CRITICAL, SQL, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
-            rule(944250, 2, CRITICAL, SQL, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
+            rule(944240, 2, CRITICAL, SQL | ANY, "(" + JAVA_GADGETS + ")", "Java deserialization gadget name"),
+            rule(944250, 2, CRITICAL, SQL | ANY, "java" + NW + ".*(runtime|processbuilder)", "java" + NW,
                     "Java and later runtime or processbuilder"),
-            rule(944210, 1, CRITICAL, SQL, "ro0ab|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object"));
+            rule(944210, 1, CRITICAL, SQL | ANY, "ro0ab|kztaau|cs7qaf|aced0005|\u00ac\u00ed\u0000\u0005", "Java serialized object (its magic bytes, hex or base64 at any of the three offsets)"));
 
     /** Longs in a request's match set ({@link Inspection#matched}): room for 64 times as many rules. */
     static final int WORDS = 4;

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * sum reaches the threshold, and inspection stops there. Time is linear in the inspected bytes;
  * a request without a match allocates nothing, a match allocates its log line.
  *
- * <p>Only the first line of a repeated header (and of {@code Cookie}) is inspected, as
- * {@link PolicyInput#header} shows it.
+ * <p>Only the first line of a repeated named header (and of {@code Cookie}) is inspected, as
+ * {@link PolicyInput#header} shows it; with {@code all_headers} every other field line is
+ * inspected, repeated ones each ({@link PolicyInput#headerCount}).
  *
  * <p><b>Bodies</b> (when {@code inspect.body} is configured) are a second phase: when the head's
  * score stays below the threshold and the request has an {@code application/x-www-form-urlencoded},
@@ -38,6 +39,10 @@ public final class AttacksPolicy implements BodyPolicy {
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+    /** CRS 913110 reads header names too ({@code REQUEST_HEADERS_NAMES}): its automaton is walked over each listed name. */
+    private static final AttackRule SCANNER_HEADER = AttackRules.byId(913110);
+    /** CRS 921150: CR or LF in an argument's name (checked over the decoded query names). */
+    private static final AttackRule NAME_LINE_BREAK = AttackRules.byId(921150);
     private static final String FORM_TYPE = "application/x-www-form-urlencoded";
     private static final String JSON_TYPE = "application/json";
     private static final String MULTIPART_TYPE = "multipart/form-data";
@@ -56,6 +61,10 @@ public final class AttacksPolicy implements BodyPolicy {
     private final boolean cookies;
     private final boolean userAgent;
     private final AsciiString[] headers;
+    /** Every other header field line is inspected too ({@link Part#ANY_HEADER}). */
+    private final boolean allHeaders;
+    /** {@link #SCANNER_HEADER}'s automaton, walked over header names with {@link #allHeaders}; else null. */
+    private final Dfa scannerHeaderNames;
     private final AttackExclusion[] exclusions;
     private final PolicyDecision denied;
     /** Per part index: the rules walked, their union pre-filter, group pre-filters and own automata. */
@@ -104,6 +113,25 @@ public final class AttacksPolicy implements BodyPolicy {
     public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
             List<String> headers, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
             long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos, long fileBytes) {
+        this(name, paranoia, threshold, path, query, cookies, headers, false, detectOnly, exclusions, denied, bodyMax, bodyDenyOversize,
+                bodyTimeoutNanos, fileBytes);
+    }
+
+    /**
+     * @param allHeaders       inspect every header field line besides {@code headers}, the
+     *                         {@code User-Agent} and the {@code Cookie} (as CRS reads {@code REQUEST_HEADERS})
+     *                         with the rules CRS applies to all of them
+     * @param bodyMax          the most body bytes inspected per request (0: bodies are not inspected)
+     * @param bodyDenyOversize deny a body larger than {@code bodyMax}, or not whole within the
+     *                         timeout, instead of inspecting what arrived and going on
+     * @param bodyTimeoutNanos how long the body phase waits for the body's end
+     * @param fileBytes        bytes of a multipart file part's content inspected (0: only its names)
+     */
+    public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
+            List<String> headers, boolean allHeaders, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
+            long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos, long fileBytes) {
+        this.allHeaders = allHeaders;
+        this.scannerHeaderNames = allHeaders ? SCANNER_HEADER.dfa() : null;
         if (fileBytes < 0 || fileBytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("attacks policy '" + name + "': file bytes " + fileBytes + " (expected 0 to 2 GiB)");
         }
@@ -144,7 +172,10 @@ public final class AttacksPolicy implements BodyPolicy {
         this.exclusions = exclusions.toArray(new AttackExclusion[0]);
         this.denied = denied;
         this.counters = AttackCounters.of(name);
-        for (int part = 1; part <= Part.FILE_NAME; part <<= 1) {
+        for (int part = 1; part <= Part.ANY_HEADER; part <<= 1) {
+            if (part > Part.FILE_NAME && (part != Part.ANY_HEADER || !allHeaders)) {
+                continue; // body parts walk the query's automata; other headers only with all_headers
+            }
             walks[Part.index(part)] = new Walk(part, paranoia, false);
             if (AttackRules.applying(part, paranoia, true).length > 0) {
                 cmdWalks[Part.index(part)] = new Walk(part, paranoia, true);
@@ -385,9 +416,62 @@ public final class AttacksPolicy implements BodyPolicy {
         for (int i = 0; i < headers.length && !done(in); i++) {
             inspectHeader(request.header(headers[i]), Part.HEADER, in, active);
         }
+        if (allHeaders && !done(in)) {
+            inspectAllHeaders(request, in, active);
+        }
         if (!done(in)) {
             ProtocolChecks.run(this, request, in, active);
         }
+    }
+
+    /**
+     * Every header field line (repeated ones each) not inspected above: not the User-Agent, the
+     * Cookie or a named header when those are inspected. Each value is named by its header's
+     * lower-case name (for logs and {@code exclusions[].arguments}); the name itself is checked for
+     * scanners' headers (913110). 0 B unless a rule matches.
+     */
+    private void inspectAllHeaders(PolicyInput request, Inspection in, long active) {
+        for (int i = 0, n = request.headerCount(); i < n && !done(in); i++) {
+            CharSequence name = request.headerName(i);
+            if (isInspectedElsewhere(name)) {
+                continue;
+            }
+            in.headerName(name);
+            if (in.nameLength > 0 && scannerHeaderNames.find(in.name, 0, in.nameLength) >= 0) {
+                nameHit(SCANNER_HEADER, Part.ANY_HEADER, in, active);
+            }
+            CharSequence value = request.headerValue(i);
+            if (value != null && value.length() > 0 && !done(in)) {
+                match(Part.ANY_HEADER, in.copy(value, 0, value.length()), in, active);
+            }
+        }
+    }
+
+    private boolean isInspectedElsewhere(CharSequence name) {
+        if (userAgent && equalsFolded(name, USER_AGENT) || cookies && equalsFolded(name, COOKIE)) {
+            return true;
+        }
+        for (AsciiString h : headers) {
+            if (equalsFolded(name, h)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code name} is {@code lower} ignoring ASCII case. 0 B. */
+    private static boolean equalsFolded(CharSequence name, AsciiString lower) {
+        int n = lower.length();
+        if (name.length() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = name.charAt(i);
+            if ((c >= 'A' && c <= 'Z' ? (char) (c | 0x20) : c) != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -473,10 +557,29 @@ public final class AttacksPolicy implements BodyPolicy {
             eq++;
         }
         in.name(s, from, eq, decodeName);
+        if (part == Part.QUERY && hasLineBreak(in.name, in.nameLength)) {
+            nameHit(NAME_LINE_BREAK, part, in, active);
+        }
         match(part, in.copy(s, from, eq), in, active);
         if (eq < to && !done(in)) {
             match(part, in.copy(s, eq + 1, to), in, active);
         }
+    }
+
+    /** A check in code over the current name ({@code in.name}) matched: scores {@code rule} with the name as its excerpt. */
+    private void nameHit(AttackRule rule, int part, Inspection in, long active) {
+        if (rule.paranoia() <= paranoia && (!in.hasMatched(rule) || in.explain != null) && !isExcluded(rule, in, active)) {
+            hit(rule, part, in.name, in.nameLength, in.nameLength, in);
+        }
+    }
+
+    private static boolean hasLineBreak(byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[i] == '\n' || b[i] == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void inspectHeader(CharSequence value, int part, Inspection in, long active) {

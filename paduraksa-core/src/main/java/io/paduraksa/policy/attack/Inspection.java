@@ -108,6 +108,20 @@ final class Inspection {
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 
+    /** Copies a header's name, lower-cased, into {@link #name} (too long: no name, as an argument's). */
+    void headerName(CharSequence s) {
+        int n = s.length();
+        if (n > MAX_NAME) {
+            nameLength = -2;
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            name[i] = (byte) (c >= 'A' && c <= 'Z' ? c | 0x20 : c);
+        }
+        nameLength = n;
+    }
+
     /**
      * Sets {@link #name} from {@code src[0, n)} (percent-decoded with {@code +} as a space when
      * {@code decode}, as a form's names are).

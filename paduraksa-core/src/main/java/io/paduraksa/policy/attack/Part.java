@@ -28,11 +28,17 @@ public final class Part {
     public static final int BODY_MULTIPART = 256;
     /** Element text and attribute values of an XML body: walked by the query's rules, not percent-decoded. */
     public static final int BODY_XML = 512;
+    /**
+     * Every other header field line, with {@code inspect.all_headers}: walked by the rules CRS 3.3
+     * applies to all of {@code REQUEST_HEADERS} (Java, traversal, PHP objects, Shellshock), not by
+     * those it applies to User-Agent and Referer only.
+     */
+    public static final int ANY_HEADER = 1024;
     /** Every part except the path. */
     static final int ARGS = QUERY | COOKIE | HEADER | USER_AGENT;
     static final int ALL = PATH | ARGS;
-    /** Number of part kinds that have their own automata (bits up to {@link #BODY_JSON}; later body parts use the query's). */
-    static final int KINDS = 8;
+    /** Index space of the parts that have their own automata (bits up to {@link #ANY_HEADER}; body parts use the query's). */
+    static final int KINDS = 11;
 
     private Part() {
     }
@@ -53,7 +59,7 @@ public final class Part {
             case PATH -> "path";
             case QUERY -> "query";
             case COOKIE -> "cookie";
-            case HEADER -> "header";
+            case HEADER, ANY_HEADER -> "header";
             case USER_AGENT -> "user_agent";
             case FILE_NAME -> "file_name";
             case BODY_FORM, BODY_JSON, BODY_MULTIPART, BODY_XML -> "body";

@@ -7,7 +7,12 @@ import io.paduraksa.policy.PolicyInput;
  * CRS 920/921 checks over the head's fields that are comparisons rather than patterns: a GET or
  * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
  * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
- * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), and headers CRS restricts (920450, but not {@code Accept-Charset}). Each is one {@link AttackRule} of
+ * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), two
+ * charsets in it (920530), a full-width {@code %uFFxx} escape in the target (920260, a warning), a repeated {@code Connection} option (920210), headers CRS restricts (920450, but not {@code Accept-Charset}), an
+ * invalid percent-encoding in the target (920220), six or more byte ranges (920200) and an
+ * {@code Accept} charset outside CRS's list (920600), and at paranoia 2 a missing {@code Accept}
+ * (920300, a notice, not for OPTIONS or a WebKit or Android User-Agent). 920200, 920210 and
+ * 920220 are warnings (3) and 920300 a notice (2), as in CRS: each denies only with another. Each is one {@link AttackRule} of
  * the table (parts 0: never walked as a pattern), scored, counted, excluded and logged like the
  * others. Per request: one Content-Type lookup and one lookup per restricted header, 0 B unless a
  * check matches. The HTTP decoders already refuse what RFC 9112 forbids (bad request lines,
@@ -15,6 +20,10 @@ import io.paduraksa.policy.PolicyInput;
  */
 final class ProtocolChecks {
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+    private static final AsciiString ACCEPT = AsciiString.cached("accept");
+    private static final AsciiString CONNECTION = AsciiString.cached("connection");
+    private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
+    private static final AsciiString[] RANGES = {AsciiString.cached("range"), AsciiString.cached("request-range")};
     /**
      * CRS 3.3.4's {@code tx.restricted_headers} without {@code Accept-Charset}: older browsers send
      * it, and so does every one of CRS's own regression tests (the ftw default headers), so with it
@@ -43,6 +52,13 @@ final class ProtocolChecks {
     static final AttackRule RESTRICTED_HEADER = AttackRules.byId(920450);
     static final AttackRule TYPE_INJECTION = AttackRules.byId(921421);
     static final AttackRule SECOND_TYPE = AttackRules.byId(921422);
+    static final AttackRule URL_ENCODING = AttackRules.byId(920220);
+    static final AttackRule CONNECTION_TWICE = AttackRules.byId(920210);
+    static final AttackRule FULL_WIDTH = AttackRules.byId(920260);
+    static final AttackRule MANY_RANGES = AttackRules.byId(920200);
+    static final AttackRule TWO_CHARSETS = AttackRules.byId(920530);
+    static final AttackRule ACCEPT_CHARSET = AttackRules.byId(920600);
+    static final AttackRule NO_ACCEPT = AttackRules.byId(920300);
 
     private ProtocolChecks() {
     }
@@ -52,6 +68,21 @@ final class ProtocolChecks {
         CharSequence method = request.method();
         boolean getOrHead = method != null && (AsciiString.contentEquals(method, "GET") || AsciiString.contentEquals(method, "HEAD"));
         policy.check(GET_WITH_BODY, getOrHead && request.hasBody(), null, method, in, active);
+        CharSequence target = request.target();
+        policy.check(URL_ENCODING, target != null && hasInvalidPercent(target), null, target, in, active);
+        policy.check(FULL_WIDTH, target != null && hasFullWidthEscape(target), null, target, in, active);
+        for (AsciiString range : RANGES) {
+            CharSequence v = request.header(range);
+            policy.check(MANY_RANGES, v != null && hasSixRanges(v), range, v, in, active);
+        }
+        CharSequence connection = request.header(CONNECTION);
+        policy.check(CONNECTION_TWICE, connection != null && repeatsConnectionOption(connection), CONNECTION, connection, in, active);
+        CharSequence accept = request.header(ACCEPT);
+        policy.check(ACCEPT_CHARSET, accept != null && hasForeignCharsetParameter(accept), ACCEPT, accept, in, active);
+        if (accept == null && !(method != null && AsciiString.contentEquals(method, "OPTIONS"))) {
+            CharSequence ua = request.header(USER_AGENT);
+            policy.check(NO_ACCEPT, ua == null || !contains(ua, "AppleWebKit") && !contains(ua, "Android"), null, method, in, active);
+        }
         for (int i = 0; i < RESTRICTED.length; i++) {
             CharSequence v = request.header(RESTRICTED[i]);
             policy.check(RESTRICTED_HEADER, v != null, RESTRICTED[i], v, in, active);
@@ -64,6 +95,7 @@ final class ProtocolChecks {
         policy.check(TYPE_NOT_ALLOWED, end > 0 && !isOneOf(type, 0, end, ALLOWED_TYPES), CONTENT_TYPE, type, in, active);
         policy.check(MALFORMED_TYPE, !isWellFormed(type), CONTENT_TYPE, type, in, active);
         policy.check(CHARSET, hasForeignCharset(type), CONTENT_TYPE, type, in, active);
+        policy.check(TWO_CHARSETS, charsetCount(type) > 1, CONTENT_TYPE, type, in, active);
         int separator = firstSeparator(type);
         policy.check(TYPE_INJECTION, separator > 0 && injectsType(type, separator + 1), CONTENT_TYPE, type, in, active);
         policy.check(SECOND_TYPE, separator > 0 && namesSecondType(type, separator + 1), CONTENT_TYPE, type, in, active);
@@ -168,6 +200,151 @@ final class ProtocolChecks {
             return j > start && !isOneOf(s, start, j, ALLOWED_CHARSETS);
         }
         return false;
+    }
+
+    /**
+     * 920220 ({@code @validateUrlEncoding} over the request target): a {@code %} not followed by two
+     * hex digits ({@code %w20}, {@code %1G}, a trailing {@code %}; {@code %u} too, as ModSecurity reads it).
+     */
+    static boolean hasInvalidPercent(CharSequence target) {
+        for (int i = 0, n = target.length(); i < n; i++) {
+            if (target.charAt(i) == '%' && (i + 2 >= n || !isHex(target.charAt(i + 1)) || !isHex(target.charAt(i + 2)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** 920260: {@code \%u[fF]{2}[0-9a-fA-F]{2}}, an IIS full-width escape in the target (a warning). */
+    static boolean hasFullWidthEscape(CharSequence target) {
+        for (int i = 0, n = target.length(); i + 6 <= n; i++) {
+            if (target.charAt(i) == '%' && target.charAt(i + 1) == 'u' && (target.charAt(i + 2) | 0x20) == 'f'
+                    && (target.charAt(i + 3) | 0x20) == 'f' && isHex(target.charAt(i + 4)) && isHex(target.charAt(i + 5))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** 920200: {@code ^bytes=(?:(?:\d+)?-(?:\d+)?\s*,?\s*){6}}, six byte ranges or more (a range DoS). */
+    static boolean hasSixRanges(CharSequence v) {
+        int n = v.length();
+        if (n < 6 || !regionEquals(v, 0, "bytes=", false)) {
+            return false;
+        }
+        int i = 6;
+        for (int k = 0; k < 6; k++) {
+            while (i < n && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
+                i++;
+            }
+            if (i >= n || v.charAt(i) != '-') {
+                return false;
+            }
+            i++;
+            while (i < n && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
+                i++;
+            }
+            while (i < n && isSpace(v.charAt(i))) {
+                i++;
+            }
+            if (i < n && v.charAt(i) == ',') {
+                i++;
+            }
+            while (i < n && isSpace(v.charAt(i))) {
+                i++;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * 920210: {@code \b(?:keep-alive|close),\s?(?:keep-alive|close)\b} (case as sent, as CRS reads
+     * it): two of those options in a row, the same twice or both.
+     */
+    static boolean repeatsConnectionOption(CharSequence v) {
+        int n = v.length();
+        for (int i = 0; i < n; i++) {
+            int end = optionEnd(v, i);
+            if (end < 0 || end >= n || v.charAt(end) != ',' || i > 0 && isWord(v.charAt(i - 1))) {
+                continue;
+            }
+            int next = end + 1 < n && isSpace(v.charAt(end + 1)) ? end + 2 : end + 1;
+            int after = optionEnd(v, next);
+            if (after > 0 && (after == n || !isWord(v.charAt(after)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The end of {@code keep-alive} or {@code close} at {@code at}, or -1. */
+    private static int optionEnd(CharSequence v, int at) {
+        if (at + 10 <= v.length() && regionEquals(v, at, "keep-alive", false)) {
+            return at + 10;
+        }
+        return at + 5 <= v.length() && regionEquals(v, at, "close", false) ? at + 5 : -1;
+    }
+
+    /** Whether {@code s} contains {@code word} (case as given, as CRS's {@code @pm} after no transformation). */
+    private static boolean contains(CharSequence s, String word) {
+        for (int i = 0; i + word.length() <= s.length(); i++) {
+            if (regionEquals(s, i, word, false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** 920530: how often {@code charset} occurs (case folded): more than once is two charsets (CRS's {@code charset.*?charset}). */
+    static int charsetCount(CharSequence s) {
+        int count = 0;
+        for (int i = 0; i + 7 <= s.length(); i++) {
+            if (regionEquals(s, i, "charset", true)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * 920600's charset part: some {@code charset=} parameter of an {@code Accept} whose value (quotes
+     * stripped, case folded) is not {@code utf-8}, {@code iso-8859-1}, {@code iso-8859-15} or
+     * {@code windows-1252}.
+     */
+    static boolean hasForeignCharsetParameter(CharSequence s) {
+        int n = s.length();
+        for (int i = 0; i + 7 <= n; i++) {
+            if (!regionEquals(s, i, "charset", true)) {
+                continue;
+            }
+            int j = i + 7;
+            while (j < n && isSpace(s.charAt(j))) {
+                j++;
+            }
+            if (j >= n || s.charAt(j) != '=') {
+                continue;
+            }
+            j++;
+            while (j < n && isSpace(s.charAt(j))) {
+                j++;
+            }
+            if (j < n && s.charAt(j) == '"') {
+                j++;
+            }
+            int start = j;
+            while (j < n && s.charAt(j) != ';' && s.charAt(j) != ',' && s.charAt(j) != '"' && !isSpace(s.charAt(j))) {
+                j++;
+            }
+            if (!isOneOf(s, start, j, ALLOWED_CHARSETS)) {
+                return true;
+            }
+            i = j - 1;
+        }
+        return false;
+    }
+
+    private static boolean isHex(char c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
     }
 
     /** 921421: after the first type's separator, an XML or JSON media type. */

@@ -51,4 +51,40 @@ class AttacksPolicyAllocationTest {
         assertThat(r.decisions).as("every verdict was CONTINUE").isZero();
         assertThat(r.inspected).as("every run inspected the request").isGreaterThanOrEqualTo(perRequest * 5_000);
     }
+
+    /**
+     * The same with {@code all_headers}: Chrome's other header fields (Accept, Sec-Ch-Ua, Sec-Fetch-*,
+     * ...) are listed and each walked by the rules CRS applies to every header.
+     */
+    @ParameterizedTest(name = "paranoia {0}")
+    @CsvSource({"1", "2"})
+    void aCleanBrowserRequestWithAllHeadersAllocatesNothing(int paranoia) {
+        AttacksPolicy policy = new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), true, false,
+                List.of(), PolicyDecision.DROP, 0, false, 0, 0);
+        Request r = new Request(policy);
+        r.path("/search/results");
+        r.target("/search/results?q=red+running+shoes&size=42&sort=price-asc&page=2");
+        r.header("Host", new AsciiString("shop.example.test"));
+        r.header("User-Agent", new AsciiString("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36"));
+        r.header("Accept", new AsciiString("text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"));
+        r.header("Accept-Language", new AsciiString("id-ID,id;q=0.9,en-US;q=0.8,en;q=0.7"));
+        r.header("Accept-Encoding", new AsciiString("gzip, deflate, br, zstd"));
+        r.header("Sec-Ch-Ua", new AsciiString("\"Not/A)Brand\";v=\"8\", \"Chromium\";v=\"126\", \"Google Chrome\";v=\"126\""));
+        r.header("Sec-Ch-Ua-Mobile", new AsciiString("?0"));
+        r.header("Sec-Ch-Ua-Platform", new AsciiString("\"Linux\""));
+        r.header("Sec-Fetch-Dest", new AsciiString("document"));
+        r.header("Sec-Fetch-Mode", new AsciiString("navigate"));
+        r.header("Sec-Fetch-Site", new AsciiString("same-origin"));
+        r.header("Upgrade-Insecure-Requests", new AsciiString("1"));
+        r.header("Referer", new AsciiString("https://shop.example.test/search?q=red+shoes"));
+        r.header("Cookie", new AsciiString("_ga=GA1.2.1234567890.1700000000; theme=dark; session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ"));
+        assertThat(policy.evaluate(r)).isSameAs(PolicyDecision.CONTINUE);
+        long perRequest = AttacksPolicy.inspectedBytesOnThisThread();
+        assertThat(perRequest).as("bytes inspected per request, the other headers among them").isGreaterThan(450);
+
+        AllocationAssert.assertZero("clean request with all headers at paranoia " + paranoia, r, Request::run, 30_000, 5_000);
+
+        assertThat(r.decisions).as("every verdict was CONTINUE").isZero();
+        assertThat(r.inspected).as("every run inspected the request").isGreaterThanOrEqualTo(perRequest * 5_000);
+    }
 }

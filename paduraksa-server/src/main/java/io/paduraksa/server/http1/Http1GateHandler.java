@@ -805,4 +805,19 @@ public final class Http1GateHandler extends ChannelInboundHandlerAdapter
         int i = head.findHeader(lowerCaseName);
         return i < 0 ? null : head.headerValue(i);
     }
+
+    @Override
+    public int headerCount() {
+        return head.headerCount();
+    }
+
+    @Override
+    public CharSequence headerName(int index) {
+        return head.headerName(index);
+    }
+
+    @Override
+    public CharSequence headerValue(int index) {
+        return head.headerValue(index);
+    }
 }

@@ -62,6 +62,9 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
     private final AsciiView authorityView = new AsciiView();
     private final AsciiView headerView = new AsciiView();
     private final AsciiView nameView = new AsciiView();
+    /** The gate's views over one listed field ({@link #headerName(int)}, {@link #headerValue(int)}). */
+    private final AsciiView listedName = new AsciiView();
+    private final AsciiView listedValue = new AsciiView();
     private ClientInfo client;
     private boolean websocket;
     /** DATA follows the HEADERS (they did not end the stream). */
@@ -87,6 +90,8 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
         authorityView.clear();
         headerView.clear();
         nameView.clear();
+        listedName.clear();
+        listedValue.clear();
     }
 
     void websocket(boolean websocket) {
@@ -335,6 +340,22 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
         }
         int i = find(lowerCaseName);
         return i < 0 ? null : headerView.point(buf, valueStart[i], valueEnd[i]);
+    }
+
+    /** The regular fields as sent, each {@code cookie} field on its own (not joined). */
+    @Override
+    public int headerCount() {
+        return count;
+    }
+
+    @Override
+    public CharSequence headerName(int index) {
+        return listedName.point(buf, nameStart[index], valueStart[index] - 2);
+    }
+
+    @Override
+    public CharSequence headerValue(int index) {
+        return listedValue.point(buf, valueStart[index], valueEnd[index]);
     }
 
     private int find(AsciiString lowerCaseName) {

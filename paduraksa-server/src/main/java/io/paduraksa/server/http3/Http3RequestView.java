@@ -5,7 +5,10 @@ import io.netty.handler.codec.http3.Http3Headers;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.RequestView;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The gate's view of one HTTP/3 request, over the stream's decoded {@link Http3Headers} (QPACK
@@ -19,6 +22,10 @@ final class Http3RequestView implements RequestView {
     private ClientInfo client;
     private Http3Headers headers;
     private boolean body;
+    /** The regular fields listed on first {@link #headerCount()} call; grown to the longest list seen. */
+    private CharSequence[] listedNames = new CharSequence[16];
+    private CharSequence[] listedValues = new CharSequence[16];
+    private int listed = -1;
 
     /** Whether a body follows the HEADERS (DATA frames came, or the stream did not end with them). */
     void hasBody(boolean body) {
@@ -34,10 +41,16 @@ final class Http3RequestView implements RequestView {
         this.client = client;
         this.headers = headers;
         this.cookiesJoined = false;
+        this.listed = -1;
     }
 
     void clear() {
         this.headers = null;
+        if (listed > 0) {
+            Arrays.fill(listedNames, 0, listed, null);
+            Arrays.fill(listedValues, 0, listed, null);
+        }
+        this.listed = -1;
     }
 
     Http3Headers headers() {
@@ -96,5 +109,45 @@ final class Http3RequestView implements RequestView {
         }
         cookiesJoined = true;
         return joined;
+    }
+
+    /**
+     * The regular fields in the order QPACK decoded them, pseudo-header fields left out. Netty's
+     * headers can only be walked with an iterator, so the first call per request lists them into
+     * this view's arrays (one iterator allocated per request that asks, as only the
+     * {@code attacks} policy's {@code all_headers} does).
+     */
+    @Override
+    public int headerCount() {
+        if (listed >= 0) {
+            return listed;
+        }
+        int n = 0;
+        for (Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iterator(); it.hasNext(); ) {
+            Map.Entry<CharSequence, CharSequence> e = it.next();
+            CharSequence name = e.getKey();
+            if (name.length() > 0 && name.charAt(0) == ':') {
+                continue;
+            }
+            if (n == listedNames.length) {
+                listedNames = Arrays.copyOf(listedNames, n * 2);
+                listedValues = Arrays.copyOf(listedValues, n * 2);
+            }
+            listedNames[n] = name;
+            listedValues[n] = e.getValue();
+            n++;
+        }
+        listed = n;
+        return n;
+    }
+
+    @Override
+    public CharSequence headerName(int index) {
+        return listedNames[index];
+    }
+
+    @Override
+    public CharSequence headerValue(int index) {
+        return listedValues[index];
     }
 }

@@ -61,6 +61,9 @@ class Http3IT {
                   no-admin: {type: path, deny: [/admin]}
                   limited: {type: rate_limit, key: "header:X-Client", rate: 1/h, burst: 3, headers: true}
                   waf: {type: attacks, inspect: {body: {max: 64KiB}}}
+                  # 920170 excluded: this client's FIN can follow the HEADERS frame apart, and a GET whose stream did not
+                  # end with its HEADERS counts as one with a body (920170, GET or HEAD with a body).
+                  waf-all: {type: attacks, inspect: {all_headers: true}, exclusions: [{rules: [920170]}]}
                 hosts:
                   - names: [a.test]
                     policies: [no-admin]
@@ -68,6 +71,7 @@ class Http3IT {
                       - {path: /limited, policies: [limited], respond: {status: 200, body: "counted\\n"}}
                       - {path: /app, forward: app}
                       - {path: /waf, policies: [waf], forward: app}
+                      - {path: /all-headers, policies: [waf-all], forward: app}
                       - {path: /big, forward: app}
                       - {path: /dead, forward: dead}
                       - {path: /, respond: {status: 200, body: "hello h3\\n"}}
@@ -134,6 +138,23 @@ class Http3IT {
             }
             split.stream.shutdownOutput();
             assertThat(split.await().status).as("the attack cut across DATA frames").isEqualTo(403);
+        }
+    }
+
+    /** {@code all_headers} over HTTP/3: the fields are listed from QPACK's headers, a repeated one's second line too. */
+    @Test
+    void allHeadersInspectsEveryHeaderOverHttp3() throws Exception {
+        try (H3Client c = H3Client.connect(server.port("tls"), "a.test")) {
+            Http3Headers attack = H3Client.headers("GET", "a.test", "/all-headers/x");
+            attack.add("x-trace", "benign");
+            attack.add("accept", "text/html");
+            attack.add("x-trace", "com.opensymphony.xwork2");
+            Http3Headers benign = H3Client.headers("GET", "a.test", "/all-headers/x");
+            benign.add("x-trace", "com.example.shop.android/5.2.1");
+            benign.add("accept", "text/html");
+
+            assertThat(c.send(attack, null).await().status).isEqualTo(403);
+            assertThat(c.send(benign, null).await().status).isEqualTo(200);
         }
     }
 
