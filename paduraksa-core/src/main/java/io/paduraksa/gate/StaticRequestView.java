@@ -50,21 +50,6 @@ public final class StaticRequestView implements RequestView {
         return this;
     }
 
-    /** How many headers the view holds. */
-    public int headerCount() {
-        return headerCount;
-    }
-
-    /** The {@code i}-th header's name, as added. */
-    public AsciiString headerName(int i) {
-        return names[i];
-    }
-
-    /** The {@code i}-th header's value. */
-    public AsciiString headerValue(int i) {
-        return values[i];
-    }
-
     public StaticRequestView clearHeaders() {
         headerCount = 0;
         return this;
