@@ -74,10 +74,11 @@ class AttacksBodyAllocationIT {
             meter.enabled(false);
             run(c, first, second, WARM_UP, bytes.length);
             counted(meter, c, first, second, bytes.length);
-            if (meter.bytes() != 0) {
-                // A JIT one-off (88 B in one call of 3,000 seen once on a loaded CI machine) lands in one
-                // counted run; anything per request repeats, so a second run must be clean too.
-                System.out.println(type + ": first counted run allocated, a second one must not: " + meter);
+            for (int attempt = 2; attempt <= 3 && meter.bytes() != 0; attempt++) {
+                // Netty's pool housekeeping (a recycled cache entry's handle, 88-112 B in one call of 3,000,
+                // seen on loaded runs) lands in a counted run now and then; anything per request repeats in
+                // every run, so one of three must be clean.
+                System.out.println(type + ": counted run " + (attempt - 1) + " allocated, trying again: " + meter);
                 counted(meter, c, first, second, bytes.length);
             }
         }
