@@ -1,6 +1,8 @@
 package io.paduraksa.net;
 
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.paduraksa.text.AsciiText;
 import java.util.Arrays;
 
 /**
@@ -25,9 +27,20 @@ public final class IpParser {
     /** The low 64 bits of {@code ::ffff:0.0.0.0}; OR an IPv4 address into it to map it. */
     public static final long MAPPED_IPV4_PREFIX = 0x0000_FFFF_0000_0000L;
 
+    /**
+     * Longest text that can be an address: six groups of four hex digits and a dotted-quad tail
+     * ({@code ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255}). Longer text is refused unread.
+     */
+    static final int MAX_PARSE_LENGTH = 45;
+
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[MAX_PARSE_LENGTH];
+        }
+    };
     private static final long MAPPED_IPV4_MASK = 0xFFFF_FFFF_0000_0000L;
-    private static final byte[] HEX_VALUES = hexValues();
-    /** {@link #HEX_VALUES} over every byte value (-1 from 128 on), so a byte indexes it without a range check. */
+    /** The value of a hex digit for every byte value, -1 for the rest, so a byte indexes it without a range check. */
     private static final byte[] HEX_BYTES = hexBytes();
 
     private IpParser() {
@@ -43,21 +56,28 @@ public final class IpParser {
             int base = a.arrayOffset();
             return parse(a.array(), base + from, base + to, out);
         }
-        long v4 = ipv4(text, from, to);
-        if (v4 >= 0) {
-            out[0] = 0;
-            out[1] = MAPPED_IPV4_PREFIX | v4;
-            return true;
+        int n = to - from;
+        if (n <= 0 || n > MAX_PARSE_LENGTH) {
+            return false;
         }
-        return ipv6(text, from, to, out);
+        byte[] bytes = SCRATCH.get();
+        if (text instanceof AsciiText t) {
+            t.copyTo(from, bytes, 0, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(from + i);
+                bytes[i] = c < 128 ? (byte) c : (byte) 0xFF; // 0xFF is no digit, dot or colon: refused as any non-ASCII
+            }
+        }
+        return parse(bytes, 0, n, out);
     }
 
     /**
-     * {@link #parse(CharSequence, int, int, long[])} over bytes {@code text[from, to)}, one char per
-     * byte: the same answer for the same text ({@code IpParserDifferentialTest} holds the two
-     * together). An {@link AsciiString} (the HTTP/3 view's and the benchmarks' header values) is
-     * read here from its array, as the user-agent scan and the path normaliser read it, without a
-     * bounds-checked {@code charAt} per character.
+     * The parser itself, over bytes {@code text[from, to)}, one char per byte. An {@link AsciiString}
+     * (the HTTP/3 view's and the benchmarks' header values) is read here from its array; an
+     * {@link AsciiText} (the HTTP/1.1 and HTTP/2 views) is copied out in bulk, any other text char by
+     * char, into a per-thread scratch of {@link #MAX_PARSE_LENGTH} bytes ({@code IpParserDifferentialTest}
+     * holds the ways in together).
      */
     static boolean parse(byte[] text, int from, int to, long[] out) {
         long v4 = mayBeIpv4(text, from, to) ? ipv4(text, from, to) : -1;
@@ -178,148 +198,6 @@ public final class IpParser {
      * digits of a part are read without an inner loop: C2 guards inner loops with predicates built
      * from the trip counts it has seen, and a part of a new length then deoptimises the caller.
      */
-    static long ipv4(CharSequence text, int from, int to) {
-        long value = 0;
-        int i = from;
-        for (int part = 0; part < 4; part++) {
-            if (part > 0) {
-                if (i >= to || text.charAt(i) != '.') {
-                    return -1;
-                }
-                i++;
-            }
-            int octet = digitAt(text, i, to);
-            if (octet < 0) {
-                return -1;
-            }
-            int d = digitAt(text, ++i, to);
-            if (d >= 0) {
-                if (octet == 0) {
-                    return -1; // a leading zero: octal to inet_aton, decimal to others
-                }
-                octet = octet * 10 + d;
-                d = digitAt(text, ++i, to);
-                if (d >= 0) {
-                    octet = octet * 10 + d;
-                    i++;
-                    if (octet > 255) {
-                        return -1;
-                    }
-                }
-            }
-            value = (value << 8) | octet;
-        }
-        return i == to ? value : -1;
-    }
-
-    /**
-     * IPv6 text. Groups are shifted into (hi, lo) as they come; at {@code ::} the groups so far
-     * are set aside as the head, and at the end the head is shifted left past the zeros the
-     * {@code ::} stands for and joined with the groups that followed it.
-     */
-    private static boolean ipv6(CharSequence text, int from, int to, long[] out) {
-        if (to - from < 2) {
-            return false;
-        }
-        long hi = 0;
-        long lo = 0;
-        long headHi = 0;
-        long headLo = 0;
-        int groups = 0;
-        int gap = -1;
-        int i = from;
-        if (text.charAt(i) == ':') {
-            if (text.charAt(i + 1) != ':') {
-                return false;
-            }
-            gap = 0;
-            i += 2;
-        }
-        while (i < to) {
-            int start = i;
-            int group = 0;
-            int h = hexAt(text, i, to);
-            if (h >= 0) { // one to four hex digits, unrolled for the reason given at ipv4
-                group = h;
-                h = hexAt(text, ++i, to);
-                if (h >= 0) {
-                    group = (group << 4) | h;
-                    h = hexAt(text, ++i, to);
-                    if (h >= 0) {
-                        group = (group << 4) | h;
-                        h = hexAt(text, ++i, to);
-                        if (h >= 0) {
-                            group = (group << 4) | h;
-                            if (hexAt(text, ++i, to) >= 0) {
-                                return false; // five hex digits: neither a group nor a dotted-quad part
-                            }
-                        }
-                    }
-                }
-            }
-            if (i < to && text.charAt(i) == '.') {
-                // A dotted-quad tail: it must run to the end, so it can only fill the last 32 bits.
-                long v4 = groups > 6 ? -1 : ipv4(text, start, to);
-                if (v4 < 0) {
-                    return false;
-                }
-                hi = (hi << 32) | (lo >>> 32);
-                lo = (lo << 32) | v4;
-                groups += 2;
-                break;
-            }
-            if (i == start || groups == 8) {
-                return false;
-            }
-            hi = (hi << 16) | (lo >>> 48);
-            lo = (lo << 16) | group;
-            groups++;
-            if (i == to) {
-                break;
-            }
-            if (text.charAt(i) != ':' || ++i == to) {
-                return false;
-            }
-            if (text.charAt(i) == ':') {
-                if (gap >= 0) {
-                    return false;
-                }
-                gap = groups;
-                headHi = hi;
-                headLo = lo;
-                hi = 0;
-                lo = 0;
-                i++;
-            }
-        }
-        if (gap < 0) {
-            if (groups != 8) {
-                return false;
-            }
-            out[0] = hi;
-            out[1] = lo;
-            return true;
-        }
-        if (groups > 7) {
-            return false;
-        }
-        int shift = 16 * (8 - gap);
-        if (gap == 0) {
-            headHi = 0;
-            headLo = 0;
-        } else if (shift >= 64) {
-            headHi = headLo << (shift - 64);
-            headLo = 0;
-        } else {
-            headHi = (headHi << shift) | (headLo >>> (64 - shift));
-            headLo <<= shift;
-        }
-        out[0] = headHi | hi;
-        out[1] = headLo | lo;
-        return true;
-    }
-
-    /** {@link #ipv4(CharSequence, int, int)} over bytes. */
     private static long ipv4(byte[] text, int from, int to) {
         long value = 0;
         int i = from;
@@ -354,7 +232,11 @@ public final class IpParser {
         return i == to ? value : -1;
     }
 
-    /** {@link #ipv6(CharSequence, int, int, long[])} over bytes. */
+    /**
+     * IPv6 text. Groups are shifted into (hi, lo) as they come; at {@code ::} the groups so far
+     * are set aside as the head, and at the end the head is shifted left past the zeros the
+     * {@code ::} stands for and joined with the groups that followed it.
+     */
     private static boolean ipv6(byte[] text, int from, int to, long[] out) {
         if (to - from < 2) {
             return false;
@@ -469,31 +351,8 @@ public final class IpParser {
         return i >= to ? -1 : HEX_BYTES[text[i] & 0xFF];
     }
 
-    private static int digitAt(CharSequence text, int i, int to) {
-        if (i >= to) {
-            return -1;
-        }
-        int digit = text.charAt(i) - '0';
-        return digit >= 0 && digit <= 9 ? digit : -1;
-    }
-
-    private static int hexAt(CharSequence text, int i, int to) {
-        if (i >= to) {
-            return -1;
-        }
-        char c = text.charAt(i);
-        return c < 128 ? HEX_VALUES[c] : -1;
-    }
-
     private static byte[] hexBytes() {
         byte[] values = new byte[256];
-        Arrays.fill(values, (byte) -1);
-        System.arraycopy(HEX_VALUES, 0, values, 0, HEX_VALUES.length);
-        return values;
-    }
-
-    private static byte[] hexValues() {
-        byte[] values = new byte[128];
         Arrays.fill(values, (byte) -1);
         for (int i = 0; i < 10; i++) {
             values['0' + i] = (byte) i;

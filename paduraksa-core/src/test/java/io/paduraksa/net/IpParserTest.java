@@ -79,6 +79,27 @@ class IpParserTest {
         assertThat(IpParser.parse(header, 6, 5, out)).isFalse();
     }
 
+    @Test
+    void theLongestAddressTextParsesAndOneCharMoreIsRefused() {
+        long[] out = new long[2];
+        String longest = "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255";
+        assertThat(longest).hasSize(IpParser.MAX_PARSE_LENGTH);
+        assertThat(IpParser.parse(longest, out)).isTrue();
+        assertThat(out).containsExactly(-1L, -1L);
+        assertThat(IpParser.parse(new StringBuilder("0").append(longest), out)).isFalse();
+        assertThat(IpParser.parse(new StringBuilder(longest).append(' '), 0, longest.length(), out)).isTrue();
+    }
+
+    @Test
+    void charsBeyondLatin1AreRefusedNotTruncatedToTheirLowByte() {
+        long[] out = {7, 9};
+        // U+012E and U+0661 end in 0x2E ('.') and 0x61 ('a'): a byte cast would read them as address text.
+        assertThat(IpParser.parse("192\u012E0.2.1", out)).isFalse();
+        assertThat(IpParser.parse("2001:db8::\u0661", out)).isFalse();
+        assertThat(IpParser.parse("2001:db8::\u0130", out)).isFalse();
+        assertThat(out).containsExactly(7, 9);
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
             192.0.2.1                  | 192.0.2.1

@@ -2,6 +2,7 @@ package io.paduraksa.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.paduraksa.text.AsciiText;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * it keeps the buffer alive and does not re-point it (see the request and response heads for the views
  * it hands out). {@code equals} and {@code hashCode} are identity, as for any mutable view.
  */
-public final class AsciiView implements CharSequence {
+public final class AsciiView implements AsciiText {
     private ByteBuf buf;
     private int from;
     private int length;
@@ -54,6 +55,7 @@ public final class AsciiView implements CharSequence {
     }
 
     /** Copies {@code [index, index + n)} into {@code dst} at {@code at}: one bulk read instead of a checked read per byte. */
+    @Override
     public void copyTo(int index, byte[] dst, int at, int n) {
         if (index < 0 || n < 0 || index + n > length) {
             throw indexOutOfBounds(index + n, length);

@@ -174,32 +174,58 @@ final class ProtocolChecks {
 
     /** 920480: a {@code charset=} whose value (quotes stripped, case folded) is not an allowed charset. */
     private static boolean hasForeignCharset(CharSequence s) {
-        int n = s.length();
-        for (int i = 0; i + 7 <= n; i++) {
-            if (!regionEquals(s, i, "charset", true)) {
-                continue;
+        for (int i = 0; i + 7 <= s.length(); i++) {
+            int start = charsetValueStart(s, i, true);
+            if (start >= 0) {
+                int end = charsetValueEnd(s, start, true);
+                return end > start && !isOneOf(s, start, end, ALLOWED_CHARSETS);
             }
-            int j = i + 7;
-            while (j < n && isSpace(s.charAt(j))) {
-                j++;
-            }
-            if (j >= n || s.charAt(j) != '=') {
-                continue;
-            }
-            j++;
-            while (j < n && isSpace(s.charAt(j))) {
-                j++;
-            }
-            if (j < n && (s.charAt(j) == '"' || s.charAt(j) == '\'')) {
-                j++;
-            }
-            int start = j;
-            while (j < n && s.charAt(j) != ';' && s.charAt(j) != '"' && s.charAt(j) != '\'' && !isSpace(s.charAt(j))) {
-                j++;
-            }
-            return j > start && !isOneOf(s, start, j, ALLOWED_CHARSETS);
         }
         return false;
+    }
+
+    /**
+     * Where the value of a {@code charset} parameter at {@code i} starts: after {@code charset},
+     * optional spaces, {@code =}, optional spaces and an opening double quote (or single quote, when
+     * {@code singleQuotes}); -1 when no such parameter starts at {@code i} ({@code i + 7 <= length}).
+     */
+    private static int charsetValueStart(CharSequence s, int i, boolean singleQuotes) {
+        if (!regionEquals(s, i, "charset", true)) {
+            return -1;
+        }
+        int n = s.length();
+        int j = skipSpaces(s, i + 7);
+        if (j >= n || s.charAt(j) != '=') {
+            return -1;
+        }
+        j = skipSpaces(s, j + 1);
+        if (j < n && (s.charAt(j) == '"' || singleQuotes && s.charAt(j) == '\'')) {
+            j++;
+        }
+        return j;
+    }
+
+    /**
+     * The end of a charset value from {@code start}: a {@code ;}, a double quote or a space, and in
+     * a {@code Content-Type} a single quote, in an {@code Accept} list a comma.
+     */
+    private static int charsetValueEnd(CharSequence s, int start, boolean contentType) {
+        int j = start;
+        for (int n = s.length(); j < n; j++) {
+            char c = s.charAt(j);
+            if (c == ';' || c == '"' || isSpace(c) || (contentType ? c == '\'' : c == ',')) {
+                break;
+            }
+        }
+        return j;
+    }
+
+    private static int skipSpaces(CharSequence s, int from) {
+        int j = from;
+        while (j < s.length() && isSpace(s.charAt(j))) {
+            j++;
+        }
+        return j;
     }
 
     /**
@@ -244,15 +270,11 @@ final class ProtocolChecks {
             while (i < n && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
                 i++;
             }
-            while (i < n && isSpace(v.charAt(i))) {
-                i++;
-            }
+            i = skipSpaces(v, i);
             if (i < n && v.charAt(i) == ',') {
                 i++;
             }
-            while (i < n && isSpace(v.charAt(i))) {
-                i++;
-            }
+            i = skipSpaces(v, i);
         }
         return true;
     }
@@ -312,33 +334,16 @@ final class ProtocolChecks {
      * {@code windows-1252}.
      */
     static boolean hasForeignCharsetParameter(CharSequence s) {
-        int n = s.length();
-        for (int i = 0; i + 7 <= n; i++) {
-            if (!regionEquals(s, i, "charset", true)) {
+        for (int i = 0; i + 7 <= s.length(); i++) {
+            int start = charsetValueStart(s, i, false);
+            if (start < 0) {
                 continue;
             }
-            int j = i + 7;
-            while (j < n && isSpace(s.charAt(j))) {
-                j++;
-            }
-            if (j >= n || s.charAt(j) != '=') {
-                continue;
-            }
-            j++;
-            while (j < n && isSpace(s.charAt(j))) {
-                j++;
-            }
-            if (j < n && s.charAt(j) == '"') {
-                j++;
-            }
-            int start = j;
-            while (j < n && s.charAt(j) != ';' && s.charAt(j) != ',' && s.charAt(j) != '"' && !isSpace(s.charAt(j))) {
-                j++;
-            }
-            if (!isOneOf(s, start, j, ALLOWED_CHARSETS)) {
+            int end = charsetValueEnd(s, start, false);
+            if (!isOneOf(s, start, end, ALLOWED_CHARSETS)) {
                 return true;
             }
-            i = j - 1;
+            i = end - 1;
         }
         return false;
     }

@@ -1,0 +1,17 @@
+package io.paduraksa.text;
+
+/**
+ * A {@link CharSequence} of one byte per char (ISO-8859-1) that can hand a range of its bytes out
+ * in one bulk copy.
+ *
+ * <p>The request views of HTTP/1.1 and HTTP/2 are views over pooled buffers; a parser in this
+ * module that wants bytes (the IP parser) copies a short range out with {@link #copyTo} instead of
+ * paying a bounds-checked {@code charAt} per character, without this module knowing the buffer type.
+ */
+public interface AsciiText extends CharSequence {
+    /**
+     * Copies {@code [index, index + n)} into {@code dst} from {@code at}, one byte per char.
+     * Throws {@link IndexOutOfBoundsException} when the range is not within this text.
+     */
+    void copyTo(int index, byte[] dst, int at, int n);
+}
