@@ -361,10 +361,16 @@ public final class AttackRules {
             rule(920210, 1, WARNING, 0, "keep-alive|close", "conflicting or repeated Connection options"),
             rule(920200, 2, WARNING, 0, "bytes=", "Range header with six or more ranges"),
             rule(920300, 2, NOTICE, 0, "accept", "request missing an Accept header"),
+            rule(920310, 1, NOTICE, 0, "accept", "request with an empty Accept header"),
+            rule(920311, 1, NOTICE, 0, "accept", "request with an empty Accept header and no User-Agent"),
+            rule(920330, 1, NOTICE, 0, "user-agent", "empty User-Agent header"),
+            rule(920340, 1, NOTICE, 0, "content-length", "request body length without a Content-Type"),
+            rule(920190, 1, WARNING, 0, "range", "Range header whose last byte is before its first"),
+            rule(920350, 1, WARNING, 0, "host", "Host header is a numeric IP address"),
             rule(920260, 1, WARNING, 0, "%uff", "full-width Unicode (%uFFxx) in the request target"),
             rule(921150, 1, CRITICAL, 0, "\n", "CR or LF in a query argument name (checked over the decoded name)"),
             rule(920530, 1, CRITICAL, 0, "charset", "two charsets in the Content-Type"),
-            rule(920600, 1, CRITICAL, 0, "charset", "Accept header charset not allowed"),
+            rule(920600, 1, CRITICAL, 0, "charset", "Accept header outside the media-range grammar, or a charset not allowed"),
             rule(921422, 2, CRITICAL, 0, "/", "Content-Type header injection: a second type"),
             // Bodies, checked by BodyScanner's parsers (parts 0). 920120 is CRS's; the x9xx ids are ours: CRS 3.3
             // leaves malformed multipart to ModSecurity's MULTIPART_STRICT_ERROR and has no XXE rule.

@@ -59,12 +59,26 @@ final class ProtocolChecks {
     static final AttackRule TWO_CHARSETS = AttackRules.byId(920530);
     static final AttackRule ACCEPT_CHARSET = AttackRules.byId(920600);
     static final AttackRule NO_ACCEPT = AttackRules.byId(920300);
+    static final AttackRule RANGE_LAST_BEFORE_FIRST = AttackRules.byId(920190);
+    static final AttackRule NUMERIC_HOST = AttackRules.byId(920350);
+    static final AttackRule EMPTY_ACCEPT = AttackRules.byId(920310);
+    static final AttackRule EMPTY_ACCEPT_NO_AGENT = AttackRules.byId(920311);
+    static final AttackRule EMPTY_AGENT = AttackRules.byId(920330);
+    static final AttackRule LENGTH_WITHOUT_TYPE = AttackRules.byId(920340);
+    private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
+    private static final AsciiString HOST = AsciiString.cached("host");
+    /** User agents for which CRS's 920300 lets a missing Accept pass ({@code @pm}: case folded). */
+    private static final String[] NO_ACCEPT_AGENTS = {"applewebkit", "android"};
+    /** User agents for which CRS's 920310 lets an empty Accept pass. */
+    private static final String[] EMPTY_ACCEPT_AGENTS = {"applewebkit", "android", "business", "enterprise", "entreprise"};
 
     private ProtocolChecks() {
     }
 
     /** Runs the checks of {@code policy}'s paranoia level over the request's head. 0 B unless one matches. */
     static void run(AttacksPolicy policy, PolicyInput request, Inspection in, long active) {
+        CharSequence authority = request.authority(); // read before any other header (it may be a re-pointed view)
+        policy.check(NUMERIC_HOST, authority != null && isNumericHost(authority), HOST, authority, in, active);
         CharSequence method = request.method();
         boolean getOrHead = method != null && (AsciiString.contentEquals(method, "GET") || AsciiString.contentEquals(method, "HEAD"));
         policy.check(GET_WITH_BODY, getOrHead && request.hasBody(), null, method, in, active);
@@ -74,21 +88,33 @@ final class ProtocolChecks {
         for (AsciiString range : RANGES) {
             CharSequence v = request.header(range);
             policy.check(MANY_RANGES, v != null && hasSixRanges(v), range, v, in, active);
+            policy.check(RANGE_LAST_BEFORE_FIRST, v != null && endsBeforeItStarts(v), range, v, in, active);
         }
         CharSequence connection = request.header(CONNECTION);
         policy.check(CONNECTION_TWICE, connection != null && repeatsConnectionOption(connection), CONNECTION, connection, in, active);
         CharSequence accept = request.header(ACCEPT);
-        policy.check(ACCEPT_CHARSET, accept != null && hasForeignCharsetParameter(accept), ACCEPT, accept, in, active);
-        if (accept == null && !(method != null && AsciiString.contentEquals(method, "OPTIONS"))) {
-            CharSequence ua = request.header(USER_AGENT);
-            policy.check(NO_ACCEPT, ua == null || !contains(ua, "AppleWebKit") && !contains(ua, "Android"), null, method, in, active);
+        policy.check(ACCEPT_CHARSET, accept != null && !isAcceptGrammar(accept), ACCEPT, accept, in, active);
+        boolean noAccept = accept == null;
+        boolean emptyAccept = accept != null && accept.length() == 0;
+        boolean options = method != null && AsciiString.contentEquals(method, "OPTIONS");
+        CharSequence ua = request.header(USER_AGENT);
+        policy.check(EMPTY_AGENT, ua != null && ua.length() == 0, USER_AGENT, ua, in, active);
+        if (noAccept && !options) {
+            policy.check(NO_ACCEPT, ua == null || !containsAnyFolded(ua, NO_ACCEPT_AGENTS), null, method, in, active);
         }
+        if (emptyAccept && !options) {
+            policy.check(EMPTY_ACCEPT, ua != null && !containsAnyFolded(ua, EMPTY_ACCEPT_AGENTS), ACCEPT, "", in, active);
+            policy.check(EMPTY_ACCEPT_NO_AGENT, ua == null, ACCEPT, "", in, active);
+        }
+        CharSequence length = request.header(CONTENT_LENGTH);
+        boolean nonZeroLength = length != null && !(length.length() == 1 && length.charAt(0) == '0');
         for (int i = 0; i < RESTRICTED.length; i++) {
             CharSequence v = request.header(RESTRICTED[i]);
             policy.check(RESTRICTED_HEADER, v != null, RESTRICTED[i], v, in, active);
         }
         CharSequence type = request.header(CONTENT_TYPE);
         if (type == null) {
+            policy.check(LENGTH_WITHOUT_TYPE, nonZeroLength, CONTENT_LENGTH, null, in, active);
             return;
         }
         int end = mediaTypeEnd(type);
@@ -175,9 +201,9 @@ final class ProtocolChecks {
     /** 920480: a {@code charset=} whose value (quotes stripped, case folded) is not an allowed charset. */
     private static boolean hasForeignCharset(CharSequence s) {
         for (int i = 0; i + 7 <= s.length(); i++) {
-            int start = charsetValueStart(s, i, true);
+            int start = charsetValueStart(s, i);
             if (start >= 0) {
-                int end = charsetValueEnd(s, start, true);
+                int end = charsetValueEnd(s, start);
                 return end > start && !isOneOf(s, start, end, ALLOWED_CHARSETS);
             }
         }
@@ -186,10 +212,10 @@ final class ProtocolChecks {
 
     /**
      * Where the value of a {@code charset} parameter at {@code i} starts: after {@code charset},
-     * optional spaces, {@code =}, optional spaces and an opening double quote (or single quote, when
-     * {@code singleQuotes}); -1 when no such parameter starts at {@code i} ({@code i + 7 <= length}).
+     * optional spaces, {@code =}, optional spaces and an opening quote; -1 when no such parameter
+     * starts at {@code i} ({@code i + 7 <= length}).
      */
-    private static int charsetValueStart(CharSequence s, int i, boolean singleQuotes) {
+    private static int charsetValueStart(CharSequence s, int i) {
         if (!regionEquals(s, i, "charset", true)) {
             return -1;
         }
@@ -199,21 +225,18 @@ final class ProtocolChecks {
             return -1;
         }
         j = skipSpaces(s, j + 1);
-        if (j < n && (s.charAt(j) == '"' || singleQuotes && s.charAt(j) == '\'')) {
+        if (j < n && (s.charAt(j) == '"' || s.charAt(j) == '\'')) {
             j++;
         }
         return j;
     }
 
-    /**
-     * The end of a charset value from {@code start}: a {@code ;}, a double quote or a space, and in
-     * a {@code Content-Type} a single quote, in an {@code Accept} list a comma.
-     */
-    private static int charsetValueEnd(CharSequence s, int start, boolean contentType) {
+    /** The end of a charset value from {@code start}: a {@code ;}, a quote or a space. */
+    private static int charsetValueEnd(CharSequence s, int start) {
         int j = start;
         for (int n = s.length(); j < n; j++) {
             char c = s.charAt(j);
-            if (c == ';' || c == '"' || isSpace(c) || (contentType ? c == '\'' : c == ',')) {
+            if (c == ';' || c == '"' || c == '\'' || isSpace(c)) {
                 break;
             }
         }
@@ -307,11 +330,79 @@ final class ProtocolChecks {
         return at + 5 <= v.length() && regionEquals(v, at, "close", false) ? at + 5 : -1;
     }
 
-    /** Whether {@code s} contains {@code word} (case as given, as CRS's {@code @pm} after no transformation). */
-    private static boolean contains(CharSequence s, String word) {
-        for (int i = 0; i + word.length() <= s.length(); i++) {
-            if (regionEquals(s, i, word, false)) {
-                return true;
+    /** 920350: {@code ^[\d.:]+$}, a Host that is a numeric IP address (with or without a port). */
+    static boolean isNumericHost(CharSequence host) {
+        int n = host.length();
+        for (int i = 0; i < n; i++) {
+            char c = host.charAt(i);
+            if ((c < '0' || c > '9') && c != '.' && c != ':') {
+                return false;
+            }
+        }
+        return n > 0;
+    }
+
+    /**
+     * 920190: the first {@code (\d+)-(\d+)} of a Range (leftmost, greedy, as the regex finds it) whose last byte
+     * is below its first. The numbers are compared as text without leading zeros, so no length overflows.
+     */
+    static boolean endsBeforeItStarts(CharSequence v) {
+        int n = v.length();
+        int i = 0;
+        while (i < n) {
+            if (!isDigit(v.charAt(i))) {
+                i++;
+                continue;
+            }
+            int firstStart = i;
+            while (i < n && isDigit(v.charAt(i))) {
+                i++;
+            }
+            int firstEnd = i;
+            if (i + 1 < n && v.charAt(i) == '-' && isDigit(v.charAt(i + 1))) {
+                int lastStart = i + 1;
+                int lastEnd = lastStart;
+                while (lastEnd < n && isDigit(v.charAt(lastEnd))) {
+                    lastEnd++;
+                }
+                return compareNumbers(v, lastStart, lastEnd, firstStart, firstEnd) < 0;
+            }
+        }
+        return false;
+    }
+
+    /** Compares two runs of decimal digits by value. */
+    private static int compareNumbers(CharSequence s, int aFrom, int aTo, int bFrom, int bTo) {
+        while (aFrom < aTo - 1 && s.charAt(aFrom) == '0') {
+            aFrom++;
+        }
+        while (bFrom < bTo - 1 && s.charAt(bFrom) == '0') {
+            bFrom++;
+        }
+        int byLength = Integer.compare(aTo - aFrom, bTo - bFrom);
+        if (byLength != 0) {
+            return byLength;
+        }
+        for (int i = 0; i < aTo - aFrom; i++) {
+            int d = Character.compare(s.charAt(aFrom + i), s.charAt(bFrom + i));
+            if (d != 0) {
+                return d;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** Whether {@code s} contains one of {@code lowerCaseWords}, ASCII case folded (CRS's {@code @pm}). */
+    private static boolean containsAnyFolded(CharSequence s, String[] lowerCaseWords) {
+        for (String word : lowerCaseWords) {
+            for (int i = 0; i + word.length() <= s.length(); i++) {
+                if (regionEquals(s, i, word, true)) {
+                    return true;
+                }
             }
         }
         return false;
@@ -329,23 +420,130 @@ final class ProtocolChecks {
     }
 
     /**
-     * 920600's charset part: some {@code charset=} parameter of an {@code Accept} whose value (quotes
-     * stripped, case folded) is not {@code utf-8}, {@code iso-8859-1}, {@code iso-8859-15} or
-     * {@code windows-1252}.
+     * 920600: whether an {@code Accept} value (case folded) is in CRS 3.3.4's grammar, a comma-separated
+     * list of {@code type/subtype} with {@code ;} parameters in which a {@code charset} may only be
+     * {@code utf-8}, {@code iso-8859-1}, {@code iso-8859-15} or {@code windows-1252}. An empty value, a
+     * bare {@code *}, a parameter without {@code =} or a foreign charset fall outside it. Read in one
+     * pass: CRS's regex has one way to match any input (see the comments), so no backtracking is needed.
      */
-    static boolean hasForeignCharsetParameter(CharSequence s) {
-        for (int i = 0; i + 7 <= s.length(); i++) {
-            int start = charsetValueStart(s, i, false);
-            if (start < 0) {
-                continue;
-            }
-            int end = charsetValueEnd(s, start, false);
-            if (!isOneOf(s, start, end, ALLOWED_CHARSETS)) {
+    static boolean isAcceptGrammar(CharSequence s) {
+        int n = s.length();
+        int i = mediaRangeEnd(s, 0);
+        while (i >= 0) {
+            if (i == n) {
                 return true;
             }
-            i = end - 1;
+            int j = skipSpaces(s, i); // spaces count only before a separator (a token or value has taken its own)
+            if (j == n) {
+                return false;
+            }
+            char c = s.charAt(j);
+            if (c == ',') {
+                i = mediaRangeEnd(s, skipSpaces(s, j + 1));
+            } else if (c == ';') {
+                i = acceptParameterEnd(s, skipSpaces(s, j + 1));
+            } else {
+                return false;
+            }
         }
         return false;
+    }
+
+    /** {@code T/T}: two runs of token chars (spaces included, as in CRS's class) around a slash; the end, or -1. */
+    private static int mediaRangeEnd(CharSequence s, int at) {
+        int slash = tokenEnd(s, at);
+        if (slash == at || slash >= s.length() || s.charAt(slash) != '/') {
+            return -1;
+        }
+        int end = tokenEnd(s, slash + 1);
+        return end == slash + 1 ? -1 : end;
+    }
+
+    /**
+     * After {@code ;} and spaces: a {@code charset=} with an allowed value, another {@code name=value}, or
+     * nothing (CRS's {@code ;?}: an empty parameter; a second {@code ;} then starts the next one). The end, or -1.
+     */
+    private static int acceptParameterEnd(CharSequence s, int at) {
+        int n = s.length();
+        if (at == n || !isAcceptToken(s.charAt(at))) {
+            return at; // nothing: what follows must be a separator or the end
+        }
+        if (at + 7 <= n && regionEquals(s, at, "charset", true)) {
+            int j = skipSpaces(s, at + 7);
+            if (j >= n || s.charAt(j) != '=') {
+                return -1;
+            }
+            j = skipSpaces(s, j + 1);
+            if (j < n && s.charAt(j) == '"') {
+                j++;
+            }
+            int end = allowedCharsetEnd(s, j);
+            if (end < 0 || end < n && isWordChar(s.charAt(end))) {
+                return -1; // \b after the value
+            }
+            return end < n && s.charAt(end) == '"' ? end + 1 : end;
+        }
+        // Any other name: CRS spells "not charset" as "a prefix of charset, then another token char".
+        int equals = tokenEnd(s, at);
+        if (equals >= n || s.charAt(equals) != '=' || startsLikeCharset(s, at, equals)) {
+            return -1;
+        }
+        int value = skipSpaces(s, equals + 1);
+        int end = value;
+        while (end < n && isAcceptValue(s.charAt(end))) {
+            end++;
+        }
+        return end == value ? -1 : end;
+    }
+
+    /** Whether the name {@code s[from, to)} is {@code charset}, a longer name starting with it, or a proper prefix of it. */
+    private static boolean startsLikeCharset(CharSequence s, int from, int to) {
+        String charset = "charset";
+        int k = 0;
+        while (k < charset.length() && from + k < to && (s.charAt(from + k) | 0x20) == charset.charAt(k)) {
+            k++;
+        }
+        return k == charset.length() || from + k == to;
+    }
+
+    /** The end of {@code utf-8}, {@code windows-1252}, {@code iso-8859-1} or {@code iso-8859-15} at {@code at}, or -1. */
+    private static int allowedCharsetEnd(CharSequence s, int at) {
+        int n = s.length();
+        if (at + 5 <= n && regionEquals(s, at, "utf-8", true)) {
+            return at + 5;
+        }
+        if (at + 12 <= n && regionEquals(s, at, "windows-1252", true)) {
+            return at + 12;
+        }
+        if (at + 10 <= n && regionEquals(s, at, "iso-8859-1", true)) {
+            return at + 10 < n && s.charAt(at + 10) == '5' ? at + 11 : at + 10;
+        }
+        return -1;
+    }
+
+    private static int tokenEnd(CharSequence s, int at) {
+        int i = at;
+        while (i < s.length() && isAcceptToken(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /** CRS 920600's token class {@code [^"(),/:;<=>?![\x5c\]{}]}: spaces and control bytes included. */
+    private static boolean isAcceptToken(char c) {
+        return c != '"' && isAcceptValue(c);
+    }
+
+    /** The class of a parameter value, {@code [^(),/:;<=>?![\x5c\]{}]}: the token class with {@code "}. */
+    private static boolean isAcceptValue(char c) {
+        return switch (c) {
+            case '(', ')', ',', '/', ':', ';', '<', '=', '>', '?', '!', '[', '\\', ']', '{', '}' -> false;
+            default -> true;
+        };
+    }
+
+    private static boolean isWordChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
     }
 
     private static boolean isHex(char c) {

@@ -133,7 +133,9 @@ class AttacksAllHeadersTest {
 
         assertThat(lines).anyMatch(l -> l.contains(" header:test: "));
         assertThat(lines).anyMatch(l -> l.contains(" header:accept-language: "));
-        assertThat(lines).noneMatch(l -> l.contains("header:user-agent") || l.contains("header:cookie") || l.contains("header:referer"));
+        // 920330 (an empty User-Agent) is a protocol check of the head, not a second pattern pass over the value
+        assertThat(lines).noneMatch(l -> !l.startsWith("920330 ")
+                && (l.contains("header:user-agent") || l.contains("header:cookie") || l.contains("header:referer")));
     }
 
     @Test

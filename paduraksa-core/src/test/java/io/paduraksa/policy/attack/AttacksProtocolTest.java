@@ -150,4 +150,49 @@ class AttacksProtocolTest {
             assertThat(lastMatches).contains(verdict + " ");
         }
     }
+
+    /** The verdict lines of 920190, 920310, 920311, 920330, 920340 and 920350 for a request with these header lines. */
+    static List<String> headChecks(String method, String authority, String... headers) {
+        AttacksPolicy policy = new AttacksPolicy("waf", 1, 5, true, true, true, List.of("User-Agent", "Referer"), false, List.of(),
+                DENIED);
+        TestPolicyInput r = new TestPolicyInput().path("/");
+        r.target("/");
+        r.method(method);
+        r.authority(authority);
+        for (int i = 0; i < headers.length; i += 2) {
+            r.header(headers[i], headers[i + 1]);
+        }
+        return policy.explain(r).stream().filter(l -> l.matches("9203(10|11|30|40|50) .*|920190 .*") && l.contains("MATCH"))
+                .map(l -> l.substring(0, 6)).sorted().toList();
+    }
+
+    /**
+     * The head checks CRS scores as notices (2) and warnings (3): each alone stays below the threshold of 5, as
+     * in CRS; they add up with the rest. Each case is a CRS 3.3.4 regression stage or a look-alike that must pass.
+     */
+    @org.junit.jupiter.api.Test
+    void notesOnTheHeadAddUpAsInCrs() {
+        String ua = "User-Agent";
+        assertThat(headChecks("GET", "127.0.0.1", ua, "curl/8", "Accept", "*/*")).containsExactly("920350");
+        assertThat(headChecks("GET", "[::1]:8080", ua, "curl/8", "Accept", "*/*")).isEmpty(); // brackets: not ^[\d.:]+$
+        assertThat(headChecks("GET", "1.2.3.4:443", ua, "curl/8", "Accept", "*/*")).containsExactly("920350");
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*")).isEmpty();
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "")).containsExactly("920310");
+        assertThat(headChecks("GET", "h1.test", ua, "Mozilla/5.0 AppleWebKit/537.36", "Accept", "")).isEmpty();
+        assertThat(headChecks("GET", "h1.test", ua, "some ENTERPRISE client", "Accept", "")).isEmpty(); // @pm folds case
+        assertThat(headChecks("OPTIONS", "h1.test", ua, "curl/8", "Accept", "")).isEmpty();
+        assertThat(headChecks("GET", "h1.test", "Accept", "")).containsExactly("920311");
+        assertThat(headChecks("GET", "h1.test", ua, "", "Accept", "*/*")).containsExactly("920330");
+        assertThat(headChecks("POST", "h1.test", ua, "curl/8", "Accept", "*/*", "Content-Length", "2")).containsExactly("920340");
+        assertThat(headChecks("POST", "h1.test", ua, "curl/8", "Accept", "*/*", "Content-Length", "0")).isEmpty();
+        assertThat(headChecks("POST", "h1.test", ua, "curl/8", "Accept", "*/*", "Content-Length", "2", "Content-Type", "text/plain"))
+                .doesNotContain("920340");
+        // 920190: the first (\d+)-(\d+) of the value decides, compared by value however long the numbers are
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*", "Range", "bytes=0-,5-0,5-1")).containsExactly("920190");
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*", "Range", "bytes=10-9")).containsExactly("920190");
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*", "Request-Range", "bytes=200-1000, 5-0")).isEmpty();
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*", "Range", "bytes=0099-100")).isEmpty();
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*", "Range", "bytes=99999999999999999999999-1")).containsExactly("920190");
+        assertThat(headChecks("GET", "h1.test", ua, "curl/8", "Accept", "*/*", "Range", "bytes=-500")).isEmpty();
+    }
 }
