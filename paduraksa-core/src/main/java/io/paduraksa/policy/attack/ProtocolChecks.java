@@ -283,14 +283,14 @@ final class ProtocolChecks {
         }
         int i = 6;
         for (int k = 0; k < 6; k++) {
-            while (i < n && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
+            while (i < n && isDigit(v.charAt(i))) {
                 i++;
             }
             if (i >= n || v.charAt(i) != '-') {
                 return false;
             }
             i++;
-            while (i < n && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
+            while (i < n && isDigit(v.charAt(i))) {
                 i++;
             }
             i = skipSpaces(v, i);
@@ -478,7 +478,7 @@ final class ProtocolChecks {
                 j++;
             }
             int end = allowedCharsetEnd(s, j);
-            if (end < 0 || end < n && isWordChar(s.charAt(end))) {
+            if (end < 0 || end < n && isWord(s.charAt(end))) {
                 return -1; // \b after the value
             }
             return end < n && s.charAt(end) == '"' ? end + 1 : end;
@@ -540,10 +540,6 @@ final class ProtocolChecks {
             case '(', ')', ',', '/', ':', ';', '<', '=', '>', '?', '!', '[', '\\', ']', '{', '}' -> false;
             default -> true;
         };
-    }
-
-    private static boolean isWordChar(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
     }
 
     private static boolean isHex(char c) {
