@@ -593,29 +593,47 @@ public final class AttacksPolicy implements BodyPolicy {
      * Transforms the value buffer's first {@code n} bytes and runs the part's automata over them;
      * where command-line rules apply, first over a copy in the {@link Transform#cmdLine} form, or
      * over the value itself when that form is the same bytes (no {@code % & * +}, whitespace or
-     * {@link Transform#CMD} characters: both forms are the value lower-cased).
+     * {@link Transform#CMD} characters: both forms are the value lower-cased). The two forms' unions
+     * are walked together ({@link Dfa#findEach}); the command-line rules' matches are scored first.
      */
     private void match(int part, int n, Inspection in, long active) {
         int p = Part.index(Part.rules(part));
         byte[] b = in.value;
         int flags = Transform.classify(b, 0, n);
+        Walk cmd = cmdWalks[p];
+        if (cmd == null) {
+            walk(part, b, transform(b, n, part, flags), walks[p], in, active);
+            return;
+        }
         boolean sameForms = (flags & ~Transform.UPPER) == 0 && part != Part.PATH;
-        if (cmdWalks[p] != null && !sameForms) {
-            byte[] c = in.copyToCmd(n);
-            walk(part, c, transformCmdLine(c, n, part, flags), cmdWalks[p], in, active);
-        }
+        byte[] c = sameForms ? b : in.copyToCmd(n);
+        int cmdLength = sameForms ? 0 : transformCmdLine(c, n, part, flags);
         int length = transform(b, n, part, flags);
-        if (cmdWalks[p] != null && sameForms) {
-            walk(part, b, length, cmdWalks[p], in, active);
+        if (sameForms) {
+            cmdLength = length;
         }
-        walk(part, b, length, walks[p], in, active);
+        if (in.explain != null) {
+            walkGroups(part, c, cmdLength, cmd, in, active);
+            walkGroups(part, b, length, walks[p], in, active);
+            return;
+        }
+        int found = Dfa.findEach(cmd.union, c, cmdLength, walks[p].union, b, length);
+        if ((found & 1) != 0) {
+            walkGroups(part, c, cmdLength, cmd, in, active);
+        }
+        if ((found & 2) != 0) {
+            walkGroups(part, b, length, walks[p], in, active);
+        }
     }
 
     private void walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
         // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
-        if (in.explain == null && w.union.find(b, 0, length) < 0) {
-            return;
+        if (in.explain != null || w.union.find(b, 0, length) >= 0) {
+            walkGroups(part, b, length, w, in, active);
         }
+    }
+
+    private void walkGroups(int part, byte[] b, int length, Walk w, Inspection in, long active) {
         for (int g = 0; g < w.groups.length; g++) {
             if (in.explain != null || w.groups[g].find(b, 0, length) >= 0) {
                 walkGroup(part, b, length, w, g * AttackRules.GROUP, Math.min(w.rules.length, (g + 1) * AttackRules.GROUP), in, active);

@@ -11,7 +11,9 @@ import java.util.Map;
  * pattern is compiled with {@code .*} in front by {@link PatternCompiler}, patterns are joined by
  * {@link #union}, both minimised, over 258 input symbols (256 byte values, {@link #BEGIN} and
  * {@link #END}) folded into equivalence classes. Walking it is one class load and one table load
- * per byte and never backtracks: time is linear in the input whatever the patterns are.
+ * per byte and never backtracks: time is linear in the input whatever the patterns are. The table
+ * holds each target as its row's offset, an accepting target complemented, so the walk's chain per
+ * byte is one add and one load (no multiply, no second table for acceptance).
  */
 final class Dfa {
     /** Symbol fed before the first byte of a value, so patterns can anchor at its start. */
@@ -26,17 +28,31 @@ final class Dfa {
     /** Symbol (0..257) -> equivalence class. */
     private final int[] classes;
     private final int classCount;
-    /** {@code state * classCount + class} -> next state. */
-    private final int[] next;
+    /**
+     * {@code state * classCount + class} -> the next state's row offset ({@code next * classCount}),
+     * complemented ({@code ~offset}, negative) when the next state accepts.
+     */
+    private final int[] rows;
     private final boolean[] accept;
     private final int initial;
+    /** {@link #rows}' entry for the initial state on {@link #BEGIN}: where every walk starts. */
+    private final int start;
 
+    /** {@code next}: {@code state * classCount + class} -> next state (the table is re-encoded, not kept). */
     Dfa(int[] classes, int classCount, int[] next, boolean[] accept, int initial) {
+        if ((long) accept.length * classCount > Integer.MAX_VALUE) {
+            throw new IllegalStateException("an automaton of " + accept.length + " states and " + classCount + " classes");
+        }
         this.classes = classes;
         this.classCount = classCount;
-        this.next = next;
         this.accept = accept;
         this.initial = initial;
+        rows = new int[next.length];
+        for (int i = 0; i < next.length; i++) {
+            int offset = next[i] * classCount;
+            rows[i] = accept[next[i]] ? ~offset : offset;
+        }
+        start = rows[initial * classCount + classes[BEGIN]];
     }
 
     /**
@@ -112,7 +128,8 @@ final class Dfa {
     }
 
     private int step(int state, int cls) {
-        return next[state * classCount + cls];
+        int offset = rows[state * classCount + cls];
+        return (offset < 0 ? ~offset : offset) / classCount;
     }
 
     /** A product state's parts are packed as {@code part << PART_SHIFT | state}. */
@@ -455,21 +472,55 @@ final class Dfa {
      */
     int find(byte[] in, int from, int to) {
         int[] cls = classes;
-        int[] table = next;
-        boolean[] acc = accept;
-        int k = classCount;
-        int s = table[initial * k + cls[BEGIN]];
-        if (acc[s]) {
+        int[] table = rows;
+        int s = start;
+        if (s < 0) {
             return from;
         }
         for (int i = from; i < to; i++) {
-            s = table[s * k + cls[in[i] & 0xFF]];
-            if (acc[s]) {
+            s = table[s + cls[in[i] & 0xFF]];
+            if (s < 0) {
                 return i + 1;
             }
         }
-        s = table[s * k + cls[END]];
-        return acc[s] ? to + 1 : -1;
+        return table[s + cls[END]] < 0 ? to + 1 : -1;
+    }
+
+    /**
+     * Whether {@code a} finds a pattern in {@code x[0, xn)} (bit 1) and {@code b} one in {@code y[0, yn)}
+     * (bit 2): the two walks interleaved, two independent chains per step, so the pair costs little
+     * more than one walk where a value is walked twice (its command-line and its plain form). 0 B.
+     */
+    static int findEach(Dfa a, byte[] x, int xn, Dfa b, byte[] y, int yn) {
+        int[] ca = a.classes;
+        int[] ta = a.rows;
+        int[] cb = b.classes;
+        int[] tb = b.rows;
+        int sa = a.start;
+        int sb = b.start;
+        int n = Math.min(xn, yn);
+        int i = 0;
+        while (i < n && (sa | sb) >= 0) {
+            sa = ta[sa + ca[x[i] & 0xFF]];
+            sb = tb[sb + cb[y[i] & 0xFF]];
+            i++;
+        }
+        boolean foundA = sa < 0 || a.resume(sa, x, i, xn);
+        boolean foundB = sb < 0 || b.resume(sb, y, i, yn);
+        return (foundA ? 1 : 0) | (foundB ? 2 : 0);
+    }
+
+    /** The walk from row offset {@code s} (not accepting) over {@code in[from, to)} and END: whether it accepts. */
+    private boolean resume(int s, byte[] in, int from, int to) {
+        int[] cls = classes;
+        int[] table = rows;
+        for (int i = from; i < to; i++) {
+            s = table[s + cls[in[i] & 0xFF]];
+            if (s < 0) {
+                return true;
+            }
+        }
+        return table[s + cls[END]] < 0;
     }
 
     /** The state before {@link #BEGIN} (compile time, tests). */
