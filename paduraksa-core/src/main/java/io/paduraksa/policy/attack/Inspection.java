@@ -2,6 +2,7 @@ package io.paduraksa.policy.attack;
 
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.paduraksa.text.AsciiText;
 import java.util.List;
 
 /**
@@ -77,15 +78,22 @@ final class Inspection {
     int copy(CharSequence s, int from, int to) {
         int n = to - from;
         byte[] b = ensure(n);
+        bytes(s, from, b, n);
+        inspectedBytes += n;
+        return n;
+    }
+
+    /** {@code s[from, from + n)} into {@code b[0, n)}, one byte per char: in bulk where the text allows it. */
+    private static void bytes(CharSequence s, int from, byte[] b, int n) {
         if (s instanceof AsciiString a) {
             System.arraycopy(a.array(), a.arrayOffset() + from, b, 0, n);
+        } else if (s instanceof AsciiText t) {
+            t.copyTo(from, b, 0, n);
         } else {
             for (int i = 0; i < n; i++) {
                 b[i] = (byte) s.charAt(from + i);
             }
         }
-        inspectedBytes += n;
-        return n;
     }
 
     /** Copies {@code src[0, n)} into the value buffer. */
@@ -102,9 +110,7 @@ final class Inspection {
             nameLength = -2;
             return;
         }
-        for (int i = 0; i < n; i++) {
-            name[i] = (byte) s.charAt(from + i);
-        }
+        bytes(s, from, name, n);
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 
@@ -115,10 +121,8 @@ final class Inspection {
             nameLength = -2;
             return;
         }
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            name[i] = (byte) (c >= 'A' && c <= 'Z' ? c | 0x20 : c);
-        }
+        bytes(s, 0, name, n);
+        Transform.lowerCase(name, 0, n);
         nameLength = n;
     }
 

@@ -21,7 +21,7 @@ final class Transform {
     static {
         for (int c = 0; c < 256; c++) {
             int f = c == '%' ? PERCENT : c == '+' ? PLUS : c == '&' ? AMP : c == '*' ? STAR : 0;
-            f |= isSpace(c) ? SPACE : 0;
+            f |= isSpaceChar(c) ? SPACE : 0;
             f |= c >= 'A' && c <= 'Z' ? UPPER : 0;
             f |= c == '\\' || c == '"' || c == '\'' || c == '^' || c == ',' || c == ';' ? CMD : 0;
             FLAGS[c] = (byte) f;
@@ -160,8 +160,16 @@ final class Transform {
 
     /** Runs of whitespace become one space, or one {@code \n} when the run holds CR or LF (kept for 921). */
     static int compressWhitespace(byte[] b, int from, int to) {
-        int w = from;
-        for (int r = from; r < to; r++) {
+        int r = from;
+        // Most values hold single spaces at most: nothing moves until the first run or other whitespace.
+        for (; r < to; r++) {
+            int c = b[r] & 0xFF;
+            if (isSpace(c) && (c != ' ' || r + 1 < to && isSpace(b[r + 1] & 0xFF))) {
+                break;
+            }
+        }
+        int w = r;
+        for (; r < to; r++) {
             int c = b[r] & 0xFF;
             if (!isSpace(c)) {
                 b[w++] = (byte) c;
@@ -226,6 +234,10 @@ final class Transform {
     }
 
     private static boolean isSpace(int c) {
+        return (FLAGS[c] & SPACE) != 0;
+    }
+
+    private static boolean isSpaceChar(int c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0xA0;
     }
 

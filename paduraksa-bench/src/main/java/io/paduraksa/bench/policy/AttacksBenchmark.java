@@ -1,0 +1,99 @@
+package io.paduraksa.bench.policy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.paduraksa.bench.BenchFixtures;
+import io.paduraksa.http1.AsciiView;
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.policy.attack.AttacksPolicy;
+import io.paduraksa.testing.TestPolicyInput;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The {@code attacks} policy on a clean request shaped as the e2e harness's browser row (and the WAF
+ * bench's cost row): path, a query, the harness's cookie, User-Agent and Referer, and with
+ * {@code allHeaders} the other 10 Chrome-like header fields too. The control is the same request
+ * with only the default parts, so the price of {@code inspect.all_headers} reads as a ratio. Names and
+ * values are {@link AsciiView}s over one pooled direct buffer, as the HTTP/1.1 request view hands them out.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+@State(Scope.Thread)
+public class AttacksBenchmark {
+    @Param({"1", "2"})
+    int paranoia;
+
+    @Param({"false", "true"})
+    boolean allHeaders;
+
+    private AttacksPolicy policy;
+    private TestPolicyInput request;
+    private ByteBuf buffer;
+
+    @Setup
+    public void setUp() {
+        policy = new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), allHeaders, false,
+                List.of(), PolicyDecision.DROP, 0, false, 0, 0);
+        TestPolicyInput r = new TestPolicyInput();
+        r.path("/static/p17");
+        r.target("/static/p17?from=3&ref=home");
+        r.header("Host", view("h42.test"));
+        r.header("sec-ch-ua", view("\"Google Chrome\";v=\"131\", \"Chromium\";v=\"131\", \"Not_A Brand\";v=\"24\""));
+        r.header("sec-ch-ua-mobile", view("?0"));
+        r.header("sec-ch-ua-platform", view("\"Linux\""));
+        r.header("user-agent", view(BenchFixtures.CHROME_UA));
+        r.header("accept", view("text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,"
+                + "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"));
+        r.header("sec-fetch-site", view("same-origin"));
+        r.header("sec-fetch-mode", view("navigate"));
+        r.header("sec-fetch-user", view("?1"));
+        r.header("sec-fetch-dest", view("document"));
+        r.header("referer", view("https://h42.test/page13?from=3"));
+        r.header("accept-encoding", view("gzip, deflate, br, zstd"));
+        r.header("accept-language", view("en-US,en;q=0.9,id;q=0.8"));
+        r.header("cookie", view("_ga=GA1.1.1234567890.1700000000; session=3f9a1c2e7b5d4a60b8e1c9f2d3a4b5c6; "
+                + "theme=dark; consent=analytics%3D1%26ads%3D0"));
+        r.header("priority", view("u=0, i"));
+        if (!policy.evaluate(r).isContinue()) {
+            throw new IllegalStateException("the clean request was denied");
+        }
+        request = r;
+        System.out.println("# bytes inspected per request: " + AttacksPolicy.inspectedBytesOnThisThread());
+    }
+
+    @TearDown
+    public void tearDown() {
+        buffer.release();
+    }
+
+    /** A view over {@code text} written at the end of the shared buffer. */
+    private AsciiView view(String text) {
+        if (buffer == null) {
+            buffer = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
+        }
+        int from = buffer.writerIndex();
+        buffer.writeCharSequence(text, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return new AsciiView().point(buffer, from, buffer.writerIndex());
+    }
+
+    @Benchmark
+    public PolicyDecision cleanBrowserRequest() {
+        return policy.evaluate(request);
+    }
+}
