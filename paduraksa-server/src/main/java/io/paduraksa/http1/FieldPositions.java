@@ -6,18 +6,20 @@ import java.util.Arrays;
 
 /**
  * The positions of an HTTP/1.1 field section (a request head's fields, a response head's, or
- * trailers) in the buffer that holds it: four ints per field (name start and end, value start and
- * end, value trimmed of OWS). Owned by one head or trailer section and reset for every message; the
+ * trailers) in the buffer that holds it: five ints per field (name start and end, value start and
+ * end, value trimmed of OWS, and a key of the name's length and lower-cased first byte, so that a
+ * lookup passes over a field of another name with one compare). Owned by one head or trailer section and reset for every message; the
  * array grows up to the field limit, once per connection, so per message it allocates nothing.
  * Names are compared in place, folding ASCII case on letters only. The two views are the owner's:
  * a view stays valid until the same accessor is called again.
  */
 public final class FieldPositions {
-    private static final int SLOTS = 4;
+    private static final int SLOTS = 5;
     private static final int NAME_START = 0;
     private static final int NAME_END = 1;
     private static final int VALUE_START = 2;
     private static final int VALUE_END = 3;
+    private static final int NAME_KEY = 4;
 
     private final int maxCount;
     private int[] positions;
@@ -35,8 +37,11 @@ public final class FieldPositions {
         count = 0;
     }
 
-    /** Adds a field's positions; false when the field limit is reached. */
-    public boolean add(int nameStart, int nameEnd, int valueStart, int valueEnd) {
+    /**
+     * Adds a field's positions ({@code firstNameByte}: the byte at {@code nameStart}, as sent); false
+     * when the field limit is reached.
+     */
+    public boolean add(int nameStart, int nameEnd, int valueStart, int valueEnd, int firstNameByte) {
         if (count == maxCount) {
             return false;
         }
@@ -49,6 +54,7 @@ public final class FieldPositions {
         p[slot + NAME_END] = nameEnd;
         p[slot + VALUE_START] = valueStart;
         p[slot + VALUE_END] = valueEnd;
+        p[slot + NAME_KEY] = nameKey(nameEnd - nameStart, Http1Bytes.toLower(firstNameByte & 0xFF));
         count++;
         return true;
     }
@@ -90,11 +96,22 @@ public final class FieldPositions {
 
     /** Index of the first field at or after {@code fromIndex} named {@code lowerCaseName}, or -1. */
     public int find(ByteBuf buffer, AsciiString lowerCaseName, int fromIndex) {
+        int n = lowerCaseName.length();
+        if (n == 0) {
+            return -1;
+        }
+        int key = nameKey(n, lowerCaseName.byteAt(0) & 0xFF);
+        int[] p = positions;
         for (int i = fromIndex; i < count; i++) {
-            if (nameEquals(buffer, i, lowerCaseName)) {
+            if (p[i * SLOTS + NAME_KEY] == key && Http1Bytes.equalsLowerCase(buffer, p[i * SLOTS + NAME_START], lowerCaseName)) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /** A name's length and its first byte, lower-cased (names are tokens: never empty). */
+    private static int nameKey(int length, int lowerFirst) {
+        return length << 8 | lowerFirst;
     }
 }

@@ -110,8 +110,8 @@ public abstract class Http1FieldSection {
     }
 
     /** Adds a field's positions; false when the field count limit is reached. */
-    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd) {
-        return fields.add(nameStart, nameEnd, valueStart, valueEnd);
+    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd, int firstNameByte) {
+        return fields.add(nameStart, nameEnd, valueStart, valueEnd, firstNameByte);
     }
 
     /** Takes the retained slice holding the section. */

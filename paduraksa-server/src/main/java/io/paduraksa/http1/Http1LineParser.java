@@ -85,7 +85,7 @@ public final class Http1LineParser {
                 return error;
             }
             if (!section.addField(p - sectionStart, nameEnd - sectionStart, valueStart - sectionStart,
-                    valueEnd - sectionStart)) {
+                    valueEnd - sectionStart, in.getByte(p))) {
                 return Http1Error.TOO_MANY_HEADERS;
             }
             error = sink.field(in, p, section.headerCount() - 1);
