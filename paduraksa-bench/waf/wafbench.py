@@ -354,6 +354,10 @@ def main():
     ap.add_argument("--paduraksa", default=os.path.join(REPO, "bin", "paduraksa"), help="launcher")
     ap.add_argument("--no-paduraksa", action="store_true", help="ModSecurity only")
     ap.add_argument("--skip-cost", action="store_true")
+    ap.add_argument("--cost-only", action="store_true",
+                    help="only the cost part (no detection replay; results/latest is left alone)")
+    ap.add_argument("--named-headers", action="store_true",
+                    help="cost also of the attacks policy with all_headers off (User-Agent and Referer only)")
     ap.add_argument("--duration", type=int, default=8, help="seconds per cost window")
     ap.add_argument("--rounds", type=int, default=3, help="cost rounds; the table shows the median window")
     ap.add_argument("--warmup", type=int, default=3)
@@ -374,7 +378,7 @@ def main():
     raw = os.path.join(run, "raw")
     os.makedirs(raw, exist_ok=True)
     base = a.port_base
-    while any(not port_free(base + i) for i in range(40)):
+    while any(not port_free(base + i) for i in range(50)):
         base += 100
     port = {"ng": base, "pad": base + 1, "pad_admin": base + 2}
     for pl in pls:
@@ -382,6 +386,8 @@ def main():
         port["pad%d" % pl] = base + 20 + pl
         port["pad%d_admin" % pl] = base + 30 + pl
         port["msc%d" % pl] = base + 35 + pl
+        port["pad%d_named" % pl] = base + 40 + pl
+        port["pad%d_named_admin" % pl] = base + 45 + pl
 
     pidfile = os.path.join(raw, "pids")
     pointer = os.environ.get("WAF_PIDFILE_POINTER")
@@ -434,13 +440,15 @@ def main():
         audits = {}
         for pl in pls:
             audits[pl] = os.path.join(raw, "modsec-audit-pl%d.log" % pl)
+            if a.cost_only:
+                continue
             rules = conf.modsecurity_conf(raw, pl, a.threshold, audits[pl])
             subs.append(("modsecurity", pl, port["ms%d" % pl], start_nginx(procs, raw, "nginx-modsec-pl%d" % pl, port["ms%d" % pl], rules)))
         for pl, cfg in pad_cfgs.items():
             p = start_paduraksa(procs, raw, launcher, "paduraksa-pl%d" % pl, cfg, port["pad%d" % pl])
             if p is not None:
                 subs.append(("paduraksa", pl, port["pad%d" % pl], p))
-        for name, pl, prt, _ in subs:
+        for name, pl, prt, _ in ([] if a.cost_only else subs):
             t = time.time()
             st = replay(prt, crs_payloads)
             mark = os.path.getsize(audits[pl]) if name == "modsecurity" and os.path.exists(audits[pl]) else 0
@@ -470,6 +478,14 @@ def main():
             for name, pl, prt, p in subs:
                 if name == "paduraksa":
                     cost_subjects.append(("paduraksa + attacks PL%d" % pl, p, prt, True))
+            if a.named_headers and pad_plain is not None:
+                for pl in pls:
+                    prt = port["pad%d_named" % pl]
+                    cfg = conf.paduraksa_yaml(raw, "paduraksa-pl%d-named" % pl, prt, port["pad%d_named_admin" % pl], pl,
+                                              a.threshold, all_headers=False)
+                    p = start_paduraksa(procs, raw, launcher, "paduraksa-pl%d-named" % pl, cfg, prt)
+                    if p is not None:
+                        cost_subjects.append(("paduraksa + attacks PL%d, named headers" % pl, p, prt, True))
             cost_subjects.append(("nginx (echo)", ng, port["ng"], False))
             for pl in pls:  # fresh instances without the audit log
                 rules = conf.modsecurity_conf(raw, pl, a.threshold)
@@ -511,7 +527,7 @@ def main():
     with open(os.path.join(run, "env.json"), "w") as f:
         json.dump(dict(env, cost=cost_rows), f, indent=1)
     print(text)
-    if not a.out:  # a default run also refreshes results/latest/ (committed): the summary, env.json, FROM
+    if not a.out and not a.cost_only:  # a default run also refreshes results/latest/ (committed): the summary, env.json, FROM
         latest = os.path.join(HERE, "results", "latest")
         os.makedirs(latest, exist_ok=True)
         for name in ("summary.md", "env.json"):

@@ -480,7 +480,7 @@ public final class AttacksPolicy implements BodyPolicy {
      * argument name the header's ({@code name}, null: none). 0 B unless it matches.
      */
     void check(AttackRule rule, boolean matched, AsciiString name, CharSequence value, Inspection in, long active) {
-        if (rule.paranoia() > paranoia || done(in) || in.hasMatched(rule) && in.explain == null) {
+        if (rule.paranoia() > paranoia || done(in) || in.hasMatched(rule) && in.explain == null || !matched && in.explain == null) {
             return;
         }
         if (name == null) {
@@ -523,11 +523,13 @@ public final class AttacksPolicy implements BodyPolicy {
 
     /** Parameters split on {@code &} and {@code ;}; the name and the value are each inspected. */
     private void inspectQuery(CharSequence target, int from, int to, Inspection in, long active) {
-        int start = from;
-        for (int i = from; i <= to && !done(in); i++) {
-            if (i == to || target.charAt(i) == '&' || target.charAt(i) == ';') {
+        int n = in.source(target, from, to);
+        byte[] s = in.source;
+        int start = 0;
+        for (int i = 0; i <= n && !done(in); i++) {
+            if (i == n || s[i] == '&' || s[i] == ';') {
                 if (i > start) {
-                    argument(target, start, i, Part.QUERY, true, in, active);
+                    argument(s, start, i, Part.QUERY, true, in, active);
                 }
                 start = i + 1;
             }
@@ -536,33 +538,35 @@ public final class AttacksPolicy implements BodyPolicy {
 
     /** Cookies split on {@code ;}; leading spaces skipped; name and value each inspected. */
     private void inspectCookies(CharSequence cookie, Inspection in, long active) {
+        int n = in.source(cookie, 0, cookie.length());
+        byte[] s = in.source;
         int start = 0;
-        int to = cookie.length();
-        for (int i = 0; i <= to && !done(in); i++) {
-            if (i == to || cookie.charAt(i) == ';') {
-                while (start < i && cookie.charAt(start) == ' ') {
+        for (int i = 0; i <= n && !done(in); i++) {
+            if (i == n || s[i] == ';') {
+                while (start < i && s[start] == ' ') {
                     start++;
                 }
                 if (i > start) {
-                    argument(cookie, start, i, Part.COOKIE, false, in, active);
+                    argument(s, start, i, Part.COOKIE, false, in, active);
                 }
                 start = i + 1;
             }
         }
     }
 
-    private void argument(CharSequence s, int from, int to, int part, boolean decodeName, Inspection in, long active) {
+    /** One argument {@code s[from, to)} of {@link Inspection#source}: its name, then its value after the first {@code =}. */
+    private void argument(byte[] s, int from, int to, int part, boolean decodeName, Inspection in, long active) {
         int eq = from;
-        while (eq < to && s.charAt(eq) != '=') {
+        while (eq < to && s[eq] != '=') {
             eq++;
         }
-        in.name(s, from, eq, decodeName);
+        in.name(s, from, eq - from, decodeName);
         if (part == Part.QUERY && hasLineBreak(in.name, in.nameLength)) {
             nameHit(NAME_LINE_BREAK, part, in, active);
         }
-        match(part, in.copy(s, from, eq), in, active);
+        match(part, in.copy(s, from, eq - from), in, active);
         if (eq < to && !done(in)) {
-            match(part, in.copy(s, eq + 1, to), in, active);
+            match(part, in.copy(s, eq + 1, to - eq - 1), in, active);
         }
     }
 
@@ -595,15 +599,37 @@ public final class AttacksPolicy implements BodyPolicy {
      * over the value itself when that form is the same bytes (no {@code % & * +}, whitespace or
      * {@link Transform#CMD} characters: both forms are the value lower-cased). The two forms' unions
      * are walked together ({@link Dfa#findEach}); the command-line rules' matches are scored first.
+     * A head value this thread has seen match nothing at this paranoia level, in this part, is not
+     * walked again ({@link CleanValues}).
      */
     private void match(int part, int n, Inspection in, long active) {
+        byte[] b = in.value;
+        CleanValues clean = in.clean;
+        if (clean == null || in.explain != null || !CleanValues.keeps(part, n)) {
+            walkAll(part, n, in, active);
+            return;
+        }
+        long key = CleanValues.key(b, n, part, paranoia);
+        if (clean.contains(key, b, n)) {
+            return;
+        }
+        clean.stage(key, b, n);
+        if (!walkAll(part, n, in, active)) {
+            clean.keep(key);
+        }
+    }
+
+    /**
+     * {@link #match} without the memo of clean values: true when a union matched (a rule may have
+     * scored). A head value that no union matched is kept by {@link CleanValues} and not walked again.
+     */
+    private boolean walkAll(int part, int n, Inspection in, long active) {
         int p = Part.index(Part.rules(part));
         byte[] b = in.value;
         int flags = Transform.classify(b, 0, n);
         Walk cmd = cmdWalks[p];
         if (cmd == null) {
-            walk(part, b, transform(b, n, part, flags), walks[p], in, active);
-            return;
+            return walk(part, b, transform(b, n, part, flags), walks[p], in, active);
         }
         boolean sameForms = (flags & ~Transform.UPPER) == 0 && part != Part.PATH;
         byte[] c = sameForms ? b : in.copyToCmd(n);
@@ -615,7 +641,7 @@ public final class AttacksPolicy implements BodyPolicy {
         if (in.explain != null) {
             walkGroups(part, c, cmdLength, cmd, in, active);
             walkGroups(part, b, length, walks[p], in, active);
-            return;
+            return true;
         }
         int found = Dfa.findEach(cmd.union, c, cmdLength, walks[p].union, b, length);
         if ((found & 1) != 0) {
@@ -624,13 +650,16 @@ public final class AttacksPolicy implements BodyPolicy {
         if ((found & 2) != 0) {
             walkGroups(part, b, length, walks[p], in, active);
         }
+        return found != 0;
     }
 
-    private void walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
+    private boolean walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
         // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
         if (in.explain != null || w.union.find(b, 0, length) >= 0) {
             walkGroups(part, b, length, w, in, active);
+            return true;
         }
+        return false;
     }
 
     private void walkGroups(int part, byte[] b, int length, Walk w, Inspection in, long active) {

@@ -16,7 +16,9 @@ final class Inspection {
     private static final FastThreadLocal<Inspection> CURRENT = new FastThreadLocal<>() {
         @Override
         protected Inspection initialValue() {
-            return new Inspection();
+            Inspection in = new Inspection();
+            in.clean = new CleanValues();
+            return in;
         }
     };
     /** Longer argument names are inspected but never match an exclusion's name. */
@@ -30,6 +32,8 @@ final class Inspection {
     byte[] value = new byte[2048];
     /** The value again, for the rules that read its {@link Transform#cmdLine} form. */
     byte[] cmd = new byte[2048];
+    /** The query or the Cookie header, copied out once so that splitting it reads bytes, not the request's views. */
+    byte[] source = new byte[2048];
     final byte[] name = new byte[MAX_NAME];
     /** Length of the decoded name in {@link #name}; -1 when the value is not an argument, -2 when too long. */
     int nameLength;
@@ -42,6 +46,8 @@ final class Inspection {
     int omitted;
     /** What matched, for the log line; built only on a match. */
     final StringBuilder log = new StringBuilder(256);
+    /** The thread's memo of clean head values; null in a body scanner's inspection (its values are not kept). */
+    CleanValues clean;
     /** Set by explain: every rule's verdict per value is added here, and inspection does not stop early. */
     List<String> explain;
 
@@ -98,8 +104,23 @@ final class Inspection {
 
     /** Copies {@code src[0, n)} into the value buffer. */
     int copy(byte[] src, int n) {
-        System.arraycopy(src, 0, ensure(n), 0, n);
+        return copy(src, 0, n);
+    }
+
+    /** Copies {@code src[from, from + n)} into the value buffer; returns {@code n}. */
+    int copy(byte[] src, int from, int n) {
+        System.arraycopy(src, from, ensure(n), 0, n);
         inspectedBytes += n;
+        return n;
+    }
+
+    /** Copies {@code s[from, to)} into {@link #source} (grown when shorter); returns the length. */
+    int source(CharSequence s, int from, int to) {
+        int n = to - from;
+        if (source.length < n) {
+            source = new byte[Math.max(n, source.length * 2)];
+        }
+        bytes(s, from, source, n);
         return n;
     }
 
@@ -131,11 +152,16 @@ final class Inspection {
      * {@code decode}, as a form's names are).
      */
     void name(byte[] src, int n, boolean decode) {
+        name(src, 0, n, decode);
+    }
+
+    /** {@link #name(byte[], int, boolean)} from {@code src[from, from + n)}. */
+    void name(byte[] src, int from, int n, boolean decode) {
         if (n > MAX_NAME) {
             nameLength = -2;
             return;
         }
-        System.arraycopy(src, 0, name, 0, n);
+        System.arraycopy(src, from, name, 0, n);
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 

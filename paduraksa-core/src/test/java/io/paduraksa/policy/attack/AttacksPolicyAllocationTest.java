@@ -87,4 +87,38 @@ class AttacksPolicyAllocationTest {
         assertThat(r.decisions).as("every verdict was CONTINUE").isZero();
         assertThat(r.inspected).as("every run inspected the request").isGreaterThanOrEqualTo(perRequest * 5_000);
     }
+
+    /**
+     * Values the thread has not seen (a fresh query, cookie and Referer in every request, 4,096 in
+     * turn: more than {@link CleanValues} holds) are walked, not answered from its memo; that path
+     * allocates nothing either.
+     */
+    @ParameterizedTest(name = "paranoia {0}")
+    @CsvSource({"1", "2"})
+    void freshValuesInEveryRequestAllocateNothing(int paranoia) {
+        AttacksPolicy policy = new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), true, false,
+                List.of(), PolicyDecision.DROP, 0, false, 0, 0);
+        Request[] requests = new Request[4096];
+        for (int i = 0; i < requests.length; i++) {
+            Request r = new Request(policy);
+            r.path("/search/results");
+            r.target("/search/results?q=red+running+shoes+" + i + "&size=" + (i * 7 % 50) + "&page=" + i);
+            r.header("User-Agent", new AsciiString("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/" + i));
+            r.header("Accept", new AsciiString("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0." + i));
+            r.header("Referer", new AsciiString("https://shop.example.test/search?q=red+shoes&n=" + i));
+            r.header("Cookie", new AsciiString("_ga=GA1.2.1234567890." + (1700000000 + i) + "; theme=dark; n=" + i));
+            assertThat(policy.evaluate(r)).isSameAs(PolicyDecision.CONTINUE);
+            requests[i] = r;
+        }
+        long[] next = {0};
+        Runnable run = () -> requests[(int) (next[0]++ & (requests.length - 1))].run();
+
+        AllocationAssert.assertZero("fresh values at paranoia " + paranoia, run, Runnable::run, 30_000, 5_000);
+
+        long decisions = 0;
+        for (Request r : requests) {
+            decisions += r.decisions;
+        }
+        assertThat(decisions).as("every verdict was CONTINUE").isZero();
+    }
 }

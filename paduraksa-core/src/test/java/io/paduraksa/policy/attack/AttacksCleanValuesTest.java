@@ -1,0 +1,128 @@
+package io.paduraksa.policy.attack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paduraksa.policy.PolicyDecision;
+import io.paduraksa.testing.TestPolicyInput;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memo of clean head values ({@link CleanValues}) answers exactly what the walk would: a value
+ * kept as clean in one part, at one paranoia level, is walked again in another part or at another
+ * level; a value that scores is never kept; a hash collision is not a hit.
+ */
+class AttacksCleanValuesTest {
+    private static final PolicyDecision DENIED = PolicyDecision.DROP;
+    private static final String SQLI = "1' or '1'='1";
+
+    private static AttacksPolicy allHeaders(int paranoia) {
+        return new AttacksPolicy("waf", paranoia, 5, true, true, true, List.of("User-Agent", "Referer"), true, false,
+                List.of(), DENIED, 0, false, 0, 0);
+    }
+
+    private static TestPolicyInput request(String header, String value) {
+        TestPolicyInput r = new TestPolicyInput().path("/account");
+        r.target("/account?tab=orders");
+        r.header("Host", "shop.example.test");
+        r.header("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36");
+        r.header("Accept", "text/html,*/*;q=0.8");
+        r.header(header, value);
+        return r;
+    }
+
+    @Test
+    void aValueCleanInAnyHeaderIsWalkedAgainAsTheReferer() {
+        AttacksPolicy policy = allHeaders(1);
+        // All headers run CRS's REQUEST_HEADERS rules only (no SQL injection): clean there, and kept.
+        assertThat(policy.evaluate(request("X-Note", SQLI))).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(policy.evaluate(request("X-Note", SQLI))).isSameAs(PolicyDecision.CONTINUE);
+        // The same bytes as the Referer run the SQL rules.
+        assertThat(policy.evaluate(request("Referer", SQLI))).isSameAs(DENIED);
+        assertThat(AttacksPolicy.lastMatchesOnThisThread()).contains("942");
+        assertThat(policy.evaluate(request("Referer", SQLI))).isSameAs(DENIED);
+    }
+
+    @Test
+    void aValueCleanAtParanoia1IsWalkedAgainAtParanoia2() {
+        AttacksPolicy pl1 = AttacksPolicyTest.pl(1);
+        AttacksPolicy pl2 = AttacksPolicyTest.pl(2);
+        TestPolicyInput request = AttacksPolicyTest.query("/search", "q", "alert(1)");
+        for (int round = 0; round < 3; round++) {
+            assertThat(pl1.evaluate(request)).as("round " + round).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(pl2.evaluate(request)).as("round " + round).isSameAs(DENIED);
+        }
+    }
+
+    @Test
+    void aValueThatScoresIsWalkedEveryTime() {
+        AttacksPolicy policy = AttacksPolicyTest.pl(1);
+        TestPolicyInput attack = AttacksPolicyTest.query("/search", "q", "1 UNION SELECT username, password FROM users");
+        long before = policy.counters().denied();
+        for (int i = 0; i < 5; i++) {
+            assertThat(policy.evaluate(attack)).isSameAs(DENIED);
+            assertThat(AttacksPolicy.lastMatchesOnThisThread()).contains("942100");
+        }
+        assertThat(policy.counters().denied() - before).isEqualTo(5);
+    }
+
+    @Test
+    void aWarningBelowTheThresholdIsNotKeptEither() {
+        // A value that matched a union but stayed below the threshold is walked, and scored, again.
+        AttacksPolicy tolerant = AttacksPolicyTest.policy(3, 100, false, List.of());
+        TestPolicyInput request = AttacksPolicyTest.query("/s", "q", "a'\")(;\"b");
+        assertThat(tolerant.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        String first = AttacksPolicy.lastMatchesOnThisThread();
+        assertThat(first).isNotEmpty();
+        assertThat(tolerant.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(AttacksPolicy.lastMatchesOnThisThread()).isEqualTo(first);
+    }
+
+    @Test
+    void twoValuesOfTheSameHashAndLengthAreTwoValues() {
+        // A 32-bit collision between two random 12-byte values (birthday bound: found well within 400,000).
+        Random random = new Random(20261203);
+        Map<Integer, byte[]> seen = new HashMap<>();
+        byte[] a = null;
+        byte[] b = null;
+        for (int i = 0; i < 2_000_000 && a == null; i++) {
+            byte[] v = new byte[12];
+            for (int k = 0; k < v.length; k++) {
+                v[k] = (byte) ('a' + random.nextInt(26));
+            }
+            byte[] other = seen.putIfAbsent(CleanValues.hash(v, v.length), v);
+            if (other != null && !java.util.Arrays.equals(other, v)) {
+                a = other;
+                b = v;
+            }
+        }
+        assertThat(a).as("a collision").isNotNull();
+        long keyA = CleanValues.key(a, a.length, Part.QUERY, 1);
+        long keyB = CleanValues.key(b, b.length, Part.QUERY, 1);
+        assertThat(keyB).isEqualTo(keyA);
+
+        CleanValues clean = new CleanValues();
+        clean.stage(keyA, a, a.length);
+        assertThat(clean.contains(keyA, a, a.length)).as("staged, not yet kept").isFalse();
+        clean.keep(keyA);
+        assertThat(clean.contains(keyA, a, a.length)).isTrue();
+        assertThat(clean.contains(keyB, b, b.length)).as("same key, other bytes").isFalse();
+        assertThat(clean.contains(CleanValues.key(a, a.length, Part.COOKIE, 1), a, a.length)).as("other part").isFalse();
+        assertThat(clean.contains(CleanValues.key(a, a.length, Part.QUERY, 2), a, a.length)).as("other level").isFalse();
+    }
+
+    @Test
+    void onlyShortHeadValuesAreKept() {
+        assertThat(CleanValues.keeps(Part.QUERY, CleanValues.MAX)).isTrue();
+        assertThat(CleanValues.keeps(Part.QUERY, CleanValues.MAX + 1)).isFalse();
+        assertThat(CleanValues.keeps(Part.ANY_HEADER, 10)).isTrue();
+        assertThat(CleanValues.keeps(Part.BODY_FORM, 10)).isFalse();
+        assertThat(CleanValues.keeps(Part.BODY_JSON, 10)).isFalse();
+        byte[] v = "x".repeat(10).getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(CleanValues.key(v, v.length, Part.PATH, 1)).isNotZero();
+    }
+}
