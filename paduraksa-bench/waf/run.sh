@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # WAF bench: Paduraksa's `attacks` policy next to nginx + ModSecurity v3 + CRS 3.3 (README.md).
-#   paduraksa-bench/waf/run.sh [--pls 1,2] [--benign 10000] [--seed N] [--skip-cost | --cost-only] [--named-headers] [--no-paduraksa] [--help]
+#   paduraksa-bench/waf/run.sh [--pls 1,2] [--benign 10000] [--seed N] [--skip-cost | --cost-only] [--named-headers] [--crs-headers] [--no-paduraksa] [--help]
 #   paduraksa-bench/waf/run.sh --check-data    # offline check of the data and the generator (CI-safe, ~1 s)
 # Needs nginx with Debian's ModSecurity and echo modules, CRS 3.3, wrk, taskset, /usr/bin/python3.
 # It installs nothing and needs no network; every process it starts is stopped by PID (trap below).

@@ -11,6 +11,10 @@ import static io.paduraksa.policy.attack.Part.PATH;
 import static io.paduraksa.policy.attack.Part.QUERY;
 import static io.paduraksa.policy.attack.Part.USER_AGENT;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -38,6 +42,9 @@ public final class AttackRules {
     /** Not a word character: with {@link #B} and {@link #E}, what PCRE's {@code \\b} says next to a word. */
     private static final String NW = "[^a-z0-9_]";
     private static final int NOT_UA = PATH | QUERY | COOKIE | HEADER;
+    /** The request methods CRS 921110 looks for in a value (its list). */
+    private static final String METHODS = alternatives("get", "post", "head", "options", "connect", "put", "delete", "trace", "track",
+            "patch", "propfind", "proppatch", "mkcol", "copy", "move", "lock", "unlock");
     private static final int VALUES = QUERY | COOKIE | HEADER;
     private static final int SQL = QUERY | COOKIE | HEADER | USER_AGENT;
     /** CRS's ARGS and REQUEST_COOKIES: what the SQL rules of paranoia 2 read (not headers). */
@@ -117,6 +124,8 @@ public final class AttackRules {
         "to_nchar", "to_seconds", "trim", "truncate", "ucase", "uncompress", "uncompressed_length", "unhex", "unix_timestamp",
         "updatexml", "upper", "user", "utc_date", "utc_time", "utc_timestamp", "uuid", "uuid_short", "values", "var_pop",
         "var_samp", "variance", "version", "week", "weekday", "weekofyear", "weight_string", "xmltype", "year", "yearweek"};
+    /** PHP configuration directives CRS 933120 looks for next to an {@code =} (its {@code php-config-directives.data}). */
+    private static final String[] PHP_DIRECTIVES = resourceLines("php-config-directives.txt");
     /** Deserialization gadgets CRS 944120 looks for next to {@code runtime} or {@code processbuilder}. */
     private static final String JAVA_GADGETS = "clonetransformer|forclosure|instantiatefactory|instantiatetransformer|invokertransformer"
             + "|prototypeclonefactory|prototypeserializationfactory|whileclosure|getproperty|filewriter|xmldecoder";
@@ -146,9 +155,9 @@ public final class AttackRules {
                     "refresh", "transfer-encoding", "cookie", "host", "via", "remote-addr", "remote-ip", "x-forwarded-for",
                     "x-forwarded-host", "x-forwarded-server", "forwarded-for", "originating-ip") + ")[ \n]?:|\nhttp/[0-9]|\n ?<(html|meta)(" + NW + "|" + E + ")",
                     "HTTP response splitting (CR/LF and a header or a document)"),
-            rule(921110, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(" + alternatives("get", "post", "head", "options", "connect", "put",
-                    "delete", "trace", "track", "patch", "propfind", "proppatch", "mkcol", "copy", "move", "lock", "unlock")
-                    + ") (/|[a-z0-9_])[^ \n]* http/[0-9]", " http/[0-9]", "HTTP request smuggling (a request line in a value)"),
+            // CRS 921110: a request line in a value, ended by an HTTP version or (after a line break) by another one.
+            rule(921110, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(" + METHODS + ") (/|[a-z0-9_])[^ \n]* http/[0-9]|\n(" + METHODS
+                    + ") (/|[a-z0-9_])[^ \n]*\n", " http/[0-9]|\n(" + METHODS + ") ", "HTTP request smuggling (a request line in a value)"),
             rule(921190, 1, CRITICAL, PATH, "\n", "CR or LF in the path"),
             // CRS 921200: a value that closes an LDAP filter with ")" (no filter punctuation before it) and opens another.
             rule(921200, 1, CRITICAL, QUERY | COOKIE, B + "[^:()&|!<>~]*\\) ?(\\(([^,()=&|!<>~]+[><~]?=| ?[&!|] ?[)(]?)|\\) ?\\( ?[&|!]"
@@ -176,7 +185,7 @@ public final class AttackRules {
                     "Unix command after a shell separator"),
             rule(932110, 1, CRITICAL, VALUES, "(;|\\||&|`|\n) ?(" + alternatives("cmd", "cmd.exe", "powershell", "powershell.exe",
                     "pwsh", "net", "ipconfig", "systeminfo", "certutil", "bitsadmin", "wmic", "tasklist", "reg", "rundll32",
-                    "regsvr32", "mshta", "cscript", "wscript") + ")([ ;|&<>`/]|" + E + ")|powershell(\\.exe)? ?[-/](enc|e|c|nop|noni|w|"
+                    "regsvr32", "mshta", "cscript", "wscript") + ")([ ;|&<>`/]|" + E + ")|\\| ?type [^ ]|powershell(\\.exe)? ?[-/](enc|e|c|nop|noni|w|"
                     + "command|encodedcommand|executionpolicy|ep)( |" + E + ")", "Windows command"),
             rule(932120, 1, CRITICAL, VALUES, "/s?bin/(ba|z|k|c|da)?sh|/usr/s?bin/|\\$\\{ifs\\}", "Unix shell path"),
             rule(932130, 2, CRITICAL, VALUES, "\\$\\([a-z]|`[a-z]+( [^`]*)?`", "\\$\\([a-z]|`[a-z]", "shell command substitution"),
@@ -190,8 +199,10 @@ public final class AttackRules {
             rule(933110, 1, CRITICAL, VALUES, "(" + alternatives("php", "phar", "zlib", "glob", "expect", "ogg", "rar", "zip",
                     "compress.zlib", "compress.bzip2") + "):/", "PHP stream wrapper"),
             rule(933111, 1, CRITICAL, FILE_NAME, "\\.(php[0-9]*|phtml|phar)\\.*" + E, "\\.(php|phtml|phar)", "PHP file name in an upload header"),
-            rule(933120, 1, CRITICAL, VALUES, "\\$(_(get|post|cookie|server|request|files|env|session)|globals)([^a-z0-9_]|" + E + ")",
+            rule(933130, 1, CRITICAL, VALUES, "\\$(_(get|post|cookie|server|request|files|env|session)|globals)([^a-z0-9_]|" + E + ")",
                     "PHP superglobal"),
+            // CRS 933120: a PHP configuration directive set with "=" (its list: every name holds "." or "_", but browscap).
+            rule(933120, 1, CRITICAL, ARG_VALUES, "(" + alternatives(PHP_DIRECTIVES) + ") *=", "=", "PHP configuration directive"),
             rule(933150, 1, CRITICAL, PATH | QUERY | COOKIE, words("__halt_compiler", "apache_child_terminate", "base64_decode",
                     "bzdecompress", "call_user_func", "call_user_method", "convert_uudecode", "file_get_contents", "file_put_contents",
                     "fsockopen", "get_class_methods", "get_class_vars", "get_defined_constants", "get_defined_functions",
@@ -241,11 +252,16 @@ public final class AttackRules {
                     "(java|vb|live)script ?:", "script URL scheme with code after it"),
             rule(941210, 1, CRITICAL, ALL, obfuscated("javascript:") + "|" + obfuscated("vbscript:") + "|" + obfuscated("livescript:"),
                     "script URL scheme, letters spaced out"),
-            rule(941180, 1, CRITICAL, ALL, words("document.cookie", "document.domain", "document.write", "window.location",
-                    ".fromcharcode"), "DOM access typical of XSS"),
+            // A comment between the name and the property is a space once comments are removed (CRS 941370's document/**/.cookie).
+            rule(941180, 1, CRITICAL, ALL, "document ?\\. ?(cookie|domain|write)|window ?\\. ?location|\\.fromcharcode",
+                    "DOM access typical of XSS"),
+            rule(941200, 1, CRITICAL, ALL, "<.*vmlframe.*src[ /+]*=", "vmlframe", "IE VML frame (CRS 941200)"),
+            // CRS 941350: UTF-7's "+ADw-" and "+AD4-" for < and >, the + still encoded once more (CRS decodes three times).
+            rule(941350, 1, CRITICAL, QUERY | COOKIE, "(\\+|%2b)adw-.*((\\+|%2b)ad4-|>)|<.*(\\+|%2b)ad4-", "(\\+|%2b)ad[w4]-",
+                    "UTF-7 encoded XSS"),
             rule(941190, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])(alert|prompt|confirm|eval|settimeout|setinterval) ?(\\(|`)"
                     + "|expression ?\\(", "script function call"),
-            rule(941200, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])on(" + alternatives("error", "load", "click", "mouseover", "focus",
+            rule(941121, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])on(" + alternatives("error", "load", "click", "mouseover", "focus",
                     "blur", "submit", "change", "input", "keydown", "keyup", "mouseenter", "animationstart", "toggle",
                     "pointerover", "begin") + ") ?=", "event handler outside a tag"),
             // 942: SQL injection (keyword sequences).
@@ -387,6 +403,9 @@ public final class AttackRules {
                     + "|\\$\\{[^}]*\\$\\{", "\\$\\{", "Log4Shell lookup"),
             rule(944120, 1, CRITICAL, SQL | ANY, "(" + JAVA_GADGETS + ").*(runtime|processbuilder)|(runtime|processbuilder).*(" + JAVA_GADGETS + ")",
                     "(" + JAVA_GADGETS + "|runtime|processbuilder)", "Java deserialization gadget with process execution"),
+            // CRS 944110 (CVE-2017-9805): runtime or processbuilder with unmarshaller, base64data or "java." in the same value.
+            rule(944110, 1, CRITICAL, SQL | ANY, "(runtime|processbuilder).*(unmarshaller|base64data|java\\.)|(unmarshaller|base64data|java\\.)"
+                    + ".*(runtime|processbuilder)", "(runtime|processbuilder|unmarshaller|base64data|java\\.)", "Java process spawn"),
             rule(944130, 1, CRITICAL, SQL | ANY, "class\\.(module\\.)?classloader|\\.getclass ?\\( ?\\)|" + alternatives(JAVA_CLASSES),
                     "Suspicious Java class or Spring4Shell class loader"),
             // CRS 944240 and 944250 (paranoia 2): a gadget name alone, or "java" and later runtime or processbuilder.
@@ -538,6 +557,19 @@ public final class AttackRules {
             }
         }
         return b.append(')').toString();
+    }
+
+    /** The lines of a list kept beside this class (comments and blank lines left out). */
+    private static String[] resourceLines(String name) {
+        try (InputStream in = AttackRules.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toArray(String[]::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Literal alternatives, each escaped, as {@code (a|b|c)}. */

@@ -521,13 +521,17 @@ public final class AttacksPolicy implements BodyPolicy {
         return target.length();
     }
 
-    /** Parameters split on {@code &} and {@code ;}; the name and the value are each inspected. */
+    /**
+     * Parameters split on {@code &} only, as CRS, PHP, servlet containers and Node read a query (a {@code ;}
+     * splitting them too would cut {@code a=x;wget http://...} before the shell command); the name and the value
+     * are each inspected.
+     */
     private void inspectQuery(CharSequence target, int from, int to, Inspection in, long active) {
         int n = in.source(target, from, to);
         byte[] s = in.source;
         int start = 0;
         for (int i = 0; i <= n && !done(in); i++) {
-            if (i == n || s[i] == '&' || s[i] == ';') {
+            if (i == n || s[i] == '&') {
                 if (i > start) {
                     argument(s, start, i, Part.QUERY, true, in, active);
                 }
@@ -725,11 +729,11 @@ public final class AttacksPolicy implements BodyPolicy {
     }
 
     /**
-     * {@link #transform} given the value's {@link Transform#classify} bits: a value without {@code %}
-     * and {@code &} (most browser values) skips the decoders and every step that cannot change it.
+     * {@link #transform} given the value's {@link Transform#classify} bits: a value without {@code %},
+     * {@code &} and full-width forms (most browser values) skips the decoders and every step that cannot change it.
      */
     static int transform(byte[] b, int n, int part, int flags) {
-        if ((flags & (Transform.PERCENT | Transform.AMP)) != 0) {
+        if ((flags & (Transform.PERCENT | Transform.AMP | Transform.WIDE)) != 0) {
             return transformFully(b, n, part);
         }
         int length = n;
@@ -752,7 +756,7 @@ public final class AttacksPolicy implements BodyPolicy {
 
     /** Every step of the chain, whatever the value holds (the reference {@link #transform} must equal). 0 B. */
     static int transformFully(byte[] b, int n, int part) {
-        int length = Transform.htmlEntityDecode(b, 0, decode(b, n, part));
+        int length = Transform.htmlEntityDecode(b, 0, Transform.foldFullWidth(b, 0, decode(b, n, part)));
         Transform.lowerCase(b, 0, length);
         length = Transform.removeComments(b, 0, length);
         length = Transform.compressWhitespace(b, 0, length);

@@ -16,6 +16,8 @@ final class Transform {
     static final int UPPER = 32;
     /** {@code \ " ' ^ , ;}: what {@link #cmdLine} drops or turns into a space. */
     static final int CMD = 64;
+    /** A byte 0xEF: the value may hold UTF-8 full-width forms (U+FF01..U+FF5E), which {@link #foldFullWidth} turns into ASCII. */
+    static final int WIDE = 128;
     private static final byte[] FLAGS = new byte[256];
 
     static {
@@ -24,6 +26,7 @@ final class Transform {
             f |= isSpaceChar(c) ? SPACE : 0;
             f |= c >= 'A' && c <= 'Z' ? UPPER : 0;
             f |= c == '\\' || c == '"' || c == '\'' || c == '^' || c == ',' || c == ';' ? CMD : 0;
+            f |= c == 0xEF ? WIDE : 0;
             FLAGS[c] = (byte) f;
         }
     }
@@ -42,7 +45,7 @@ final class Transform {
         for (int i = from; i < to; i++) {
             f |= FLAGS[b[i] & 0xFF];
         }
-        return f;
+        return f & 0xFF; // WIDE is the byte's sign bit
     }
 
     /** {@code +} to a space, the only change {@link #percentDecode} makes to a value without {@code %}. */
@@ -87,6 +90,29 @@ final class Transform {
             } else {
                 b[w++] = (byte) c;
             }
+        }
+        return w;
+    }
+
+    /**
+     * UTF-8 full-width forms (U+FF01..U+FF5E, {@code EF BC 81} to {@code EF BD 9E}) to the ASCII they
+     * stand for: {@code ＜script＞} is {@code <script>}, as CRS's XSS rules read it ({@code utf8toUnicode}
+     * then {@code urlDecodeUni}) and as a back end that normalises Unicode (NFKC) receives it.
+     * Returns the new end.
+     */
+    static int foldFullWidth(byte[] b, int from, int to) {
+        int w = from;
+        for (int r = from; r < to; r++) {
+            int c = b[r];
+            if (c == (byte) 0xEF && r + 2 < to && (b[r + 1] & 0xC0) == 0x80 && (b[r + 2] & 0xC0) == 0x80) {
+                int u = 0xF000 | (b[r + 1] & 0x3F) << 6 | b[r + 2] & 0x3F;
+                if (u >= 0xFF01 && u <= 0xFF5E) {
+                    b[w++] = (byte) (u - 0xFEE0);
+                    r += 2;
+                    continue;
+                }
+            }
+            b[w++] = (byte) c;
         }
         return w;
     }

@@ -91,7 +91,7 @@ class AttacksPolicyTest {
             932170 => () { :; }; echo vulnerable
             933100 => <?php system($_GET['c']); ?>
             933110 => php://filter/convert.base64-encode/resource=index.php
-            933120 => $_SERVER['HTTP_HOST']
+            933130 => $_SERVER['HTTP_HOST']
             933150 => eval(base64_decode('ZWNobyAx'))
             933160 => system('id')
             933161 => curl_iNit()

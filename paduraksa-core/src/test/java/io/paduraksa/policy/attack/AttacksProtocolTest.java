@@ -51,6 +51,8 @@ class AttacksProtocolTest {
             1 | POST | true  | Content-Encoding | gzip                                                | 920450
             1 | GET  | false | Proxy            | http://evil.example/                                | 920450
             1 | GET  | false | If               | (<urn:x> [W/"etag"])                                | 920450
+            1 | GET  | false | Accept-Charset   | UTF-8                                               | 920450
+            1 | GET  | false | Accept-Charset   | ISO-8859-1,utf-8;q=0.7,*;q=0.7                      | 920450
             2 | POST | true  | Content-Type     | application/x-www-form-urlencoded; boundary=a/b     | 921422
             1 | POST | true  | Content-Type     | application/x-www-form-urlencoded; charset=utf-8; charset=utf-7 | 920530
             1 | POST | true  | Content-Type     | application/x-www-form-urlencoded; charset=utf-8; boundary="charset=utf-7" | 920530
@@ -84,7 +86,6 @@ class AttacksProtocolTest {
             2 | GET  | false | If-None-Match    | W/"etag"
             2 | GET  | false | If-Modified-Since | Wed, 21 Oct 2015 07:28:00 GMT
             2 | GET  | false | Accept-Encoding  | gzip, br
-            2 | GET  | false | Accept-Charset   | ISO-8859-1,utf-8;q=0.7,*;q=0.7
             2 | GET  | false | Proxy-Authorization | Basic dGVzdDp0ZXN0
             2 | GET  | false | Content-Type     | application/json
             2 | GET  | false | Accept           | text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8
