@@ -119,9 +119,11 @@ def paduraksa_yaml(run, name, port, admin_port, pl=None, threshold=5, all_header
         pol = "    policies: [waf]\n"
     lines.append("hosts:")
     text = "\n".join(lines) + "\n"
-    for h in HOSTS:
+    # The corpus's hosts, then the catch-all host: nginx's default_server answers (and ModSecurity inspects) every
+    # Host, so the gate does too (a CRS test with a numeric or another Host reaches the policy; only a request
+    # without a Host or with a malformed one gets the built-in 421).
+    for h in HOSTS + ["*"]:
         text += '  - names: ["%s"]\n%s    routes:\n      - {path: /, respond: {status: 200, body: "%s"}}\n' % (h, pol, BODY)
-    text += "default: {respond: {status: 421}}\n"
     path = os.path.join(run, name + ".yaml")
     with open(path, "w") as f:
         f.write(text)

@@ -380,6 +380,8 @@ public final class AttackRules {
             rule(920310, 1, NOTICE, 0, "accept", "request with an empty Accept header"),
             rule(920311, 1, NOTICE, 0, "accept", "request with an empty Accept header and no User-Agent"),
             rule(920330, 1, NOTICE, 0, "user-agent", "empty User-Agent header"),
+            rule(920320, 2, NOTICE, 0, "user-agent", "request missing a User-Agent header"),
+            rule(920240, 1, WARNING, 0, "%", "invalid URL encoding in a form body"),
             rule(920340, 1, NOTICE, 0, "content-length", "request body length without a Content-Type"),
             rule(920190, 1, WARNING, 0, "range", "Range header whose last byte is before its first"),
             rule(920350, 1, WARNING, 0, "host", "Host header is a numeric IP address"),

@@ -32,6 +32,9 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     /** Longest JSON literal ({@code true}, a number) kept for its check. */
     private static final int MAX_LITERAL = 64;
 
+    /** CRS 920240: a form body's {@code %} not followed by two hex digits (a warning, as 920220 is for the target). */
+    static final AttackRule FORM_ENCODING = AttackRules.byId(920240);
+
     static final int FORM = 1;
     static final int JSON = 2;
     static final int MULTIPART = 3;
@@ -86,6 +89,13 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     private int unicode;
     private int unicodeDigits;
     private int literalLength;
+    /** Form: hex digits still due after a {@code %} (0: none). */
+    private int escape;
+    /** Form: the escape in progress ({@code %} and the hex digit after it, if any). */
+    private byte escapeDigit;
+    /** Form: the first invalid escape ({@code %}, then up to two bytes that followed it), 920240's excerpt; 0: none seen. */
+    private final byte[] badEscape = new byte[3];
+    private int badEscapeLength;
     /** Why the body was refused (malformed, too deep), or null. */
     private String refusal;
 
@@ -112,6 +122,8 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         s.unicode = 0;
         s.unicodeDigits = 0;
         s.literalLength = 0;
+        s.escape = 0;
+        s.badEscapeLength = 0;
         s.refusal = null;
         s.in.takeOver(head);
         if (kind == MULTIPART) {
@@ -223,6 +235,11 @@ final class BodyScanner implements BodyScan, ByteProcessor {
             if (length > 0) {
                 argumentEnd();
             }
+            if (escape > 0) {
+                invalidEscape(-1); // a % at the end, or one hex digit
+                escape = 0;
+            }
+            check(FORM_ENCODING, badEscapeLength > 0, badEscape, badEscapeLength);
         } else if (state == J_STRING || state == J_ESCAPE || state == J_UNICODE) {
             stringEnd();
         }
@@ -249,6 +266,17 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     // ---- application/x-www-form-urlencoded: name=value pairs split on & ----
 
     private void form(byte b) {
+        if (escape > 0) {
+            if (hex(b) < 0) {
+                invalidEscape(b);
+                escape = 0;
+            } else if (--escape == 1) {
+                escapeDigit = b;
+            }
+        }
+        if (b == '%') {
+            escape = 2;
+        }
         if (b == '&') {
             argumentEnd();
         } else if (b == '=' && state == NAME) {
@@ -257,6 +285,19 @@ final class BodyScanner implements BodyScan, ByteProcessor {
             state = state == STOPPED ? STOPPED : VALUE;
         } else {
             append(b);
+        }
+    }
+
+    /** The escape in progress is invalid at {@code b} (-1: the body ended): kept as 920240's excerpt, the first one only. */
+    private void invalidEscape(int b) {
+        if (badEscapeLength == 0) {
+            badEscape[badEscapeLength++] = '%';
+            if (escape == 1) {
+                badEscape[badEscapeLength++] = escapeDigit;
+            }
+            if (b >= 0) {
+                badEscape[badEscapeLength++] = (byte) b;
+            }
         }
     }
 

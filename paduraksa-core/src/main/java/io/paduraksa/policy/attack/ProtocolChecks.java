@@ -11,7 +11,7 @@ import io.paduraksa.policy.PolicyInput;
  * charsets in it (920530), a full-width {@code %uFFxx} escape in the target (920260, a warning), a repeated {@code Connection} option (920210), headers CRS restricts (920450), an
  * invalid percent-encoding in the target (920220), six or more byte ranges (920200) and an
  * {@code Accept} charset outside CRS's list (920600), and at paranoia 2 a missing {@code Accept}
- * (920300, a notice, not for OPTIONS or a WebKit or Android User-Agent). 920200, 920210 and
+ * (920300, a notice, not for OPTIONS or a WebKit or Android User-Agent) or a missing User-Agent (920320, a notice). 920200, 920210 and
  * 920220 are warnings (3) and 920300 a notice (2), as in CRS: each denies only with another. Each is one {@link AttackRule} of
  * the table (parts 0: never walked as a pattern), scored, counted, excluded and logged like the
  * others. Per request: one Content-Type lookup and one lookup per restricted header, 0 B unless a
@@ -64,6 +64,7 @@ final class ProtocolChecks {
     static final AttackRule EMPTY_ACCEPT = AttackRules.byId(920310);
     static final AttackRule EMPTY_ACCEPT_NO_AGENT = AttackRules.byId(920311);
     static final AttackRule EMPTY_AGENT = AttackRules.byId(920330);
+    static final AttackRule NO_AGENT = AttackRules.byId(920320);
     static final AttackRule LENGTH_WITHOUT_TYPE = AttackRules.byId(920340);
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString HOST = AsciiString.cached("host");
@@ -102,6 +103,7 @@ final class ProtocolChecks {
         if (noAccept && !options) {
             policy.check(NO_ACCEPT, ua == null || !containsAnyFolded(ua, NO_ACCEPT_AGENTS), null, method, in, active);
         }
+        policy.check(NO_AGENT, ua == null, null, method, in, active);
         if (emptyAccept && !options) {
             policy.check(EMPTY_ACCEPT, ua != null && !containsAnyFolded(ua, EMPTY_ACCEPT_AGENTS), ACCEPT, "", in, active);
             policy.check(EMPTY_ACCEPT_NO_AGENT, ua == null, ACCEPT, "", in, active);

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.testing.TestPolicyInput;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -65,6 +67,33 @@ class AttacksCrsPartsTest {
     void benignLookAlikesPass(String where, String payload) {
         TestPolicyInput request = new TestPolicyInput();
         assertThat(send(request, where, payload)).as(String.valueOf(request.matches())).isSameAs(PolicyDecision.CONTINUE);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = " => ", quoteCharacter = 0, textBlock = """
+            param=%1G                                     => %1G
+            param=%7%6F%6D%65%74%65%78%74%5F%31%32%33%    => %7%
+            x=new %w20$                                   => %w
+            a=1&b=%                                       => %
+            a=%4                                          => %4
+            """)
+    void anInvalidEscapeInAFormBodyIsAWarningAsIn920240(String body, String excerpt) {
+        TestPolicyInput warned = new TestPolicyInput();
+        assertThat(send(warned, "form", body)).as("a warning alone does not deny").isSameAs(PolicyDecision.CONTINUE);
+        assertThat(String.valueOf(warned.matches())).contains("920240 ").contains(excerpt);
+
+        // At paranoia 2 with neither Accept (920300) nor User-Agent (920320), notices of 2 each: 3 + 2 + 2.
+        AttacksPolicy pl2 = new AttacksPolicy("waf", 2, 5, true, true, true, List.of(), false, List.of(), DENIED,
+                64 * 1024, false, TimeUnit.SECONDS.toNanos(10));
+        TestPolicyInput bare = new TestPolicyInput().path("/").method("POST").target("/");
+        bare.header("Content-Type", FORM);
+        bare.hasBody(true);
+        assertThat(AttacksBodyTest.scan(pl2, bare, body)).isSameAs(DENIED);
+        assertThat(String.valueOf(bare.matches())).contains("920240 ").contains("920300 ").contains("920320 ");
+
+        TestPolicyInput valid = new TestPolicyInput();
+        assertThat(send(valid, "form", "param=%41%2b+100%25")).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(valid.matches()).isNull();
     }
 
     private static PolicyDecision send(TestPolicyInput request, String where, String payload) {
