@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class AttackCounters {
     /** Groups with a counter, in this order. */
-    static final int[] GROUPS = {913, 920, 921, 930, 932, 933, 941, 942, 944};
+    static final int[] GROUPS = {911, 913, 920, 921, 930, 932, 933, 941, 942, 944};
     private static final int DENIED = GROUPS.length;
     private static final int DETECTED = GROUPS.length + 1;
     private static final Map<String, AttackCounters> BY_NAME = new LinkedHashMap<>();
@@ -73,6 +73,6 @@ public final class AttackCounters {
                 return i;
             }
         }
-        throw new IllegalArgumentException("no rule group " + group + " (expected one of 913, 920, 921, 930, 932, 933, 941, 942, 944)");
+        throw new IllegalArgumentException("no rule group " + group + " (expected one of 911, 913, 920, 921, 930, 932, 933, 941, 942, 944)");
     }
 }

@@ -188,6 +188,8 @@ public final class AttackRules {
                     "regsvr32", "mshta", "cscript", "wscript") + ")([ ;|&<>`/]|" + E + ")|\\| ?type [^ ]|powershell(\\.exe)? ?[-/](enc|e|c|nop|noni|w|"
                     + "command|encodedcommand|executionpolicy|ep)( |" + E + ")", "Windows command"),
             rule(932120, 1, CRITICAL, VALUES, "/s?bin/(ba|z|k|c|da)?sh|/usr/s?bin/|\\$\\{ifs\\}", "Unix shell path"),
+            // CRS 932200 (paranoia 2): a path with a shell glob after a separator (";/bin/ca? /et*/passwd").
+            rule(932200, 2, CRITICAL, ARG_VALUES, "(;|\\||&&|`|\n) ?[a-z0-9_.]*/[a-z0-9_./]*[*?]", "RCE bypass: a glob in a command path"),
             rule(932130, 2, CRITICAL, VALUES, "\\$\\([a-z]|`[a-z]+( [^`]*)?`", "\\$\\([a-z]|`[a-z]", "shell command substitution"),
             // Windows FOR / IF (CRS 932140), read after cmdLine: "for /f" is "for/f", "in (x)" is "in(x)".
             cmdRule(932140, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(if(/i)?( not)?( exist| defined| errorlevel| cmdextversion)(" + NW
@@ -259,6 +261,17 @@ public final class AttackRules {
             // CRS 941350: UTF-7's "+ADw-" and "+AD4-" for < and >, the + still encoded once more (CRS decodes three times).
             rule(941350, 1, CRITICAL, QUERY | COOKIE, "(\\+|%2b)adw-.*((\\+|%2b)ad4-|>)|<.*(\\+|%2b)ad4-", "(\\+|%2b)ad[w4]-",
                     "UTF-7 encoded XSS"),
+            // CRS 941320 (paranoia 2): an HTML tag of its list, opened and followed by a non-word character.
+            rule(941320, 2, CRITICAL, ARG_VALUES, "<(" + alternatives("a", "abbr", "acronym", "address", "applet", "area", "audioscope", "b",
+                    "base", "basefront", "bdo", "bgsound", "big", "blackface", "blink", "blockquote", "body", "bq", "br", "button", "caption",
+                    "center", "cite", "code", "col", "colgroup", "comment", "dd", "del", "dfn", "dir", "div", "dl", "dt", "em", "embed",
+                    "fieldset", "fn", "font", "form", "frame", "frameset", "h1", "head", "hr", "html", "i", "iframe", "ilayer", "img", "input",
+                    "ins", "isindex", "kdb", "keygen", "label", "layer", "legend", "li", "limittext", "link", "listing", "map", "marquee",
+                    "menu", "meta", "multicol", "nobr", "noembed", "noframes", "noscript", "nosmartquotes", "object", "ol", "optgroup",
+                    "option", "p", "param", "plaintext", "pre", "q", "rt", "ruby", "s", "samp", "script", "select", "server", "shadow",
+                    "sidebar", "small", "spacer", "span", "strike", "strong", "style", "sub", "sup", "table", "tbody", "td", "textarea",
+                    "tfoot", "th", "thead", "title", "tr", "tt", "u", "ul", "var", "wbr", "xml", "xmp") + ")([^a-z0-9_]|" + E + ")",
+                    "HTML tag handler"),
             rule(941190, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])(alert|prompt|confirm|eval|settimeout|setinterval) ?(\\(|`)"
                     + "|expression ?\\(", "script function call"),
             rule(941121, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])on(" + alternatives("error", "load", "click", "mouseover", "focus",
@@ -345,6 +358,15 @@ public final class AttackRules {
             rule(942122, 2, CRITICAL, QUERY, "(" + B + "|" + NW + ")in ?\\([ 0-9\\\"]+[^()]*\\)", "(" + B + "|" + NW + ")in ?\\([ 0-9\\\"]",
                     "SQL IN list of numbers (CRS 942120)"),
             // CRS 942470 (paranoia 2): SQL Server and Oracle procedure and type names.
+            // CRS 942110 (paranoia 2, a warning): an argument that opens with quotes or ";", or ends with quotes.
+            rule(942111, 2, WARNING, ARG_VALUES, B + "[ \n]*[\\\"'`;]|[\\\"'`][ \n]*" + E, "argument opening or ending with a quote"),
+            // CRS 942180 (paranoia 2): a digit, quote, quote, digit ("3' ' 1"), or an argument opening with admin and a quote.
+            rule(942182, 2, CRITICAL, ARG_VALUES, "[0-9]" + Q + " " + Q + " [0-9]|" + B + "admin ?" + Q, "quoted digits apart, or admin'"),
+            // CRS 942300 (paranoia 2): CASE's ") WHEN n THEN", CHAR(n).
+            rule(942300, 2, CRITICAL, ARG_VALUES, "\\) ?when ?[0-9]+ ?then|cha?r ?\\( ?[0-9]", "SQL WHEN ... THEN or CHAR(n)"),
+            // CRS 942400 (paranoia 2): AND and a short quoted string ("and '5'"); AND and a number is English ("between 2 and 5").
+            rule(942400, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")and ?['\\\"][^=]([^=]([^=]([^=]([^=]([^=]([^=]([^=]([^=][^=]?)?)?)?)?)?)?)?)?['\\\"]",
+                    "AND and a quoted string"),
             rule(942470, 2, CRITICAL, ARG_VALUES, words("xp_regremovemultistring", "xp_regread", "xp_regdeletevalue", "xp_regdeletekey",
                     "xp_regenumvalues", "xp_regenumkeys", "xp_regaddmultistring", "xp_regwrite", "xp_servicecontrol", "xp_cmdshell",
                     "xp_execresultset", "xp_enumdsn", "xp_ntsec", "xp_terminate", "xp_availablemedia", "xp_loginconfig", "xp_filelist",
@@ -381,6 +403,8 @@ public final class AttackRules {
             rule(920311, 1, NOTICE, 0, "accept", "request with an empty Accept header and no User-Agent"),
             rule(920330, 1, NOTICE, 0, "user-agent", "empty User-Agent header"),
             rule(920320, 2, NOTICE, 0, "user-agent", "request missing a User-Agent header"),
+            // CRS 911100 allows GET, HEAD, POST and OPTIONS; PUT, DELETE and PATCH are an API's everyday methods here.
+            rule(911100, 1, CRITICAL, 0, "method", "method outside GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH"),
             rule(920240, 1, WARNING, 0, "%", "invalid URL encoding in a form body"),
             rule(920340, 1, NOTICE, 0, "content-length", "request body length without a Content-Type"),
             rule(920190, 1, WARNING, 0, "range", "Range header whose last byte is before its first"),

@@ -4,7 +4,8 @@ import io.netty.util.AsciiString;
 import io.paduraksa.policy.PolicyInput;
 
 /**
- * CRS 920/921 checks over the head's fields that are comparisons rather than patterns: a GET or
+ * CRS 911/920/921 checks over the head's fields that are comparisons rather than patterns: a method outside
+ * GET, HEAD, POST, PUT, DELETE, OPTIONS and PATCH (911100), a GET or
  * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
  * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
  * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), two
@@ -65,6 +66,9 @@ final class ProtocolChecks {
     static final AttackRule EMPTY_ACCEPT_NO_AGENT = AttackRules.byId(920311);
     static final AttackRule EMPTY_AGENT = AttackRules.byId(920330);
     static final AttackRule NO_AGENT = AttackRules.byId(920320);
+    static final AttackRule METHOD = AttackRules.byId(911100);
+    /** The methods 911100 lets through: CRS's {@code tx.allowed_methods} and the REST methods (WebDAV's need an exclusion). */
+    private static final String[] ALLOWED_METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"};
     static final AttackRule LENGTH_WITHOUT_TYPE = AttackRules.byId(920340);
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString HOST = AsciiString.cached("host");
@@ -83,6 +87,7 @@ final class ProtocolChecks {
         CharSequence method = request.method();
         boolean getOrHead = method != null && (AsciiString.contentEquals(method, "GET") || AsciiString.contentEquals(method, "HEAD"));
         policy.check(GET_WITH_BODY, getOrHead && request.hasBody(), null, method, in, active);
+        policy.check(METHOD, method != null && !getOrHead && !isAllowedMethod(method), null, method, in, active);
         CharSequence target = request.target();
         policy.check(URL_ENCODING, target != null && hasInvalidPercent(target), null, target, in, active);
         policy.check(FULL_WIDTH, target != null && hasFullWidthEscape(target), null, target, in, active);
@@ -592,6 +597,16 @@ final class ProtocolChecks {
                 if (end <= n && regionEquals(s, i, w, true) && (end == n || !isWord(s.charAt(end)))) {
                     return true;
                 }
+            }
+        }
+        return false;
+    }
+
+    /** One of {@link #ALLOWED_METHODS}, case as sent (a method is case-sensitive: {@code get} is not GET). */
+    private static boolean isAllowedMethod(CharSequence method) {
+        for (String m : ALLOWED_METHODS) {
+            if (AsciiString.contentEquals(method, m)) {
+                return true;
             }
         }
         return false;

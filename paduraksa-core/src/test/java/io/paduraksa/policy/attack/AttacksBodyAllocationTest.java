@@ -48,12 +48,13 @@ class AttacksBodyAllocationTest {
         }
     }
 
+    // Clean at both levels: at paranoia 2 a value that ends with a quote is a warning (942111) and its log line allocates.
     @ParameterizedTest(name = "{0}, paranoia {2}")
     @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
             application/x-www-form-urlencoded | name=Siobh%C3%A1n+O%27Brien&email=ann%2Btag%40example.test&comment=Great+shoes%2C+would+buy+again&qty=2 | 1
             application/x-www-form-urlencoded | name=Siobh%C3%A1n+O%27Brien&email=ann%2Btag%40example.test&comment=Great+shoes%2C+would+buy+again&qty=2 | 2
-            application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\"","gift":false,"ref":null} | 1
-            application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\"","gift":false,"ref":null} | 2
+            application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\" to go","gift":false,"ref":null} | 1
+            application/json                  | {"name":"D'Souza","items":[{"sku":"A-1","qty":2,"price":12.5}],"note":"caf\\u00e9 \\"latte\\" to go","gift":false,"ref":null} | 2
             multipart/form-data; boundary=----WebKitFormBoundaryx1y2 | ------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="name"\\r\\n\\r\\nSiobhan O'Brien\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="comment"\\r\\n\\r\\nGreat shoes, would buy again\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="avatar"; filename="me.png"\\r\\nContent-Type: image/png\\r\\n\\r\\nPNG-DATA-0123456789\\r\\n------WebKitFormBoundaryx1y2--\\r\\n | 1
             multipart/form-data; boundary=----WebKitFormBoundaryx1y2 | ------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="name"\\r\\n\\r\\nSiobhan O'Brien\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="comment"\\r\\n\\r\\nGreat shoes, would buy again\\r\\n------WebKitFormBoundaryx1y2\\r\\nContent-Disposition: form-data; name="avatar"; filename="me.png"\\r\\nContent-Type: image/png\\r\\n\\r\\nPNG-DATA-0123456789\\r\\n------WebKitFormBoundaryx1y2--\\r\\n | 2
             application/xml                   | <?xml version="1.0"?><order id="17"><item sku="A-1" qty="2">Great shoes, would buy again</item><note>D'Souza &amp; co</note></order> | 1

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * US-ASCII malformed XSS (941310), JSFuck (941360), base64 Java serialization at every offset
  * (944210), and at paranoia 2 CRS 942120's SQL operators (942121, 942122; a comparison with a
  * number is not one, as the benign corpus's API filters {@code price>=100} showed) and 942470's procedure
- * names, and 942450's hex literals. Payloads (most are CRS's own) and benign look-alikes, in a query parameter.
+ * names, and 942450's hex literals; later CRS 942300, 942400 (a quoted string only), 941320, 932200 and
+ * 942110's quote at an argument's edge (942111, a warning, so alone it does not deny). Payloads (most are CRS's own) and benign look-alikes, in a query parameter.
  */
 class AttacksCrsGapsTest {
 
@@ -57,6 +58,14 @@ class AttacksCrsGapsTest {
             942470 => 2 => sp_executesql
             942450 => 2 => \\0xf00dsdfdsa
             942450 => 2 => select 0x616263
+            942300 => 2 => ) when 234 then
+            942182 => 2 => 3' ' 1
+            942182 => 2 => admin' --
+            942300 => 2 => char(65)
+            942400 => 2 => and '5'orig_var_datavarname
+            941320 => 2 => <noscript#
+            941320 => 2 => <b onmouseover=x>
+            932200 => 2 => www.google.com;/bin/ca? /et*/passwd
             """)
     void crsPayloadsAreDenied(String rule, int paranoia, String payload) {
         AttacksPolicy policy = pl(paranoia);
@@ -64,6 +73,22 @@ class AttacksCrsGapsTest {
 
         assertThat(policy.evaluate(request)).as(matchedRules(policy, request)).isSameAs(PolicyDecision.DROP);
         assertThat(matchedRules(policy, request)).contains(rule);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            ''
+            "in value
+            ; hello
+            it ends with a quote "
+            """)
+    void aQuoteAtAnArgumentsEdgeIsAWarningAtParanoia2(String value) {
+        AttacksPolicy policy = pl(2);
+        TestPolicyInput request = query("/search", "q", value);
+
+        assertThat(policy.evaluate(request)).as("3 alone: %s", matchedRules(policy, request)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(matchedRules(policy, request)).contains("942111");
+        assertThat(matchedRules(pl(1), query("/search", "q", value))).doesNotContain("942111");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -97,6 +122,14 @@ class AttacksCrsGapsTest {
             #ff00aa colour
             0x1 bug
             order no. 0x
+            between 2 and 5
+            administrator
+            3 ' 1
+            rock and roll 'live'
+            i <3 you
+            x<y and y>z
+            what is a/b?
+            it's "quoted" inside
             """)
     void benignLookAlikesPassAtParanoia1And2(String value) {
         for (int paranoia = 1; paranoia <= 2; paranoia++) {

@@ -39,6 +39,10 @@ class AttacksProtocolTest {
     @ParameterizedTest(name = "PL{0} {1} {3}: {4} -> {5}")
     @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
             1 | GET  | true  | -                | -                                                   | 920170
+            1 | REALLYLONGUNREALMETHOD | false | - | -                                       | 911100
+            1 | PROPFIND | false | -              | -                                                   | 911100
+            1 | TRACE | false | -                 | -                                                   | 911100
+            1 | get  | false | -                | -                                                   | 911100
             1 | HEAD | true  | -                | -                                                   | 920170
             1 | POST | true  | Content-Type     | text/plain                                          | 920420
             1 | POST | true  | Content-Type     | application/x-amf                                   | 920420
@@ -84,6 +88,10 @@ class AttacksProtocolTest {
             2 | POST | true  | Content-Type     | application/cloudevents+json
             1 | POST | true  | Content-Type     | application/x-www-form-urlencoded; boundary=a/b
             2 | GET  | false | If-None-Match    | W/"etag"
+            2 | PUT  | true  | Content-Type     | application/json
+            2 | PATCH | true | Content-Type     | application/json
+            2 | DELETE | false | Accept         | application/json
+            2 | OPTIONS | false | Accept        | */*
             2 | GET  | false | If-Modified-Since | Wed, 21 Oct 2015 07:28:00 GMT
             2 | GET  | false | Accept-Encoding  | gzip, br
             2 | GET  | false | Proxy-Authorization | Basic dGVzdDp0ZXN0
