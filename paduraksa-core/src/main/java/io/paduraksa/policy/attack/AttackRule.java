@@ -45,7 +45,8 @@ public final class AttackRule {
         this.parts = parts;
         this.pattern = pattern;
         this.message = message;
-        this.alone = GAP.matcher(pattern).find();
+        // A trigger keeps a large rule (a long word list) out of the union too, gap or not.
+        this.alone = trigger != null || GAP.matcher(pattern).find();
         if (alone && (trigger == null || GAP.matcher(trigger).find())) {
             throw new IllegalStateException(id + ": a rule with a gap needs a gap-free trigger for the union (" + pattern + ")");
         }

@@ -189,7 +189,8 @@ public final class AttackRules {
                     + "command|encodedcommand|executionpolicy|ep)( |" + E + ")", "Windows command"),
             rule(932120, 1, CRITICAL, VALUES, "/s?bin/(ba|z|k|c|da)?sh|/usr/s?bin/|\\$\\{ifs\\}", "Unix shell path"),
             // CRS 932200 (paranoia 2): a path with a shell glob after a separator (";/bin/ca? /et*/passwd").
-            rule(932200, 2, CRITICAL, ARG_VALUES, "(;|\\||&&|`|\n) ?[a-z0-9_.]*/[a-z0-9_./]*[*?]", "RCE bypass: a glob in a command path"),
+            rule(932200, 2, CRITICAL, ARG_VALUES, "(;|\\||&&|`|\n) ?[a-z0-9_.]*/[a-z0-9_./]*[*?]", "[*?]",
+                    "RCE bypass: a glob in a command path"),
             rule(932130, 2, CRITICAL, VALUES, "\\$\\([a-z]|`[a-z]+( [^`]*)?`", "\\$\\([a-z]|`[a-z]", "shell command substitution"),
             // Windows FOR / IF (CRS 932140), read after cmdLine: "for /f" is "for/f", "in (x)" is "in(x)".
             cmdRule(932140, 1, CRITICAL, VALUES, "(" + B + "|" + NW + ")(if(/i)?( not)?( exist| defined| errorlevel| cmdextversion)(" + NW
@@ -204,7 +205,8 @@ public final class AttackRules {
             rule(933130, 1, CRITICAL, VALUES, "\\$(_(get|post|cookie|server|request|files|env|session)|globals)([^a-z0-9_]|" + E + ")",
                     "PHP superglobal"),
             // CRS 933120: a PHP configuration directive set with "=" (its list: every name holds "." or "_", but browscap).
-            rule(933120, 1, CRITICAL, ARG_VALUES, "(" + alternatives(PHP_DIRECTIVES) + ") *=", "=", "PHP configuration directive"),
+            rule(933120, 1, CRITICAL, ARG_VALUES, "(" + B + "|[^a-z0-9_.])(" + alternatives(PHP_DIRECTIVES) + ") *=", "=",
+                    "PHP configuration directive"),
             rule(933150, 1, CRITICAL, PATH | QUERY | COOKIE, words("__halt_compiler", "apache_child_terminate", "base64_decode",
                     "bzdecompress", "call_user_func", "call_user_method", "convert_uudecode", "file_get_contents", "file_put_contents",
                     "fsockopen", "get_class_methods", "get_class_vars", "get_defined_constants", "get_defined_functions",
@@ -271,7 +273,7 @@ public final class AttackRules {
                     "option", "p", "param", "plaintext", "pre", "q", "rt", "ruby", "s", "samp", "script", "select", "server", "shadow",
                     "sidebar", "small", "spacer", "span", "strike", "strong", "style", "sub", "sup", "table", "tbody", "td", "textarea",
                     "tfoot", "th", "thead", "title", "tr", "tt", "u", "ul", "var", "wbr", "xml", "xmp") + ")([^a-z0-9_]|" + E + ")",
-                    "HTML tag handler"),
+                    "<[a-z]", "HTML tag handler"),
             rule(941190, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])(alert|prompt|confirm|eval|settimeout|setinterval) ?(\\(|`)"
                     + "|expression ?\\(", "script function call"),
             rule(941121, 2, CRITICAL, ALL, "(" + B + "|[^a-z0-9_])on(" + alternatives("error", "load", "click", "mouseover", "focus",
@@ -366,7 +368,7 @@ public final class AttackRules {
             rule(942300, 2, CRITICAL, ARG_VALUES, "\\) ?when ?[0-9]+ ?then|cha?r ?\\( ?[0-9]", "SQL WHEN ... THEN or CHAR(n)"),
             // CRS 942400 (paranoia 2): AND and a short quoted string ("and '5'"); AND and a number is English ("between 2 and 5").
             rule(942400, 2, CRITICAL, ARG_VALUES, "(" + B + "|" + NW + ")and ?['\\\"][^=]([^=]([^=]([^=]([^=]([^=]([^=]([^=]([^=][^=]?)?)?)?)?)?)?)?)?['\\\"]",
-                    "AND and a quoted string"),
+                    "(" + B + "|" + NW + ")and ?['\\\"]", "AND and a quoted string"),
             rule(942470, 2, CRITICAL, ARG_VALUES, words("xp_regremovemultistring", "xp_regread", "xp_regdeletevalue", "xp_regdeletekey",
                     "xp_regenumvalues", "xp_regenumkeys", "xp_regaddmultistring", "xp_regwrite", "xp_servicecontrol", "xp_cmdshell",
                     "xp_execresultset", "xp_enumdsn", "xp_ntsec", "xp_terminate", "xp_availablemedia", "xp_loginconfig", "xp_filelist",

@@ -65,19 +65,37 @@ final class CleanValues {
         return (int) (key >>> 32) & (SLOTS - 1);
     }
 
-    /** A 32-bit hash of {@code b[0, n)}, eight bytes a step. */
+    /**
+     * A 32-bit hash of {@code b[0, n)}: a value under 16 bytes whole, a longer one by its length and five
+     * of its eight-byte words (the first two, the middle one, the last two), so the cost does not grow
+     * with the value. Values that differ elsewhere share a slot and, the lookup being a full compare,
+     * only evict each other: a client that crafts such values costs itself walks, no wrong answer.
+     */
     static int hash(byte[] b, int n) {
         long h = 0x9E3779B97F4A7C15L ^ n;
-        int i = 0;
-        for (; i + Long.BYTES <= n; i += Long.BYTES) {
-            h = (h ^ (long) LONGS.get(b, i)) * 0xFF51AFD7ED558CCDL;
-            h ^= h >>> 32;
-        }
-        for (; i < n; i++) {
-            h = (h ^ (b[i] & 0xFF)) * 0x100000001B3L;
+        if (n >= 2 * Long.BYTES) {
+            h = mix(h, (long) LONGS.get(b, 0));
+            h = mix(h, (long) LONGS.get(b, Long.BYTES));
+            h = mix(h, (long) LONGS.get(b, (n >>> 1) - Long.BYTES / 2));
+            h = mix(h, (long) LONGS.get(b, n - 2 * Long.BYTES));
+            h = mix(h, (long) LONGS.get(b, n - Long.BYTES));
+        } else {
+            int i = 0;
+            if (n >= Long.BYTES) {
+                h = mix(h, (long) LONGS.get(b, 0));
+                i = Long.BYTES;
+            }
+            for (; i < n; i++) {
+                h = (h ^ (b[i] & 0xFF)) * 0x100000001B3L;
+            }
         }
         h ^= h >>> 33;
         h *= 0xC4CEB9FE1A85EC53L;
         return (int) (h ^ h >>> 29);
+    }
+
+    private static long mix(long h, long word) {
+        long m = (h ^ word) * 0xFF51AFD7ED558CCDL;
+        return m ^ m >>> 32;
     }
 }

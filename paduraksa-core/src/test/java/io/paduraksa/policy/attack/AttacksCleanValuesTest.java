@@ -116,6 +116,27 @@ class AttacksCleanValuesTest {
     }
 
     @Test
+    void longValuesThatDifferBetweenTheHashedWordsShareAKeyAndStayTwoValues() {
+        // A 64-byte value is hashed by its words at 0, 8, 28, 48 and 56: bytes 16-27 and 36-47 are not read.
+        byte[] a = "https://www.example.test/page?from=AAAAAAAAAAAAAAAAAAAAAAAAAAAAA".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] b = a.clone();
+        b[20] = 'Z';
+        b[40] = 'Z';
+        assertThat(a.length).isEqualTo(64);
+        long key = CleanValues.key(a, a.length, Part.HEADER, 1);
+        assertThat(CleanValues.key(b, b.length, Part.HEADER, 1)).isEqualTo(key);
+        byte[] c = a.clone();
+        c[60] = 'Z';
+        assertThat(CleanValues.key(c, c.length, Part.HEADER, 1)).as("the last words are read").isNotEqualTo(key);
+
+        CleanValues clean = new CleanValues();
+        clean.stage(key, a, a.length);
+        clean.keep(key);
+        assertThat(clean.contains(key, a, a.length)).isTrue();
+        assertThat(clean.contains(key, b, b.length)).as("same key, other bytes: walked").isFalse();
+    }
+
+    @Test
     void onlyShortHeadValuesAreKept() {
         assertThat(CleanValues.keeps(Part.QUERY, CleanValues.MAX)).isTrue();
         assertThat(CleanValues.keeps(Part.QUERY, CleanValues.MAX + 1)).isFalse();
