@@ -624,8 +624,10 @@ public final class AttacksPolicy implements BodyPolicy {
     }
 
     /**
-     * {@link #match} without the memo of clean values: true when a union matched (a rule may have
-     * scored). A head value that no union matched is kept by {@link CleanValues} and not walked again.
+     * {@link #match} without the memo of clean values: true unless the value is known to match no rule
+     * at this paranoia level in this part (no union matched, or no rule of the groups a union pointed
+     * at matched, excluded or not, and none was passed over for having matched already). A head value
+     * known clean is kept by {@link CleanValues} and not walked again.
      */
     private boolean walkAll(int part, int n, Inspection in, long active) {
         int p = Part.index(Part.rules(part));
@@ -648,45 +650,49 @@ public final class AttacksPolicy implements BodyPolicy {
             return true;
         }
         int found = Dfa.findEach(cmd.union, c, cmdLength, walks[p].union, b, length);
-        if ((found & 1) != 0) {
-            walkGroups(part, c, cmdLength, cmd, in, active);
-        }
-        if ((found & 2) != 0) {
-            walkGroups(part, b, length, walks[p], in, active);
-        }
-        return found != 0;
+        boolean cmdDirty = (found & 1) != 0 && walkGroups(part, c, cmdLength, cmd, in, active);
+        boolean plainDirty = (found & 2) != 0 && walkGroups(part, b, length, walks[p], in, active);
+        return cmdDirty | plainDirty;
     }
 
     private boolean walk(int part, byte[] b, int length, Walk w, Inspection in, long active) {
         // The union holds every rule, a gap rule by its trigger: no union match, no rule can match.
-        if (in.explain != null || w.union.find(b, 0, length) >= 0) {
-            walkGroups(part, b, length, w, in, active);
-            return true;
-        }
-        return false;
+        return (in.explain != null || w.union.find(b, 0, length) >= 0) && walkGroups(part, b, length, w, in, active);
     }
 
-    private void walkGroups(int part, byte[] b, int length, Walk w, Inspection in, long active) {
+    /** The groups whose automaton matched, each rule of them walked; true unless no rule matched or was passed over. */
+    private boolean walkGroups(int part, byte[] b, int length, Walk w, Inspection in, long active) {
+        boolean dirty = in.explain != null;
         for (int g = 0; g < w.groups.length; g++) {
             if (in.explain != null || w.groups[g].find(b, 0, length) >= 0) {
-                walkGroup(part, b, length, w, g * AttackRules.GROUP, Math.min(w.rules.length, (g + 1) * AttackRules.GROUP), in, active);
+                dirty |= walkGroup(part, b, length, w, g * AttackRules.GROUP, Math.min(w.rules.length, (g + 1) * AttackRules.GROUP), in,
+                        active);
             }
         }
+        return dirty;
     }
 
-    private void walkGroup(int part, byte[] b, int length, Walk w, int from, int to, Inspection in, long active) {
+    /** True when a rule matched (scored, excluded or not) or was passed over (it matched before in this request). */
+    private boolean walkGroup(int part, byte[] b, int length, Walk w, int from, int to, Inspection in, long active) {
+        boolean dirty = false;
         for (int k = from; k < to; k++) {
             AttackRule rule = w.rules[k];
-            if ((rule.parts() & Part.rules(part)) == 0 || in.hasMatched(rule) && in.explain == null) {
+            if ((rule.parts() & Part.rules(part)) == 0) {
+                continue;
+            }
+            if (in.hasMatched(rule) && in.explain == null) {
+                dirty = true; // not walked: whether this value matches it is not known
                 continue;
             }
             int end = w.dfas[k].find(b, 0, length);
+            dirty |= end >= 0;
             if (end >= 0 && !isExcluded(rule, in, active)) {
                 hit(rule, part, b, length, end, in);
             } else if (in.explain != null) {
                 in.explain.add(rule.id() + " " + where(part, in) + ": " + (end >= 0 ? "excluded" : "no match"));
             }
         }
+        return dirty;
     }
 
     private void hit(AttackRule rule, int part, byte[] b, int length, int end, Inspection in) {

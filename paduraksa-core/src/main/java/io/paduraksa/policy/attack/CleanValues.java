@@ -12,8 +12,9 @@ import java.util.Arrays;
  * the request (before any transformation) with the two things the walk depends on, the paranoia
  * level and the part (the rules and automata of a level are shared by every policy, see
  * {@link AttackRules}); a hit is a full byte comparison, never a hash alone, so it answers exactly
- * what the walk would. Only values that no union matched are kept, so a value that scores is walked
- * (and logged) every time.
+ * what the walk would. Only values that no rule matched are kept (none scored, none was excluded,
+ * none was passed over for having matched already), so a value that scores is walked (and logged)
+ * every time.
  *
  * <p>Bounded: {@link #SLOTS} slots of at most {@link #MAX} bytes each (about 260 KiB per event loop
  * that runs the policy), direct-mapped by a hash of the bytes; a longer value is always walked, and a

@@ -71,6 +71,40 @@ class AttacksCleanValuesTest {
     }
 
     @Test
+    void aMatchAnExclusionLetThroughIsNotKept() {
+        // Same thread, same paranoia level: the memo is shared by both policies, an excluded match is still a match.
+        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false, List.of(new AttackExclusion(List.of(942), List.of("q"), List.of())));
+        AttacksPolicy strict = AttacksPolicyTest.pl(1);
+        TestPolicyInput request = AttacksPolicyTest.query("/search", "q", "1 UNION SELECT 1");
+        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(strict.evaluate(request)).isSameAs(DENIED);
+    }
+
+    @Test
+    void aValuePassedOverForARuleThatMatchedAlreadyIsNotKept() {
+        // Below a high threshold both arguments are inspected; the second is not walked for 941110, which the first matched.
+        AttacksPolicy tolerant = AttacksPolicyTest.policy(1, 100, false, List.of());
+        TestPolicyInput both = new TestPolicyInput().path("/s");
+        both.target("/s?a=%3Cscript%3Ealert(1)&b=%3Cscript%3E");
+        assertThat(tolerant.evaluate(both)).isSameAs(PolicyDecision.CONTINUE);
+        TestPolicyInput second = new TestPolicyInput().path("/s");
+        second.target("/s?b=%3Cscript%3E");
+        assertThat(AttacksPolicyTest.pl(1).evaluate(second)).isSameAs(DENIED);
+    }
+
+    @Test
+    void aValueAUnionPointedAtButNoRuleMatchedIsCleanAndStaysClean() {
+        // "=" is 933120's trigger: the union sends "x=y" to its group, where no rule matches.
+        AttacksPolicy policy = AttacksPolicyTest.pl(1);
+        TestPolicyInput request = request("Cookie", "pref=x%3Dy; theme=dark");
+        for (int i = 0; i < 3; i++) {
+            assertThat(policy.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        }
+        assertThat(policy.evaluate(request("Cookie", "pref=allow_url_include%3D1"))).isSameAs(DENIED);
+    }
+
+    @Test
     void aWarningBelowTheThresholdIsNotKeptEither() {
         // A value that matched a union but stayed below the threshold is walked, and scored, again.
         AttacksPolicy tolerant = AttacksPolicyTest.policy(3, 100, false, List.of());
