@@ -167,6 +167,10 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         } else if (kind == XML) {
             xml.end();
         } else {
+            if (kind == FORM && escape > 0) {
+                invalidEscape(-1); // the body ends with a % or one hex digit (not so where a bound cut it: see oversize)
+                escape = 0;
+            }
             flush();
         }
         if (state != STOPPED && kind == JSON && !isCompleteJson()) {
@@ -234,10 +238,6 @@ final class BodyScanner implements BodyScan, ByteProcessor {
         } else if (kind == FORM) {
             if (length > 0) {
                 argumentEnd();
-            }
-            if (escape > 0) {
-                invalidEscape(-1); // a % at the end, or one hex digit
-                escape = 0;
             }
             check(FORM_ENCODING, badEscapeLength > 0, badEscape, badEscapeLength);
         } else if (state == J_STRING || state == J_ESCAPE || state == J_UNICODE) {

@@ -4,20 +4,21 @@ import io.netty.util.AsciiString;
 import io.paduraksa.policy.PolicyInput;
 
 /**
- * CRS 911/920/921 checks over the head's fields that are comparisons rather than patterns: a method outside
- * GET, HEAD, POST, PUT, DELETE, OPTIONS and PATCH (911100), a GET or
- * HEAD with a body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed
- * list), its syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled
- * into it (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), two
- * charsets in it (920530), a full-width {@code %uFFxx} escape in the target (920260, a warning), a repeated {@code Connection} option (920210), headers CRS restricts (920450), an
- * invalid percent-encoding in the target (920220), six or more byte ranges (920200) and an
- * {@code Accept} charset outside CRS's list (920600), and at paranoia 2 a missing {@code Accept}
- * (920300, a notice, not for OPTIONS or a WebKit or Android User-Agent) or a missing User-Agent (920320, a notice). 920200, 920210 and
- * 920220 are warnings (3) and 920300 a notice (2), as in CRS: each denies only with another. Each is one {@link AttackRule} of
- * the table (parts 0: never walked as a pattern), scored, counted, excluded and logged like the
- * others. Per request: one Content-Type lookup and one lookup per restricted header, 0 B unless a
- * check matches. The HTTP decoders already refuse what RFC 9112 forbids (bad request lines,
- * conflicting lengths); these are what CRS adds on top.
+ * CRS 911/920/921 checks over the head's fields that are comparisons rather than patterns: a
+ * method outside GET, HEAD, POST, PUT, DELETE, OPTIONS and PATCH (911100), a GET or HEAD with a
+ * body (920170), the Content-Type's media type (920420, CRS 3.3.4's default allowed list), its
+ * syntax (920470, CRS's grammar), its charset (920480), a second media type smuggled into it
+ * (921421, 921422), a {@code multipart/form-data} without a valid boundary (920900), two charsets
+ * in it (920530), a full-width {@code %uFFxx} escape in the target (920260, a warning), a repeated
+ * {@code Connection} option (920210), headers CRS restricts (920450), an invalid percent-encoding
+ * in the target (920220), six or more byte ranges (920200) and an {@code Accept} charset outside
+ * CRS's list (920600), and at paranoia 2 a missing {@code Accept} (920300, a notice, not for
+ * OPTIONS or a WebKit or Android User-Agent) or a missing User-Agent (920320, a notice). 920200,
+ * 920210 and 920220 are warnings (3) and 920300 a notice (2), as in CRS: each denies only with
+ * another. Each is one {@link AttackRule} of the table (parts 0: never walked as a pattern),
+ * scored, counted, excluded and logged like the others. Per request: one Content-Type lookup and
+ * one lookup per restricted header, 0 B unless a check matches. The HTTP decoders already refuse
+ * what RFC 9112 forbids (bad request lines, conflicting lengths); these are what CRS adds on top.
  */
 final class ProtocolChecks {
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");

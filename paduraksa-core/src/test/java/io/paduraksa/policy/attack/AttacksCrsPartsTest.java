@@ -9,6 +9,7 @@ import io.paduraksa.testing.TestPolicyInput;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -94,6 +95,23 @@ class AttacksCrsPartsTest {
         TestPolicyInput valid = new TestPolicyInput();
         assertThat(send(valid, "form", "param=%41%2b+100%25")).isSameAs(PolicyDecision.CONTINUE);
         assertThat(valid.matches()).isNull();
+    }
+
+    @Test
+    void anEscapeCutByTheSizeBoundIsNotInvalid() {
+        // 6 bytes inspected of "q=ab%41": the bound cuts "%41" after "%4", which is not 920240's trailing escape.
+        AttacksPolicy policy = AttacksBodyTest.policy(6, false);
+        TestPolicyInput request = new TestPolicyInput().path("/").method("POST").target("/");
+        request.header("User-Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0");
+        request.header("Accept", "*/*");
+        request.header("Content-Type", FORM);
+        request.hasBody(true);
+        assertThat(AttacksBodyTest.scan(policy, request, "q=ab%41")).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(request.matches()).isNull();
+
+        TestPolicyInput ended = new TestPolicyInput();
+        assertThat(send(ended, "form", "q=ab%4")).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(String.valueOf(ended.matches())).contains("920240 ");
     }
 
     private static PolicyDecision send(TestPolicyInput request, String where, String payload) {
