@@ -54,8 +54,9 @@ public final class AttackRule {
 
     /**
      * True when the pattern has a gap ({@code .*} or {@code .+}, a negated class repeated) or a counted run
-     * ({@code [...]{12}}): such a rule gets its own automaton, walked over every value, instead of
-     * joining the union (where each gap would double the states of all the others).
+     * ({@code [...]{12}}), or the rule has a trigger (a long word list): such a rule joins the union by its
+     * trigger only (where each gap, or thousands of states, would multiply the states of all the others),
+     * and its own automaton is walked over a value whose group automaton matched.
      */
     boolean isAlone() {
         return alone;

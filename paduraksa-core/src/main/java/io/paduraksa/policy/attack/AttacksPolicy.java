@@ -522,16 +522,38 @@ public final class AttacksPolicy implements BodyPolicy {
     }
 
     /**
-     * Parameters split on {@code &} only, as CRS, PHP, servlet containers and Node read a query (a {@code ;}
-     * splitting them too would cut {@code a=x;wget http://...} before the shell command); the name and the value
-     * are each inspected.
+     * Parameters split on {@code &}, as CRS, PHP, servlet containers and Node read a query, so that
+     * {@code a=x;wget http://...} is one value and its shell separator is seen; a parameter holding a
+     * {@code ;} is also inspected as the parameters a back end that splits on {@code ;} too would see
+     * ({@code x=1;q=4294967296} has a {@code q} whose whole value is the magic number). Each name and
+     * value is inspected; a rule scores once per request however many of them match it.
      */
     private void inspectQuery(CharSequence target, int from, int to, Inspection in, long active) {
         int n = in.source(target, from, to);
         byte[] s = in.source;
         int start = 0;
+        int semicolon = -1;
         for (int i = 0; i <= n && !done(in); i++) {
             if (i == n || s[i] == '&') {
+                if (i > start) {
+                    argument(s, start, i, Part.QUERY, true, in, active);
+                    if (semicolon >= 0) {
+                        splitOnSemicolons(s, start, i, in, active);
+                    }
+                }
+                start = i + 1;
+                semicolon = -1;
+            } else if (s[i] == ';' && semicolon < 0) {
+                semicolon = i;
+            }
+        }
+    }
+
+    /** The query parameter {@code s[from, to)}, which holds a {@code ;}, as the parameters its {@code ;} separate. */
+    private void splitOnSemicolons(byte[] s, int from, int to, Inspection in, long active) {
+        int start = from;
+        for (int i = from; i <= to && !done(in); i++) {
+            if (i == to || s[i] == ';') {
                 if (i > start) {
                     argument(s, start, i, Part.QUERY, true, in, active);
                 }

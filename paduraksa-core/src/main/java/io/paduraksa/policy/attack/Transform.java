@@ -19,6 +19,8 @@ final class Transform {
     /** A byte 0xEF: the value may hold UTF-8 full-width forms (U+FF01..U+FF5E), which {@link #foldFullWidth} turns into ASCII. */
     static final int WIDE = 128;
     private static final byte[] FLAGS = new byte[256];
+    /** A full-width form minus this is its ASCII character (U+FF01 is {@code !}, 0x21). */
+    private static final int FULL_WIDTH_OFFSET = 0xFF01 - 0x21;
 
     static {
         for (int c = 0; c < 256; c++) {
@@ -82,7 +84,7 @@ final class Transform {
             int c = b[r];
             if (c == '%' && r + 5 < to && (b[r + 1] | 0x20) == 'u' && hex4(b, r + 2) >= 0) {
                 int u = hex4(b, r + 2);
-                b[w++] = (byte) (u >= 0xFF01 && u <= 0xFF5E ? u - 0xFF01 + 0x21 : u);
+                b[w++] = (byte) (isFullWidth(u) ? u - FULL_WIDTH_OFFSET : u);
                 r += 5;
             } else if (c == '%' && r + 2 < to && hex(b[r + 1]) >= 0 && hex(b[r + 2]) >= 0) {
                 b[w++] = (byte) (hex(b[r + 1]) << 4 | hex(b[r + 2]));
@@ -106,8 +108,8 @@ final class Transform {
             int c = b[r];
             if (c == (byte) 0xEF && r + 2 < to && (b[r + 1] & 0xC0) == 0x80 && (b[r + 2] & 0xC0) == 0x80) {
                 int u = 0xF000 | (b[r + 1] & 0x3F) << 6 | b[r + 2] & 0x3F;
-                if (u >= 0xFF01 && u <= 0xFF5E) {
-                    b[w++] = (byte) (u - 0xFEE0);
+                if (isFullWidth(u)) {
+                    b[w++] = (byte) (u - FULL_WIDTH_OFFSET);
                     r += 2;
                     continue;
                 }
@@ -115,6 +117,11 @@ final class Transform {
             b[w++] = (byte) c;
         }
         return w;
+    }
+
+    /** U+FF01..U+FF5E, the full-width forms of {@code !} to {@code ~}. */
+    private static boolean isFullWidth(int u) {
+        return u >= 0xFF01 && u <= 0xFF5E;
     }
 
     /**

