@@ -6,6 +6,7 @@ import io.paduraksa.policy.BodyScan;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.PolicyInput;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +62,8 @@ public final class AttacksPolicy implements BodyPolicy {
     private final boolean cookies;
     private final boolean userAgent;
     private final AsciiString[] headers;
+    /** Lower-cased names of the headers inspected on their own (User-Agent, Cookie, named): {@code all_headers} passes them over. */
+    private final byte[][] elsewhere;
     /** Every other header field line is inspected too ({@link Part#ANY_HEADER}). */
     private final boolean allHeaders;
     /** {@link #SCANNER_HEADER}'s automaton, walked over header names with {@link #allHeaders}; else null. */
@@ -169,6 +172,17 @@ public final class AttacksPolicy implements BodyPolicy {
         }
         this.userAgent = ua;
         this.headers = named.toArray(new AsciiString[0]);
+        List<byte[]> skip = new ArrayList<>();
+        if (ua) {
+            skip.add(USER_AGENT.toByteArray());
+        }
+        if (cookies) {
+            skip.add(COOKIE.toByteArray());
+        }
+        for (AsciiString h : this.headers) {
+            skip.add(h.toByteArray());
+        }
+        this.elsewhere = skip.toArray(new byte[0][]);
         this.exclusions = exclusions.toArray(new AttackExclusion[0]);
         this.denied = denied;
         this.counters = AttackCounters.of(name);
@@ -234,6 +248,11 @@ public final class AttacksPolicy implements BodyPolicy {
     @Override
     public long bodyTimeoutNanos() {
         return bodyTimeoutNanos;
+    }
+
+    /** The paranoia level, 1 to 4. */
+    int paranoia() {
+        return paranoia;
     }
 
     /** Bytes of a multipart file part's content inspected. */
@@ -432,12 +451,11 @@ public final class AttacksPolicy implements BodyPolicy {
      */
     private void inspectAllHeaders(PolicyInput request, Inspection in, long active) {
         for (int i = 0, n = request.headerCount(); i < n && !done(in); i++) {
-            CharSequence name = request.headerName(i);
-            if (isInspectedElsewhere(name)) {
+            in.headerName(request.headerName(i));
+            if (isInspectedElsewhere(in)) {
                 continue;
             }
-            in.headerName(name);
-            if (in.nameLength > 0 && scannerHeaderNames.find(in.name, 0, in.nameLength) >= 0) {
+            if (in.nameLength > 0 && isScannerHeader(in)) {
                 nameHit(SCANNER_HEADER, Part.ANY_HEADER, in, active);
             }
             CharSequence value = request.headerValue(i);
@@ -447,31 +465,38 @@ public final class AttacksPolicy implements BodyPolicy {
         }
     }
 
-    private boolean isInspectedElsewhere(CharSequence name) {
-        if (userAgent && equalsFolded(name, USER_AGENT) || cookies && equalsFolded(name, COOKIE)) {
+    /**
+     * Whether CRS 913110's automaton finds a scanner's header in the name {@code in.name}; a name it
+     * does not find is kept by the thread's {@link CleanValues} (browsers send the same dozen names on
+     * every request) and not walked again.
+     */
+    private boolean isScannerHeader(Inspection in) {
+        CleanValues clean = in.clean;
+        int n = in.nameLength;
+        if (clean == null || in.explain != null || n > CleanValues.MAX) {
+            return scannerHeaderNames.find(in.name, 0, n) >= 0;
+        }
+        long key = CleanValues.keyOf(in.name, n, CleanValues.HEADER_NAME, paranoia);
+        if (clean.contains(key, in.name, n)) {
+            return false;
+        }
+        clean.stage(key, in.name, n);
+        if (scannerHeaderNames.find(in.name, 0, n) >= 0) {
             return true;
         }
-        for (AsciiString h : headers) {
-            if (equalsFolded(name, h)) {
+        clean.keep(key);
+        return false;
+    }
+
+    /** Whether the lower-cased name {@code in.name} is the User-Agent, the Cookie or a named header, inspected above. */
+    private boolean isInspectedElsewhere(Inspection in) {
+        int n = in.nameLength;
+        for (byte[] other : elsewhere) {
+            if (other.length == n && Arrays.equals(in.name, 0, n, other, 0, n)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** {@code name} is {@code lower} ignoring ASCII case. 0 B. */
-    private static boolean equalsFolded(CharSequence name, AsciiString lower) {
-        int n = lower.length();
-        if (name.length() != n) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            char c = name.charAt(i);
-            if ((c >= 'A' && c <= 'Z' ? (char) (c | 0x20) : c) != lower.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -531,6 +556,11 @@ public final class AttacksPolicy implements BodyPolicy {
     private void inspectQuery(CharSequence target, int from, int to, Inspection in, long active) {
         int n = in.source(target, from, to);
         byte[] s = in.source;
+        long line = lineKey(s, n, CleanValues.QUERY_LINE, in);
+        if (line != 0 && in.clean.contains(line, s, n)) {
+            return;
+        }
+        int dirt = in.dirt;
         int start = 0;
         int semicolon = -1;
         for (int i = 0; i <= n && !done(in); i++) {
@@ -546,6 +576,29 @@ public final class AttacksPolicy implements BodyPolicy {
             } else if (s[i] == ';' && semicolon < 0) {
                 semicolon = i;
             }
+        }
+        keepLine(line, s, n, dirt, in);
+    }
+
+    /**
+     * The memo key of a whole query or {@code Cookie} line {@code s[0, n)} ({@code kind}:
+     * {@link CleanValues#QUERY_LINE} or {@link CleanValues#COOKIE_LINE}), or 0 when lines are not kept
+     * here (explain, a body's inspection, a line over {@link CleanValues#MAX}). A browser sends the same
+     * cookies on every request: a line whose every argument was clean is answered in one lookup.
+     */
+    private long lineKey(byte[] s, int n, int kind, Inspection in) {
+        return in.clean == null || in.explain != null || n > CleanValues.MAX ? 0 : CleanValues.keyOf(s, n, kind, paranoia);
+    }
+
+    /**
+     * Keeps the line {@code s[0, n)} under {@code key} when none of its arguments matched anything since
+     * {@code dirt} (nothing scored, was excluded or passed over). Staged only now: the arguments' own
+     * lookups in between may have used the same slot.
+     */
+    private void keepLine(long key, byte[] s, int n, int dirt, Inspection in) {
+        if (key != 0 && in.dirt == dirt && !done(in)) {
+            in.clean.stage(key, s, n);
+            in.clean.keep(key);
         }
     }
 
@@ -566,6 +619,11 @@ public final class AttacksPolicy implements BodyPolicy {
     private void inspectCookies(CharSequence cookie, Inspection in, long active) {
         int n = in.source(cookie, 0, cookie.length());
         byte[] s = in.source;
+        long line = lineKey(s, n, CleanValues.COOKIE_LINE, in);
+        if (line != 0 && in.clean.contains(line, s, n)) {
+            return;
+        }
+        int dirt = in.dirt;
         int start = 0;
         for (int i = 0; i <= n && !done(in); i++) {
             if (i == n || s[i] == ';') {
@@ -578,6 +636,7 @@ public final class AttacksPolicy implements BodyPolicy {
                 start = i + 1;
             }
         }
+        keepLine(line, s, n, dirt, in);
     }
 
     /** One argument {@code s[from, to)} of {@link Inspection#source}: its name, then its value after the first {@code =}. */
@@ -598,6 +657,7 @@ public final class AttacksPolicy implements BodyPolicy {
 
     /** A check in code over the current name ({@code in.name}) matched: scores {@code rule} with the name as its excerpt. */
     private void nameHit(AttackRule rule, int part, Inspection in, long active) {
+        in.dirt++;
         if (rule.paranoia() <= paranoia && (!in.hasMatched(rule) || in.explain != null) && !isExcluded(rule, in, active)) {
             hit(rule, part, in.name, in.nameLength, in.nameLength, in);
         }
@@ -632,7 +692,9 @@ public final class AttacksPolicy implements BodyPolicy {
         byte[] b = in.value;
         CleanValues clean = in.clean;
         if (clean == null || in.explain != null || !CleanValues.keeps(part, n)) {
-            walkAll(part, n, in, active);
+            if (walkAll(part, n, in, active)) {
+                in.dirt++;
+            }
             return;
         }
         long key = CleanValues.key(b, n, part, paranoia);
@@ -640,7 +702,9 @@ public final class AttacksPolicy implements BodyPolicy {
             return;
         }
         clean.stage(key, b, n);
-        if (!walkAll(part, n, in, active)) {
+        if (walkAll(part, n, in, active)) {
+            in.dirt++;
+        } else {
             clean.keep(key);
         }
     }

@@ -14,7 +14,11 @@ import java.util.Arrays;
  * {@link AttackRules}); a hit is a full byte comparison, never a hash alone, so it answers exactly
  * what the walk would. Only values that no rule matched are kept (none scored, none was excluded,
  * none was passed over for having matched already), so a value that scores is walked (and logged)
- * every time.
+ * every time. Besides single values it keeps, under kinds of their own, whole query and
+ * {@code Cookie} lines whose every argument was clean ({@link #QUERY_LINE}, {@link #COOKIE_LINE}), header
+ * names 913110 does not find ({@link #HEADER_NAME}) and {@code Accept} values inside 920600's grammar
+ * ({@link #ACCEPT_GRAMMAR}); the kind and level pick the slot too, so one value under two kinds
+ * keeps two slots.
  *
  * <p>Bounded: {@link #SLOTS} slots of at most {@link #MAX} bytes each (about 260 KiB per event loop
  * that runs the policy), direct-mapped by a hash of the bytes; a longer value is always walked, and a
@@ -26,6 +30,7 @@ final class CleanValues {
     static final int MAX = 256;
     static final int SLOTS = 1024;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] bytes = new byte[SLOTS * MAX];
     /** Per slot: {@link #key} of the value held, 0 when the slot holds none. */
@@ -36,9 +41,29 @@ final class CleanValues {
         return n <= MAX && (part & (Part.ALL | Part.FILE_NAME | Part.ANY_HEADER)) != 0;
     }
 
+    // Key kinds past the parts' indices: a check in code over a value rather than a walk of a part's
+    // automata, whose clean verdict is kept like a walk's.
+
+    /** A header field's lower-cased name that CRS 913110's scanner-header automaton does not find. */
+    static final int HEADER_NAME = Part.KINDS;
+    /** An {@code Accept} value inside CRS 920600's grammar. */
+    static final int ACCEPT_GRAMMAR = Part.KINDS + 1;
+    /** A whole query whose every parameter (and {@code ;}-piece) was clean as {@link Part#QUERY}. */
+    static final int QUERY_LINE = Part.KINDS + 2;
+    /** A whole {@code Cookie} line whose every cookie name and value was clean as {@link Part#COOKIE}. */
+    static final int COOKIE_LINE = Part.KINDS + 3;
+
     /** The key of {@code b[0, n)} walked as {@code part} at {@code paranoia}: hash, part, level and length; never 0. */
     static long key(byte[] b, int n, int part, int paranoia) {
-        return (long) hash(b, n) << 32 | (long) Part.index(part) << 24 | (long) paranoia << 16 | n | 1L << 31;
+        return keyOf(b, n, Part.index(part), paranoia);
+    }
+
+    /** The key of {@code b[0, n)} under a part's index or a {@link #HEADER_NAME}-like kind. */
+    static long keyOf(byte[] b, int n, int kind, int paranoia) {
+        // The kind and level go into the slot too: the same bytes walked in two parts (an Accept value walked as a
+        // header and read by 920600's grammar) would otherwise share one slot and evict each other on every request.
+        int slotHash = hash(b, n) ^ (kind << 4 | paranoia) * 0x9E3779B9;
+        return (long) slotHash << 32 | (long) kind << 24 | (long) paranoia << 16 | n | 1L << 31;
     }
 
     /** Whether {@code b[0, n)} under {@code key} was kept as clean. */
@@ -67,10 +92,12 @@ final class CleanValues {
     }
 
     /**
-     * A 32-bit hash of {@code b[0, n)}: a value under 16 bytes whole, a longer one by its length and five
-     * of its eight-byte words (the first two, the middle one, the last two), so the cost does not grow
-     * with the value. Values that differ elsewhere share a slot and, the lookup being a full compare,
-     * only evict each other: a client that crafts such values costs itself walks, no wrong answer.
+     * A 32-bit hash of {@code b[0, n)} in a fixed number of steps: a value of 16 bytes or more by its
+     * length and five of its eight-byte words (the first two, the middle one, the last two), a shorter
+     * one whole, by two words that may overlap (8-15 bytes: the first and the last eight; 4-7: the
+     * first and the last four; 1-3: the first, middle and last byte). Values that differ elsewhere share
+     * a slot and, the lookup being a full compare, only evict each other: a client that crafts such
+     * values costs itself walks, no wrong answer.
      */
     static int hash(byte[] b, int n) {
         long h = 0x9E3779B97F4A7C15L ^ n;
@@ -80,15 +107,13 @@ final class CleanValues {
             h = mix(h, (long) LONGS.get(b, (n >>> 1) - Long.BYTES / 2));
             h = mix(h, (long) LONGS.get(b, n - 2 * Long.BYTES));
             h = mix(h, (long) LONGS.get(b, n - Long.BYTES));
-        } else {
-            int i = 0;
-            if (n >= Long.BYTES) {
-                h = mix(h, (long) LONGS.get(b, 0));
-                i = Long.BYTES;
-            }
-            for (; i < n; i++) {
-                h = (h ^ (b[i] & 0xFF)) * 0x100000001B3L;
-            }
+        } else if (n >= Long.BYTES) {
+            h = mix(h, (long) LONGS.get(b, 0));
+            h = mix(h, (long) LONGS.get(b, n - Long.BYTES));
+        } else if (n >= Integer.BYTES) {
+            h = mix(h, ((int) INTS.get(b, 0) & 0xFFFFFFFFL) << 32 | (int) INTS.get(b, n - Integer.BYTES) & 0xFFFFFFFFL);
+        } else if (n > 0) {
+            h = mix(h, (b[0] & 0xFF) << 16 | (b[n >>> 1] & 0xFF) << 8 | b[n - 1] & 0xFF);
         }
         h ^= h >>> 33;
         h *= 0xC4CEB9FE1A85EC53L;

@@ -40,6 +40,11 @@ final class Inspection {
     /** Bits of the matched rules ({@link AttackRule#index()}): rule i is bit {@code i & 63} of word {@code i >> 6}. */
     final long[] matched = new long[AttackRules.WORDS];
     int score;
+    /**
+     * Counts the values of this request that matched a rule (scored, excluded or passed over for having
+     * matched before) and the name checks that matched: a line whose arguments left it unchanged was clean.
+     */
+    int dirt;
     /** Bytes copied into the scratch buffer by the last request on this thread (for tests and explain). */
     long inspectedBytes;
     /** Matches left out of {@link #log} past {@link #MAX_LOG}. */
@@ -68,6 +73,7 @@ final class Inspection {
             matched[i] = 0;
         }
         score = 0;
+        dirt = 0;
         inspectedBytes = 0;
         nameLength = -1;
         log.setLength(0);

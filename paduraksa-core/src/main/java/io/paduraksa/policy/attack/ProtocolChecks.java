@@ -100,7 +100,7 @@ final class ProtocolChecks {
         CharSequence connection = request.header(CONNECTION);
         policy.check(CONNECTION_TWICE, connection != null && repeatsConnectionOption(connection), CONNECTION, connection, in, active);
         CharSequence accept = request.header(ACCEPT);
-        policy.check(ACCEPT_CHARSET, accept != null && !isAcceptGrammar(accept), ACCEPT, accept, in, active);
+        policy.check(ACCEPT_CHARSET, accept != null && !isAcceptGrammar(accept, in, policy.paranoia()), ACCEPT, accept, in, active);
         boolean noAccept = accept == null;
         boolean emptyAccept = accept != null && accept.length() == 0;
         boolean options = method != null && AsciiString.contentEquals(method, "OPTIONS");
@@ -458,6 +458,30 @@ final class ProtocolChecks {
     }
 
     /** {@code T/T}: two runs of token chars (spaces included, as in CRS's class) around a slash; the end, or -1. */
+    /**
+     * {@link #isAcceptGrammar(CharSequence)}, a value inside the grammar kept by the thread's
+     * {@link CleanValues} (a browser sends a handful of {@code Accept} values) so that it is read once.
+     */
+    private static boolean isAcceptGrammar(CharSequence accept, Inspection in, int paranoia) {
+        CleanValues clean = in.clean;
+        int n = accept.length();
+        if (clean == null || in.explain != null || n > CleanValues.MAX) {
+            return isAcceptGrammar(accept);
+        }
+        in.copy(accept, 0, n);
+        byte[] b = in.value;
+        long key = CleanValues.keyOf(b, n, CleanValues.ACCEPT_GRAMMAR, paranoia);
+        if (clean.contains(key, b, n)) {
+            return true;
+        }
+        clean.stage(key, b, n);
+        if (!isAcceptGrammar(accept)) {
+            return false;
+        }
+        clean.keep(key);
+        return true;
+    }
+
     private static int mediaRangeEnd(CharSequence s, int at) {
         int slash = tokenEnd(s, at);
         if (slash == at || slash >= s.length() || s.charAt(slash) != '/') {

@@ -180,4 +180,128 @@ class AttacksCleanValuesTest {
         byte[] v = "x".repeat(10).getBytes(StandardCharsets.ISO_8859_1);
         assertThat(CleanValues.key(v, v.length, Part.PATH, 1)).isNotZero();
     }
+
+    @Test
+    void aScannersHeaderNameIsFoundEveryTimeAfterCleanNamesWereKept() {
+        AttacksPolicy policy = allHeaders(1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(policy.evaluate(request("X-Note", "hello"))).as("clean name, round " + i).isSameAs(PolicyDecision.CONTINUE);
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(policy.evaluate(request("X-Scanner", "hello"))).as("scanner name, round " + i).isSameAs(DENIED);
+            assertThat(AttacksPolicy.lastMatchesOnThisThread()).contains("913110");
+            // The same name in another case: header names are compared lower-cased.
+            assertThat(policy.evaluate(request("x-SCANNER", "hello"))).isSameAs(DENIED);
+        }
+    }
+
+    @Test
+    void anAcceptOutsideTheGrammarScoresEveryTimeAndACleanOneIsKeptApart() {
+        AttacksPolicy policy = allHeaders(1);
+        TestPolicyInput clean = request("X-Note", "hello");
+        for (int i = 0; i < 3; i++) {
+            assertThat(policy.evaluate(clean)).isSameAs(PolicyDecision.CONTINUE);
+        }
+        // 920600 alone is critical (5): an Accept outside CRS's grammar is denied on every request.
+        TestPolicyInput outside = new TestPolicyInput().path("/account");
+        outside.target("/account?tab=orders");
+        outside.header("Host", "shop.example.test");
+        outside.header("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36");
+        outside.header("Accept", "text/html[");
+        for (int i = 0; i < 3; i++) {
+            assertThat(policy.evaluate(outside)).as("round " + i).isSameAs(DENIED);
+            assertThat(AttacksPolicy.lastMatchesOnThisThread()).contains("920600");
+        }
+        assertThat(policy.evaluate(clean)).isSameAs(PolicyDecision.CONTINUE);
+    }
+
+    @Test
+    void checkVerdictsAndWalksOfTheSameBytesHaveTheirOwnKeys() {
+        byte[] v = "text/html".getBytes(StandardCharsets.ISO_8859_1);
+        long name = CleanValues.keyOf(v, v.length, CleanValues.HEADER_NAME, 1);
+        long accept = CleanValues.keyOf(v, v.length, CleanValues.ACCEPT_GRAMMAR, 1);
+        long walk = CleanValues.key(v, v.length, Part.ANY_HEADER, 1);
+        assertThat(name).isNotEqualTo(accept).isNotEqualTo(walk);
+        assertThat(accept).isNotEqualTo(walk);
+        CleanValues clean = new CleanValues();
+        clean.stage(name, v, v.length);
+        clean.keep(name);
+        assertThat(clean.contains(accept, v, v.length)).isFalse();
+        assertThat(clean.contains(walk, v, v.length)).isFalse();
+        // Kept under all three, the bytes stay kept under all three: they do not share a slot and evict each other
+        // (an Accept value is walked as a header and read by 920600's grammar in every request).
+        clean.stage(accept, v, v.length);
+        clean.keep(accept);
+        clean.stage(walk, v, v.length);
+        clean.keep(walk);
+        assertThat(clean.contains(name, v, v.length)).isTrue();
+        assertThat(clean.contains(accept, v, v.length)).isTrue();
+        assertThat(clean.contains(walk, v, v.length)).isTrue();
+        long otherLevel = CleanValues.key(v, v.length, Part.ANY_HEADER, 2);
+        clean.stage(otherLevel, v, v.length);
+        clean.keep(otherLevel);
+        assertThat(clean.contains(walk, v, v.length)).as("the same part at another level").isTrue();
+    }
+
+    @Test
+    void shortValuesOfEveryLengthHashByAllTheirBytes() {
+        // Up to 15 bytes a value is hashed whole: two values that differ in any one byte get different hashes here.
+        Random random = new Random(20261206);
+        for (int n = 1; n < 16; n++) {
+            for (int round = 0; round < 200; round++) {
+                byte[] a = new byte[n];
+                random.nextBytes(a);
+                for (int at = 0; at < n; at++) {
+                    byte[] b = a.clone();
+                    b[at] ^= (byte) (1 + random.nextInt(255));
+                    assertThat(CleanValues.hash(b, n)).as("n %d, byte %d", n, at).isNotEqualTo(CleanValues.hash(a, n));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCookieLineWithAWarningBelowTheThresholdIsWalkedAgain() {
+        AttacksPolicy tolerant = AttacksPolicyTest.policy(3, 100, false, List.of());
+        TestPolicyInput request = request("Cookie", "theme=dark; pref=a'\")(;\"b; lang=en");
+        assertThat(tolerant.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        String first = AttacksPolicy.lastMatchesOnThisThread();
+        assertThat(first).contains("cookie");
+        for (int i = 0; i < 3; i++) {
+            assertThat(tolerant.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(AttacksPolicy.lastMatchesOnThisThread()).as("round " + i).isEqualTo(first);
+        }
+    }
+
+    @Test
+    void aCookieLineAnExclusionLetThroughIsNotKept() {
+        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false, List.of(new AttackExclusion(List.of(942), List.of("pref"), List.of())));
+        AttacksPolicy strict = AttacksPolicyTest.pl(1);
+        TestPolicyInput request = request("Cookie", "theme=dark; pref=1 UNION SELECT 1");
+        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(strict.evaluate(request)).isSameAs(DENIED);
+    }
+
+    @Test
+    void aQueryAnExclusionLetThroughIsNotKeptAndACleanOneIsAnsweredWhole() {
+        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false, List.of(new AttackExclusion(List.of(942), List.of("q"), List.of())));
+        AttacksPolicy strict = AttacksPolicyTest.pl(1);
+        TestPolicyInput attack = AttacksPolicyTest.query("/search", "q", "1 UNION SELECT 1");
+        assertThat(excluding.evaluate(attack)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(excluding.evaluate(attack)).isSameAs(PolicyDecision.CONTINUE);
+        assertThat(strict.evaluate(attack)).isSameAs(DENIED);
+        // A name with a line break (921150) dirties its query too.
+        TestPolicyInput lineBreak = new TestPolicyInput().path("/s");
+        lineBreak.target("/s?a%0Ab=1&c=2");
+        AttacksPolicy tolerant = AttacksPolicyTest.policy(1, 100, false, List.of());
+        for (int i = 0; i < 3; i++) {
+            assertThat(tolerant.evaluate(lineBreak)).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(AttacksPolicy.lastMatchesOnThisThread()).as("round " + i).contains("921150");
+        }
+        TestPolicyInput clean = AttacksPolicyTest.query("/search", "q", "blue shoes");
+        for (int i = 0; i < 3; i++) {
+            assertThat(strict.evaluate(clean)).isSameAs(PolicyDecision.CONTINUE);
+        }
+    }
 }
