@@ -455,12 +455,25 @@ public final class AttacksPolicy implements BodyPolicy {
             if (isInspectedElsewhere(in)) {
                 continue;
             }
+            CharSequence value = request.headerValue(i);
+            int valueLength = value == null ? 0 : value.length();
+            // The field as a whole (lower-cased name, ':', value): one lookup answers both checks below.
+            int pairLength = in.clean == null || in.explain != null || in.nameLength < 0 ? -1 : in.pair(value, valueLength);
+            long pair = pairLength < 0 ? 0 : CleanValues.keyOf(in.pair, pairLength, CleanValues.HEADER_FIELD, paranoia);
+            if (pair != 0 && in.clean.contains(pair, in.pair, pairLength)) {
+                continue;
+            }
+            int dirt = in.dirt;
             if (in.nameLength > 0 && isScannerHeader(in)) {
                 nameHit(SCANNER_HEADER, Part.ANY_HEADER, in, active);
             }
-            CharSequence value = request.headerValue(i);
-            if (value != null && value.length() > 0 && !done(in)) {
-                match(Part.ANY_HEADER, in.copy(value, 0, value.length()), in, active);
+            if (valueLength > 0 && !done(in)) {
+                int copied = pair != 0 ? in.copy(in.pair, in.nameLength + 1, valueLength) : in.copy(value, 0, valueLength);
+                match(Part.ANY_HEADER, copied, in, active);
+            }
+            if (pair != 0 && in.dirt == dirt && !done(in)) {
+                in.clean.stage(pair, in.pair, pairLength);
+                in.clean.keep(pair);
             }
         }
     }

@@ -35,6 +35,8 @@ final class Inspection {
     /** The query or the Cookie header, copied out once so that splitting it reads bytes, not the request's views. */
     byte[] source = new byte[2048];
     final byte[] name = new byte[MAX_NAME];
+    /** A header field as {@link CleanValues} keeps it with {@code all_headers}: the lower-cased {@link #name}, ':', the value. */
+    final byte[] pair = new byte[CleanValues.MAX];
     /** Length of the decoded name in {@link #name}; -1 when the value is not an argument, -2 when too long. */
     int nameLength;
     /** Bits of the matched rules ({@link AttackRule#index()}): rule i is bit {@code i & 63} of word {@code i >> 6}. */
@@ -106,6 +108,29 @@ final class Inspection {
                 b[i] = (byte) s.charAt(from + i);
             }
         }
+    }
+
+    /**
+     * Writes {@link #name} (of {@link #nameLength} bytes, not negative), ':' and {@code value[0, n)} into
+     * {@link #pair}; returns the length, or -1 when that is over {@link CleanValues#MAX} (not written).
+     */
+    int pair(CharSequence value, int n) {
+        int length = nameLength + 1 + n;
+        if (length > pair.length) {
+            return -1;
+        }
+        System.arraycopy(name, 0, pair, 0, nameLength);
+        pair[nameLength] = ':';
+        if (value instanceof AsciiString a) {
+            System.arraycopy(a.array(), a.arrayOffset(), pair, nameLength + 1, n);
+        } else if (value instanceof AsciiText t) {
+            t.copyTo(0, pair, nameLength + 1, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                pair[nameLength + 1 + i] = (byte) value.charAt(i);
+            }
+        }
+        return length;
     }
 
     /** Copies {@code src[0, n)} into the value buffer. */

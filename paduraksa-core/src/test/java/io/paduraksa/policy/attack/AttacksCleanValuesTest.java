@@ -304,4 +304,24 @@ class AttacksCleanValuesTest {
             assertThat(strict.evaluate(clean)).isSameAs(PolicyDecision.CONTINUE);
         }
     }
+
+    @Test
+    void aHeaderFieldThatScoredBelowTheThresholdIsWalkedAgainAndAKeptOneAnswersWhole() {
+        AttacksPolicy tolerant = new AttacksPolicy("waf", 1, 100, true, true, true, List.of("User-Agent", "Referer"), true, false,
+                List.of(), DENIED, 0, false, 0, 0);
+        TestPolicyInput request = request("X-Note", "java.lang.Object.getClass()");
+        assertThat(tolerant.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+        String first = AttacksPolicy.lastMatchesOnThisThread();
+        assertThat(first).contains("944130 header:x-note");
+        for (int i = 0; i < 3; i++) {
+            assertThat(tolerant.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(AttacksPolicy.lastMatchesOnThisThread()).as("round " + i).isEqualTo(first);
+        }
+        // The same value under a name of its own, and the same name with a clean value: each is its own field.
+        AttacksPolicy strict = allHeaders(1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(strict.evaluate(request("X-Note", "a note"))).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(strict.evaluate(request("X-Other", "java.lang.Object.getClass()"))).isSameAs(DENIED);
+        }
+    }
 }
