@@ -25,11 +25,13 @@ import java.time.Duration;
  *
  * <p>Run: {@code java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
  * -Dio.netty.leakDetection.level=disabled -cp paduraksa-bench/target/benchmarks.jar
- * io.paduraksa.bench.cache.CacheHitLoopback [ROUNDS [PER_ROUND [PIPELINE [SHAPE]]]]}: 21 rounds of
+ * io.paduraksa.bench.cache.CacheHitLoopback [ROUNDS [PER_ROUND [PIPELINE [SHAPE [same-fields]]]]]}: 21 rounds of
  * 20,000, 16 pipelined, {@code browser} (five fields, a Chrome User-Agent and a cookie) by default;
  * {@code minimal} is the end-to-end harness's minimal request (Host and {@code User-Agent: wrk}, one
  * URL), and {@code PIPELINE} 1 sends one request per write as wrk does (a wake-up, a read and a
- * write per request: the kernel's share grows).
+ * write per request: the kernel's share grows). {@code same-fields} gives the gate answer the hit's
+ * fields too (Cache-Control and an {@code Age: 0}), so that both write the same bytes and what is
+ * left between them is the forwarding glue and the cache's lookup.
  */
 public final class CacheHitLoopback {
     static {
@@ -48,6 +50,7 @@ public final class CacheHitLoopback {
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int pipeline = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         boolean minimal = args.length > 3 && args[3].equals("minimal");
+        String answerFields = args.length > 4 && args[4].equals("same-fields") ? ", cache_control: max-age=86400, headers: {Age: \"0\"}" : "";
         try (ServerSocket origin = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread o = new Thread(() -> serveOrigin(origin), "stand-in-origin");
             o.setDaemon(true);
@@ -63,9 +66,9 @@ public final class CacheHitLoopback {
                     hosts:
                       - names: [a.test]
                         routes:
-                          - {path: /answer, respond: {status: 200, content_type: text/plain, body: "0123456789abcdef"}}
+                          - {path: /answer, respond: {status: 200, content_type: text/plain, body: "0123456789abcdef"%s}}
                           - {path: /cached, forward: app, cache: {}}
-                    """.formatted(origin.getLocalPort()));
+                    """.formatted(origin.getLocalPort(), answerFields));
             EdgeServer server = EdgeServer.start(file, Reloader.compile(file));
             try {
                 run(server.boundAddresses().get("public").getPort(), rounds, perRound, pipeline, minimal);
@@ -84,7 +87,8 @@ public final class CacheHitLoopback {
                 hit.batch();
             }
             System.out.println("event-loop CPU per request over loopback, " + (minimal ? "minimal" : "browser") + " request, pipelined "
-                    + pipeline + ": " + InterleavedRounds.measure(loop, rounds, perRound, n -> batches(answer, n), n -> batches(hit, n)));
+                    + pipeline + ", " + answer.lastLength + " and " + hit.lastLength + " bytes a response: "
+                    + InterleavedRounds.measure(loop, rounds, perRound, n -> batches(answer, n), n -> batches(hit, n)));
         }
     }
 
@@ -105,6 +109,8 @@ public final class CacheHitLoopback {
         private int next;
         private int filled;
         private int position;
+        /** Bytes of the last response read, head and body. */
+        private int lastLength;
 
         Client(int port, String path, int pipeline, boolean minimal) throws IOException {
             socket = new Socket("127.0.0.1", port);
@@ -140,6 +146,7 @@ public final class CacheHitLoopback {
             while ((headEnd = find()) < 0) {
                 fill();
             }
+            int headLength = headEnd + 4 - position;
             String head = new String(buffer, position, headEnd - position, StandardCharsets.US_ASCII) + "\r\n";
             if (!head.startsWith("HTTP/1.1 200 ")) {
                 throw new IOException("unexpected answer: " + head);
@@ -154,6 +161,7 @@ public final class CacheHitLoopback {
                 fill();
             }
             position += length;
+            lastLength = headLength + length;
         }
 
         private int find() {
