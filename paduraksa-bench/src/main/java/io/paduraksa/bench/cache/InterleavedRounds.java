@@ -23,39 +23,24 @@ final class InterleavedRounds {
         double[] a = new double[rounds];
         double[] b = new double[rounds];
         double[] ratio = new double[rounds];
-        double[] userA = new double[rounds];
-        double[] userB = new double[rounds];
-        double[] userRatio = new double[rounds];
         long bytes = 0;
         for (int r = 0; r < rounds; r++) {
             long b0 = threads.getThreadAllocatedBytes(thread);
-            long u0 = threads.getThreadUserTime(thread);
             long t0 = threads.getThreadCpuTime(thread);
             first.run(perRound);
             long t1 = threads.getThreadCpuTime(thread);
-            long u1 = threads.getThreadUserTime(thread);
             second.run(perRound);
             long t2 = threads.getThreadCpuTime(thread);
-            long u2 = threads.getThreadUserTime(thread);
             bytes += threads.getThreadAllocatedBytes(thread) - b0;
             a[r] = (t1 - t0) / (double) perRound;
             b[r] = (t2 - t1) / (double) perRound;
             ratio[r] = b[r] / a[r];
-            userA[r] = (u1 - u0) / (double) perRound;
-            userB[r] = (u2 - u1) / (double) perRound;
-            userRatio[r] = userB[r] / userA[r];
         }
         Arrays.sort(a);
         Arrays.sort(b);
         Arrays.sort(ratio);
-        Arrays.sort(userA);
-        Arrays.sort(userB);
-        Arrays.sort(userRatio);
-        // user time alone: the Java work without the kernel's (syscalls, TCP); the clock ticks at 10 ms, so it needs long rounds
         return String.format("median of %d rounds of %,d: gate answer %.0f ns, cache hit %.0f ns; hit/answer %.2f (rounds' ratios"
-                + " %.2f to %.2f); user time only: %.0f ns, %.0f ns, %.2f (%.2f to %.2f); %,d B allocated over %,d requests",
-                rounds, perRound, a[rounds / 2], b[rounds / 2], ratio[rounds / 2], ratio[0], ratio[rounds - 1],
-                userA[rounds / 2], userB[rounds / 2], userRatio[rounds / 2], userRatio[0], userRatio[rounds - 1],
-                bytes, 2L * rounds * perRound);
+                + " %.2f to %.2f); %,d B allocated over %,d requests", rounds, perRound, a[rounds / 2], b[rounds / 2],
+                ratio[rounds / 2], ratio[0], ratio[rounds - 1], bytes, 2L * rounds * perRound);
     }
 }
