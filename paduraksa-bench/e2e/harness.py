@@ -263,21 +263,32 @@ class Load:
         self.a, self.raw, self.procs = args, raw, procs
         self.prefix = ["taskset", "-c", args.loadgen_cpus] if args.loadgen_cpus else []
 
+    def paced_h1(self, proto):
+        """HTTP/1.1 through h2load --h1 (paced by --rate; wrk cannot pace) instead of wrk."""
+        return proto == "h1" and bool(self.a.rate)
+
     def argv(self, proto, port, scenario, shape, seconds, logfile=None):
-        if proto == "h1":
+        if proto == "h1" and not self.a.rate:
             reqs = os.path.join(self.raw, "wrk-%s-%s.txt" % (scenario, shape))
             return self.prefix + ["wrk", "-t", str(self.a.h1_threads), "-c", str(self.a.h1_conns),
                                   "-d", "%ds" % seconds, "--timeout", "5s", "-s", os.path.join(HERE, "rotate.lua"),
                                   "http://127.0.0.1:%d" % port, "--", reqs]
         tag = "%s-%s-%d" % (scenario, shape, port)
-        argv = self.prefix + ["h2load", "-t", str(self.a.h2_threads), "-c", str(self.a.h2_conns),
-                              "-m", str(self.a.h2_streams), "-D", str(seconds)]
+        if self.paced_h1(proto):
+            conns = self.a.h1_conns
+            argv = self.prefix + ["h2load", "--h1", "-t", str(self.a.h1_threads), "-c", str(conns), "-D", str(seconds)]
+        else:
+            conns = self.a.h2_conns
+            argv = self.prefix + ["h2load", "-t", str(self.a.h2_threads), "-c", str(conns),
+                                  "-m", str(self.a.h2_streams), "-D", str(seconds)]
+        if self.a.rate:
+            argv.append("--rps=%d" % max(1, round(self.a.rate / conns)))  # h2load paces each connection
         if logfile:
             argv.append("--log-file=" + logfile)
         return argv + genconf.h2load_args(scenario, shape, "http://127.0.0.1:%d" % port, self.raw, tag)
 
     def run(self, proto, port, scenario, shape, seconds, measure):
-        logfile = os.path.join(self.raw, "h2load-requests.log") if (measure and proto == "h2c") else None
+        logfile = os.path.join(self.raw, "h2load-requests.log") if (measure and (proto == "h2c" or self.paced_h1(proto))) else None
         argv = self.argv(proto, port, scenario, shape, seconds, logfile)
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.procs.record(extra=p.pid)  # so that run.sh's trap can stop it too
@@ -294,7 +305,7 @@ class Load:
     def parse(self, proto, scenario, out, logfile, argv):
         want = genconf.EXPECT[scenario]
         r = {"argv": " ".join(argv)}
-        if proto == "h1":
+        if proto == "h1" and not self.paced_h1(proto):
             m = re.search(r"WRKRESULT (\{.*\})", out)
             if not m:
                 raise RuntimeError("wrk printed no result:\n" + out[-2000:])
@@ -393,6 +404,9 @@ def main():
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--protos", default=",".join(PROTOS))
     ap.add_argument("--loadgen-cpus", default="", help="taskset list for wrk/h2load (default: unpinned)")
+    ap.add_argument("--rate", type=int, default=0,
+                    help="pace every window at this many requests/s (h2load --rps, HTTP/1.1 too, with h2load's fixed "
+                         "headers); default 0: as fast as the load generator goes")
     ap.add_argument("--h1-threads", type=int, default=2)
     ap.add_argument("--h1-conns", type=int, default=32)
     ap.add_argument("--h2-threads", type=int, default=2)

@@ -118,6 +118,15 @@ def markdown(summary, notes, env, chart_name="chart.svg", skipped=()):
             ("pinned to CPUs " + s["loadgen_cpus"]) if s.get("loadgen_cpus") else "unpinned",
             s.get("noisy_cores", 0), " ".join(env.get("loadavg_at_start", []))),
         "",
+    ]
+    if s.get("rate"):
+        lines += [
+            "Paced: every window at %d requests/s (`--rate`), HTTP/1.1 too through `h2load --h1` (its headers are "
+            "fixed for a window, as on h2c), so that windows compare at one throughput; a subject that cannot keep "
+            "the rate shows fewer req/s." % s["rate"],
+            "",
+        ]
+    lines += [
         "Each cell: median [min-max] over rounds. CPU = utime+stime of the subject's processes (all threads) "
         "per request. x upstream = subject CPU / upstream nginx CPU in the same window (proxied only). "
         "x nginx, x HAProxy = the subject's CPU per request divided by that peer's in the same round and cell. "
