@@ -16,7 +16,8 @@ import java.util.Arrays;
  * none was passed over for having matched already), so a value that scores is walked (and logged)
  * every time. Besides single values it keeps, under kinds of their own, whole query and
  * {@code Cookie} lines whose every argument was clean ({@link #QUERY_LINE}, {@link #COOKIE_LINE}), header
- * names 913110 does not find ({@link #HEADER_NAME}) and {@code Accept} values inside 920600's grammar
+ * names 913110 does not find ({@link #HEADER_NAME}), {@code all_headers} fields whose name and value were
+ * clean ({@link #HEADER_FIELD}) and {@code Accept} values inside 920600's grammar
  * ({@link #ACCEPT_GRAMMAR}); the kind and level pick the slot too, so one value under two kinds
  * keeps two slots.
  *
@@ -48,12 +49,12 @@ final class CleanValues {
     static final int HEADER_NAME = Part.KINDS;
     /** An {@code Accept} value inside CRS 920600's grammar. */
     static final int ACCEPT_GRAMMAR = Part.KINDS + 1;
-    /** A header field with {@code all_headers}, its name lower-cased, ':' and its value: the name and the value were clean. */
-    static final int HEADER_FIELD = Part.KINDS + 4;
     /** A whole query whose every parameter (and {@code ;}-piece) was clean as {@link Part#QUERY}. */
     static final int QUERY_LINE = Part.KINDS + 2;
     /** A whole {@code Cookie} line whose every cookie name and value was clean as {@link Part#COOKIE}. */
     static final int COOKIE_LINE = Part.KINDS + 3;
+    /** A header field with {@code all_headers}, its name lower-cased, ':' and its value: the name and the value were clean. */
+    static final int HEADER_FIELD = Part.KINDS + 4;
 
     /** The key of {@code b[0, n)} walked as {@code part} at {@code paranoia}: hash, part, level and length; never 0. */
     static long key(byte[] b, int n, int part, int paranoia) {
