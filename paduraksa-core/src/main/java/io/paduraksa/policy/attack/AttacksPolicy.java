@@ -472,8 +472,7 @@ public final class AttacksPolicy implements BodyPolicy {
                 match(Part.ANY_HEADER, copied, in, active);
             }
             if (pair != 0 && in.dirt == dirt && !done(in)) {
-                in.clean.stage(pair, in.pair, pairLength);
-                in.clean.keep(pair);
+                in.clean.remember(pair, in.pair, pairLength);
             }
         }
     }
@@ -493,11 +492,10 @@ public final class AttacksPolicy implements BodyPolicy {
         if (clean.contains(key, in.name, n)) {
             return false;
         }
-        clean.stage(key, in.name, n);
         if (scannerHeaderNames.find(in.name, 0, n) >= 0) {
             return true;
         }
-        clean.keep(key);
+        clean.remember(key, in.name, n);
         return false;
     }
 
@@ -605,13 +603,12 @@ public final class AttacksPolicy implements BodyPolicy {
 
     /**
      * Keeps the line {@code s[0, n)} under {@code key} when none of its arguments matched anything since
-     * {@code dirt} (nothing scored, was excluded or passed over). Staged only now: the arguments' own
+     * {@code dirt} (nothing scored, was excluded or passed over). Written only now: the arguments' own
      * lookups in between may have used the same slot.
      */
     private void keepLine(long key, byte[] s, int n, int dirt, Inspection in) {
         if (key != 0 && in.dirt == dirt && !done(in)) {
-            in.clean.stage(key, s, n);
-            in.clean.keep(key);
+            in.clean.remember(key, s, n);
         }
     }
 

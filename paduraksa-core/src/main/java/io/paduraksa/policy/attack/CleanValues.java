@@ -77,7 +77,7 @@ final class CleanValues {
 
     /**
      * Copies the untransformed {@code b[0, n)} into its slot, which holds nothing until
-     * {@link #keep} says the walk found nothing.
+     * {@link #keep} says the walk found nothing (staged before the walk, which transforms the value in place).
      */
     void stage(long key, byte[] b, int n) {
         int slot = slot(key);
@@ -88,6 +88,15 @@ final class CleanValues {
     /** The value staged under {@code key} matched nothing: it is answered from here from now on. */
     void keep(long key) {
         keys[slot(key)] = key;
+    }
+
+    /**
+     * {@link #stage} and {@link #keep} at once, for bytes found clean that are still as they were looked
+     * up (a check that does not transform them in place, a line whose arguments were copied out of it).
+     */
+    void remember(long key, byte[] b, int n) {
+        stage(key, b, n);
+        keep(key);
     }
 
     private static int slot(long key) {

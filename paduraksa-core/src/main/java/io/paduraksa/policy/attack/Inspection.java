@@ -92,20 +92,20 @@ final class Inspection {
     int copy(CharSequence s, int from, int to) {
         int n = to - from;
         byte[] b = ensure(n);
-        bytes(s, from, b, n);
+        bytes(s, from, b, 0, n);
         inspectedBytes += n;
         return n;
     }
 
-    /** {@code s[from, from + n)} into {@code b[0, n)}, one byte per char: in bulk where the text allows it. */
-    private static void bytes(CharSequence s, int from, byte[] b, int n) {
+    /** {@code s[from, from + n)} into {@code b[at, at + n)}, one byte per char: in bulk where the text allows it. */
+    private static void bytes(CharSequence s, int from, byte[] b, int at, int n) {
         if (s instanceof AsciiString a) {
-            System.arraycopy(a.array(), a.arrayOffset() + from, b, 0, n);
+            System.arraycopy(a.array(), a.arrayOffset() + from, b, at, n);
         } else if (s instanceof AsciiText t) {
-            t.copyTo(from, b, 0, n);
+            t.copyTo(from, b, at, n);
         } else {
             for (int i = 0; i < n; i++) {
-                b[i] = (byte) s.charAt(from + i);
+                b[at + i] = (byte) s.charAt(from + i);
             }
         }
     }
@@ -121,14 +121,8 @@ final class Inspection {
         }
         System.arraycopy(name, 0, pair, 0, nameLength);
         pair[nameLength] = ':';
-        if (value instanceof AsciiString a) {
-            System.arraycopy(a.array(), a.arrayOffset(), pair, nameLength + 1, n);
-        } else if (value instanceof AsciiText t) {
-            t.copyTo(0, pair, nameLength + 1, n);
-        } else {
-            for (int i = 0; i < n; i++) {
-                pair[nameLength + 1 + i] = (byte) value.charAt(i);
-            }
+        if (n > 0) {
+            bytes(value, 0, pair, nameLength + 1, n);
         }
         return length;
     }
@@ -151,7 +145,7 @@ final class Inspection {
         if (source.length < n) {
             source = new byte[Math.max(n, source.length * 2)];
         }
-        bytes(s, from, source, n);
+        bytes(s, from, source, 0, n);
         return n;
     }
 
@@ -162,7 +156,7 @@ final class Inspection {
             nameLength = -2;
             return;
         }
-        bytes(s, from, name, n);
+        bytes(s, from, name, 0, n);
         nameLength = decode ? Transform.percentDecode(name, 0, n, true) : n;
     }
 
@@ -173,7 +167,7 @@ final class Inspection {
             nameLength = -2;
             return;
         }
-        bytes(s, 0, name, n);
+        bytes(s, 0, name, 0, n);
         Transform.lowerCase(name, 0, n);
         nameLength = n;
     }

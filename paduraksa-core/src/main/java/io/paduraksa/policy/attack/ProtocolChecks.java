@@ -474,11 +474,10 @@ final class ProtocolChecks {
         if (clean.contains(key, b, n)) {
             return true;
         }
-        clean.stage(key, b, n);
         if (!isAcceptGrammar(accept)) {
             return false;
         }
-        clean.keep(key);
+        clean.remember(key, b, n);
         return true;
     }
 

@@ -72,13 +72,17 @@ class AttacksCleanValuesTest {
 
     @Test
     void aMatchAnExclusionLetThroughIsNotKept() {
-        // Same thread, same paranoia level: the memo is shared by both policies, an excluded match is still a match.
-        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false, List.of(new AttackExclusion(List.of(942), List.of("q"), List.of())));
+        // Same thread, same paranoia level: the memo is shared by both policies, an excluded match is still a match;
+        // neither the value nor the whole query or Cookie line holding it is kept.
+        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false,
+                List.of(new AttackExclusion(List.of(942), List.of("q", "pref"), List.of())));
         AttacksPolicy strict = AttacksPolicyTest.pl(1);
-        TestPolicyInput request = AttacksPolicyTest.query("/search", "q", "1 UNION SELECT 1");
-        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
-        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
-        assertThat(strict.evaluate(request)).isSameAs(DENIED);
+        for (TestPolicyInput request : List.of(AttacksPolicyTest.query("/search", "q", "1 UNION SELECT 1"),
+                request("Cookie", "theme=dark; pref=1 UNION SELECT 1"))) {
+            assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
+            assertThat(strict.evaluate(request)).isSameAs(DENIED);
+        }
     }
 
     @Test
@@ -274,24 +278,9 @@ class AttacksCleanValuesTest {
     }
 
     @Test
-    void aCookieLineAnExclusionLetThroughIsNotKept() {
-        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false, List.of(new AttackExclusion(List.of(942), List.of("pref"), List.of())));
+    void aQueryWithALineBreakInANameIsCheckedEveryTimeAndACleanOneIsAnsweredWhole() {
         AttacksPolicy strict = AttacksPolicyTest.pl(1);
-        TestPolicyInput request = request("Cookie", "theme=dark; pref=1 UNION SELECT 1");
-        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
-        assertThat(excluding.evaluate(request)).isSameAs(PolicyDecision.CONTINUE);
-        assertThat(strict.evaluate(request)).isSameAs(DENIED);
-    }
-
-    @Test
-    void aQueryAnExclusionLetThroughIsNotKeptAndACleanOneIsAnsweredWhole() {
-        AttacksPolicy excluding = AttacksPolicyTest.policy(1, 5, false, List.of(new AttackExclusion(List.of(942), List.of("q"), List.of())));
-        AttacksPolicy strict = AttacksPolicyTest.pl(1);
-        TestPolicyInput attack = AttacksPolicyTest.query("/search", "q", "1 UNION SELECT 1");
-        assertThat(excluding.evaluate(attack)).isSameAs(PolicyDecision.CONTINUE);
-        assertThat(excluding.evaluate(attack)).isSameAs(PolicyDecision.CONTINUE);
-        assertThat(strict.evaluate(attack)).isSameAs(DENIED);
-        // A name with a line break (921150) dirties its query too.
+        // A name with a line break (921150) dirties its query.
         TestPolicyInput lineBreak = new TestPolicyInput().path("/s");
         lineBreak.target("/s?a%0Ab=1&c=2");
         AttacksPolicy tolerant = AttacksPolicyTest.policy(1, 100, false, List.of());
@@ -323,5 +312,24 @@ class AttacksCleanValuesTest {
             assertThat(strict.evaluate(request("X-Note", "a note"))).isSameAs(PolicyDecision.CONTINUE);
             assertThat(strict.evaluate(request("X-Other", "java.lang.Object.getClass()"))).isSameAs(DENIED);
         }
+    }
+
+    @Test
+    void fieldsAndLinesLongerThanASlotAreWalkedWhole() {
+        // Past CleanValues.MAX a field or a Cookie line is not kept as a whole: the payload at its end is found every time.
+        AttacksPolicy policy = allHeaders(1);
+        String padding = "a".repeat(CleanValues.MAX);
+        for (int i = 0; i < 3; i++) {
+            assertThat(policy.evaluate(request("X-Note", padding + " java.lang.Runtime.getRuntime()"))).as("field, round " + i)
+                    .isSameAs(DENIED);
+            assertThat(policy.evaluate(request("Cookie", "pad=" + padding + "; q=1 UNION SELECT 1"))).as("line, round " + i)
+                    .isSameAs(DENIED);
+            assertThat(policy.evaluate(request("X-Note", padding))).isSameAs(PolicyDecision.CONTINUE);
+        }
+        Inspection in = new Inspection();
+        in.headerName("x-note");
+        assertThat(in.pair(padding, padding.length())).as("over a slot: not written").isEqualTo(-1);
+        assertThat(in.pair("v", 1)).isEqualTo("x-note:v".length());
+        assertThat(new String(in.pair, 0, 8, StandardCharsets.ISO_8859_1)).isEqualTo("x-note:v");
     }
 }
