@@ -1,17 +1,21 @@
 package io.paduraksa.policy;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.text.AsciiText;
+import io.paduraksa.text.ByteHash;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Denies requests whose {@code User-Agent} contains one of many needles, ASCII case-insensitively,
  * and optionally those without a User-Agent. Per request {@link #evaluate} reads the header once
  * and runs a byte-pair prefilter over it (see {@link Needles}); only positions whose two bytes
- * start or continue some needle are compared in place. 0 B allocated.
+ * start or continue some needle are compared in place. A value this thread scanned before is
+ * answered from its {@link UserAgentVerdicts} instead. 0 B allocated.
  *
  * <p>Needles are encoded as UTF-8 (a header carries one char per byte, so a non-ASCII needle
  * matches its UTF-8 bytes); ASCII letters are folded to lower case on both sides, other bytes match
@@ -54,9 +58,12 @@ public final class UserAgentPolicy implements RequestPolicy {
         return needles.occurIn(userAgent) ? denied : PolicyDecision.CONTINUE;
     }
 
-    /** Some needle occurs in {@code userAgent} (ASCII case-insensitive). 0 B; also for explain output. */
+    /**
+     * Some needle occurs in {@code userAgent} (ASCII case-insensitive), by the scan alone: explain output
+     * (which must not fill an event loop's memo) and the tests that check the scan. 0 B.
+     */
     public boolean matches(CharSequence userAgent) {
-        return needles.occurIn(userAgent);
+        return needles.scan(userAgent);
     }
 
     @Override
@@ -110,6 +117,7 @@ public final class UserAgentPolicy implements RequestPolicy {
         private static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
         /** The third-byte mask of a position with no byte on either side: the pair decides alone. */
         private static final long ANY_THIRD = -1L;
+        private static final AtomicInteger IDS = new AtomicInteger();
 
         private final byte[][] folded;
         /** 1,024 words: bit {@code b0 << 8 | b1} is set when bytes b0 b1 may start a sampled pair of a needle. */
@@ -130,6 +138,8 @@ public final class UserAgentPolicy implements RequestPolicy {
          */
         private final long[] right;
         private final long[] left;
+        /** This compile's own number, under which {@link UserAgentVerdicts} keeps its verdicts. */
+        final int id = IDS.incrementAndGet();
 
         private Needles(byte[][] folded, long[] pairs, int[] bucketStart, int[] entries, int stride, long[] singles,
                 long[] right, long[] left) {
@@ -144,7 +154,40 @@ public final class UserAgentPolicy implements RequestPolicy {
             this.left = left;
         }
 
+        /**
+         * Some needle occurs in {@code s}. A value of at most {@link UserAgentVerdicts#MAX} bytes in an array
+         * ({@link AsciiString}) or a request view ({@link AsciiText}, copied out once) is answered from this
+         * thread's {@link UserAgentVerdicts} when it was kept there, and scanned and offered to it otherwise;
+         * a longer one, or any other {@code CharSequence}, is scanned where it stands.
+         */
         boolean occurIn(CharSequence s) {
+            int n = s.length();
+            if (n > UserAgentVerdicts.MAX || !(s instanceof AsciiString || s instanceof AsciiText)) {
+                return scan(s);
+            }
+            UserAgentVerdicts verdicts = UserAgentVerdicts.current();
+            byte[] b;
+            int from;
+            if (s instanceof AsciiString a) {
+                b = a.array();
+                from = a.arrayOffset();
+            } else {
+                b = verdicts.scratch;
+                from = 0;
+                ((AsciiText) s).copyTo(0, b, 0, n);
+            }
+            long key = UserAgentVerdicts.key(ByteHash.hash(b, from, n), n);
+            int kept = verdicts.lookup(key, id, b, from, n);
+            if (kept != UserAgentVerdicts.UNKNOWN) {
+                return kept == UserAgentVerdicts.FOUND;
+            }
+            boolean found = occurIn(b, from, n);
+            verdicts.offer(key, id, b, from, n, found);
+            return found;
+        }
+
+        /** Some needle occurs in {@code s}, by the scan, without the memo. */
+        boolean scan(CharSequence s) {
             if (s instanceof AsciiString a) {
                 return occurIn(a.array(), a.arrayOffset(), a.length());
             }

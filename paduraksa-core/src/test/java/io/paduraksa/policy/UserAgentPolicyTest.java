@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.text.AsciiText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -249,6 +250,161 @@ class UserAgentPolicyTest {
             }
         }
         assertThat(matches).as("agents with a needle").isBetween(12_000, 30_000);
+    }
+
+    /**
+     * The per-thread verdict memo ({@link UserAgentVerdicts}) answers what the scan does: 3,000 browser-like
+     * agents, a third with a needle (more than the memo's slots, so they evict each other), evaluated over
+     * five rounds in a new random order each, as an AsciiString, an AsciiString inside a bigger array and
+     * a request view ({@link Bytes}), by two policies with different needles in turn and a third compiled
+     * from the same needles as the first (a reload); each verdict against the naive search. Seeded.
+     */
+    @Test
+    void theVerdictMemoAnswersWhatTheScanDoes() {
+        List<String> synthetic = List.of(SyntheticConfig.USER_AGENT_NEEDLES);
+        List<String> others = List.of("mozilla", "chrome/13", "bot", "iphone os 17");
+        UserAgentPolicy[] policies = {
+            new UserAgentPolicy("synthetic", synthetic, false, PolicyDecision.DROP),
+            new UserAgentPolicy("others", others, false, PolicyDecision.DROP),
+            new UserAgentPolicy("synthetic", synthetic, false, PolicyDecision.DROP),
+        };
+        List<List<String>> needlesOf = List.of(synthetic, others, synthetic);
+        SplittableRandom random = new SplittableRandom(3_117);
+        List<String> agents = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            StringBuilder ua = new StringBuilder("Mozilla/5.0 ");
+            for (int t = random.nextInt(1, 8); t > 0; t--) {
+                ua.append(BROWSER_TOKENS[random.nextInt(BROWSER_TOKENS.length)]).append(' ');
+            }
+            if (random.nextInt(3) == 0) {
+                ua.insert(random.nextInt(ua.length() + 1), mangle(random, synthetic.get(random.nextInt(synthetic.size()))));
+            }
+            agents.add(ua.toString());
+        }
+        int found = 0;
+        for (int round = 0; round < 5; round++) {
+            for (int i = agents.size() - 1; i > 0; i--) {
+                agents.set(i, agents.set(random.nextInt(i + 1), agents.get(i)));
+            }
+            for (String agent : agents) {
+                int which = random.nextInt(policies.length);
+                boolean expected = false;
+                for (String needle : needlesOf.get(which)) {
+                    expected |= asciiLower(agent).contains(needle);
+                }
+                found += expected ? 1 : 0;
+                CharSequence[] shapes = {new AsciiString(agent), offsetAscii("nmap", agent, "zmeu"), Bytes.of(agent)};
+                CharSequence shape = shapes[random.nextInt(shapes.length)];
+                if (denies(policies[which], shape) != expected) {
+                    assertThat(denies(policies[which], shape)).as("round %d, %s, '%s'", round, policies[which], agent)
+                            .isEqualTo(expected);
+                }
+            }
+        }
+        assertThat(found).as("verdicts that deny").isBetween(3_000, 12_000);
+    }
+
+    /**
+     * Two agents of one length that differ only where the hash does not read (bytes 16-49 of a 111-byte
+     * value) share a memo slot and key: the memo must tell them apart by their bytes, in either order.
+     */
+    @Test
+    void valuesWithTheSameHashAreToldApartByTheirBytes() {
+        String clean = CHROME.substring(0, 20) + "Intel " + CHROME.substring(26);
+        String scanner = CHROME.substring(0, 20) + "sqlmap" + CHROME.substring(26);
+        assertThat(io.paduraksa.text.ByteHash.hash(bytes(clean), 0, clean.length()))
+                .isEqualTo(io.paduraksa.text.ByteHash.hash(bytes(scanner), 0, scanner.length()));
+        for (int round = 0; round < 3; round++) {
+            assertThat(denies(policy, new AsciiString(clean))).as("clean, round %d", round).isFalse();
+            assertThat(denies(policy, Bytes.of(scanner))).as("scanner, round %d", round).isTrue();
+            assertThat(denies(policy, new AsciiString(scanner))).as("scanner again, round %d", round).isTrue();
+            assertThat(denies(policy, Bytes.of(clean))).as("clean again, round %d", round).isFalse();
+        }
+    }
+
+    /**
+     * A value is kept the second time in a row it is offered to its slot (a client with a new agent in every
+     * request costs no copy), under its own needle set, and a value of another needle set in between starts over.
+     */
+    @Test
+    void aValueIsKeptTheSecondTimeItIsOffered() {
+        UserAgentVerdicts memo = new UserAgentVerdicts();
+        byte[] agent = bytes(CHROME);
+        long key = UserAgentVerdicts.key(io.paduraksa.text.ByteHash.hash(agent, 0, agent.length), agent.length);
+        memo.offer(key, 7, agent, 0, agent.length, false);
+        assertThat(memo.lookup(key, 7, agent, 0, agent.length)).isEqualTo(UserAgentVerdicts.UNKNOWN);
+        memo.offer(key, 7, agent, 0, agent.length, false);
+        assertThat(memo.lookup(key, 7, agent, 0, agent.length)).isEqualTo(UserAgentVerdicts.NOT_FOUND);
+        assertThat(memo.lookup(key, 8, agent, 0, agent.length)).isEqualTo(UserAgentVerdicts.UNKNOWN);
+        memo.offer(key, 8, agent, 0, agent.length, true);
+        memo.offer(key, 7, agent, 0, agent.length, false);
+        assertThat(memo.lookup(key, 7, agent, 0, agent.length)).isEqualTo(UserAgentVerdicts.UNKNOWN);
+        memo.offer(key, 7, agent, 0, agent.length, true);
+        assertThat(memo.lookup(key, 7, agent, 0, agent.length)).isEqualTo(UserAgentVerdicts.FOUND);
+    }
+
+    /** One value, two compiled needle sets in turn (a reload on the same event loop): each answers for itself. */
+    @Test
+    void aVerdictBelongsToTheNeedlesThatFoundIt() {
+        UserAgentPolicy before = new UserAgentPolicy("bots", List.of("sqlmap"), false, PolicyDecision.DROP);
+        UserAgentPolicy after = new UserAgentPolicy("bots", List.of("nikto"), false, PolicyDecision.DROP);
+        AsciiString agent = new AsciiString("sqlmap/1.7.2#stable (https://sqlmap.org)");
+        for (int round = 0; round < 3; round++) {
+            assertThat(denies(before, agent)).isTrue();
+            assertThat(denies(after, agent)).isFalse();
+        }
+    }
+
+    /** A value longer than a memo slot is scanned every time, also from a request view (read per byte). */
+    @Test
+    void aValueLongerThanASlotIsScannedEveryTime() {
+        String longAgent = CHROME + " " + "x".repeat(UserAgentVerdicts.MAX) + " nikto";
+        String longClean = CHROME + " " + "x".repeat(UserAgentVerdicts.MAX) + " nikt0";
+        for (int round = 0; round < 3; round++) {
+            assertThat(denies(policy, new AsciiString(longAgent))).isTrue();
+            assertThat(denies(policy, Bytes.of(longAgent))).isTrue();
+            assertThat(denies(policy, Bytes.of(longClean))).isFalse();
+        }
+    }
+
+    private static final String[] BROWSER_TOKENS = ("(Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 "
+            + "(X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0 (compatible; Googlebot/2.1) okhttp/4.12.0 "
+            + "Version/17.4 SamsungBrowser/25.0 OPR/114.0.0.0").split(" ");
+
+    private static boolean denies(UserAgentPolicy p, CharSequence userAgent) {
+        return p.evaluate(new Request(userAgent)) != PolicyDecision.CONTINUE;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A request view over bytes, as the HTTP/1.1 and HTTP/2 views are: copied out in bulk, or read per char. */
+    record Bytes(byte[] bytes) implements AsciiText {
+        static Bytes of(String s) {
+            return new Bytes(UserAgentPolicyTest.bytes(s));
+        }
+
+        @Override
+        public void copyTo(int index, byte[] dst, int at, int n) {
+            System.arraycopy(bytes, index, dst, at, n);
+        }
+
+        @Override
+        public int length() {
+            return bytes.length;
+        }
+
+        @Override
+        public char charAt(int index) {
+            return (char) (bytes[index] & 0xFF);
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** The needle as sent, in random letter case, or with one byte dropped or replaced. */

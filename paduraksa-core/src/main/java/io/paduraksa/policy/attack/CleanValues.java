@@ -1,8 +1,6 @@
 package io.paduraksa.policy.attack;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.paduraksa.text.ByteHash;
 import java.util.Arrays;
 
 /**
@@ -30,8 +28,6 @@ final class CleanValues {
     /** Values longer than this are not kept. */
     static final int MAX = 256;
     static final int SLOTS = 1024;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] bytes = new byte[SLOTS * MAX];
     /** Per slot: {@link #key} of the value held, 0 when the slot holds none. */
@@ -65,7 +61,7 @@ final class CleanValues {
     static long keyOf(byte[] b, int n, int kind, int paranoia) {
         // The kind and level go into the slot too: the same bytes walked in two parts (an Accept value walked as a
         // header and read by 920600's grammar) would otherwise share one slot and evict each other on every request.
-        int slotHash = hash(b, n) ^ (kind << 4 | paranoia) * 0x9E3779B9;
+        int slotHash = ByteHash.hash(b, 0, n) ^ (kind << 4 | paranoia) * 0x9E3779B9;
         return (long) slotHash << 32 | (long) kind << 24 | (long) paranoia << 16 | n | 1L << 31;
     }
 
@@ -101,41 +97,5 @@ final class CleanValues {
 
     private static int slot(long key) {
         return (int) (key >>> 32) & (SLOTS - 1);
-    }
-
-    /**
-     * A 32-bit hash of {@code b[0, n)} in a fixed number of steps: a value of 16 bytes or more by its
-     * length and five of its eight-byte words (the first two, the middle one, the last two), a shorter
-     * one whole, by two words that may overlap (8-15 bytes: the first and the last eight; 4-7: the
-     * first and the last four; 1-3: the first, middle and last byte). Values that differ elsewhere share
-     * a slot and, the lookup being a full compare, only evict each other: a client that crafts such
-     * values costs itself walks, no wrong answer.
-     */
-    static int hash(byte[] b, int n) {
-        long h = 0x9E3779B97F4A7C15L ^ n;
-        if (n >= 2 * Long.BYTES) {
-            // Five independent products (no chain from one word to the next), then one mix.
-            h ^= (long) LONGS.get(b, 0) * 0xFF51AFD7ED558CCDL
-                    ^ Long.rotateLeft((long) LONGS.get(b, Long.BYTES) * 0xC4CEB9FE1A85EC53L, 13)
-                    ^ Long.rotateLeft((long) LONGS.get(b, (n >>> 1) - Long.BYTES / 2) * 0x9E3779B97F4A7C15L, 26)
-                    ^ Long.rotateLeft((long) LONGS.get(b, n - 2 * Long.BYTES) * 0xD6E8FEB86659FD93L, 39)
-                    ^ Long.rotateLeft((long) LONGS.get(b, n - Long.BYTES) * 0xA0761D6478BD642FL, 52);
-            h = mix(h, n);
-        } else if (n >= Long.BYTES) {
-            h = mix(h, (long) LONGS.get(b, 0));
-            h = mix(h, (long) LONGS.get(b, n - Long.BYTES));
-        } else if (n >= Integer.BYTES) {
-            h = mix(h, ((int) INTS.get(b, 0) & 0xFFFFFFFFL) << 32 | (int) INTS.get(b, n - Integer.BYTES) & 0xFFFFFFFFL);
-        } else if (n > 0) {
-            h = mix(h, (b[0] & 0xFF) << 16 | (b[n >>> 1] & 0xFF) << 8 | b[n - 1] & 0xFF);
-        }
-        h ^= h >>> 33;
-        h *= 0xC4CEB9FE1A85EC53L;
-        return (int) (h ^ h >>> 29);
-    }
-
-    private static long mix(long h, long word) {
-        long m = (h ^ word) * 0xFF51AFD7ED558CCDL;
-        return m ^ m >>> 32;
     }
 }

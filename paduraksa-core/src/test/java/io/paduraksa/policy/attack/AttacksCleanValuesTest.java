@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.testing.TestPolicyInput;
+import io.paduraksa.text.ByteHash;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -141,7 +142,7 @@ class AttacksCleanValuesTest {
             for (int k = 0; k < v.length; k++) {
                 v[k] = (byte) ('a' + random.nextInt(26));
             }
-            byte[] other = seen.putIfAbsent(CleanValues.hash(v, v.length), v);
+            byte[] other = seen.putIfAbsent(ByteHash.hash(v, 0, v.length), v);
             if (other != null && !java.util.Arrays.equals(other, v)) {
                 a = other;
                 b = v;
@@ -267,7 +268,7 @@ class AttacksCleanValuesTest {
                 for (int at = 0; at < n; at++) {
                     byte[] b = a.clone();
                     b[at] ^= (byte) (1 + random.nextInt(255));
-                    assertThat(CleanValues.hash(b, n)).as("n %d, byte %d", n, at).isNotEqualTo(CleanValues.hash(a, n));
+                    assertThat(ByteHash.hash(b, 0, n)).as("n %d, byte %d", n, at).isNotEqualTo(ByteHash.hash(a, 0, n));
                 }
             }
         }
