@@ -1,6 +1,5 @@
 package io.paduraksa.host;
 
-import io.netty.util.AsciiString;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -8,19 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * An open-addressing hash table from lower-case ASCII names to values, read with a range of any
- * {@link CharSequence} whose letters may be in either case. {@link #get} hashes while folding case
- * and compares key bytes in place: it makes no String and allocates nothing. Load factor at most
- * one half, linear probing; immutable after construction.
+ * An open-addressing hash table from lower-case ASCII names to values, read with a range of bytes
+ * (one char per byte, as {@link HostTable} hands every host text over) whose letters may be in either
+ * case. {@link #get} hashes while folding case and compares key bytes in place: it allocates nothing.
+ * Load factor at most one half, linear probing; immutable after construction.
  *
  * <p>Two kinds, chosen at construction. A <em>suffix</em> table (the wildcards) hashes from the last
- * character to the first ({@link #step}), so that a caller walking a name backwards has the hash of
- * every suffix on the way, one step per character, and can look each suffix up with
- * {@link #slot(CharSequence, int, int, int)} without hashing it again. A <em>word</em> table (the
- * exact names) hashes four characters per step ({@link #wordHash}: a third of the dependent
- * multiplications of the per-character hash for a name like {@code h123.test}), and reads an
- * {@link AsciiString} (HTTP/2, tests) from its array four bytes at a time, folding case on all four at
- * once; other sequences (the HTTP/1.1 view) go through {@code charAt} to the same hash.
+ * byte to the first ({@link #step}), so that a caller walking a name backwards has the hash of every
+ * suffix on the way, one step per byte, and can look each suffix up with {@link #slot} without hashing
+ * it again. A <em>word</em> table (the exact names) hashes four bytes per step ({@link #wordHash}: a
+ * third of the dependent multiplications of the per-byte hash for a name like {@code h123.test}), read
+ * as one little-endian int with case folded on all four at once.
  */
 final class AsciiKeyTable {
     /** The running hash before any character. */
@@ -36,7 +33,7 @@ final class AsciiKeyTable {
 
     /**
      * {@code keys} are distinct, lower-case ASCII. {@code suffixes}: hashed with {@link #step} for
-     * {@link #slot(CharSequence, int, int, int)}; else with {@link #wordHash}, for {@link #get} only.
+     * {@link #slot}; else with {@link #wordHash}, for {@link #get} only.
      */
     AsciiKeyTable(List<String> keys, List<?> values, boolean suffixes) {
         this.suffixes = suffixes;
@@ -47,14 +44,14 @@ final class AsciiKeyTable {
         this.mask = capacity - 1;
         int longest = 0;
         for (int i = 0; i < keys.size(); i++) {
-            String key = keys.get(i);
-            longest = Math.max(longest, key.length());
-            int h = finish(suffixes ? hashBackwards(key, 0, key.length()) : wordHash(key, 0, key.length()));
+            byte[] key = keys.get(i).getBytes(StandardCharsets.US_ASCII);
+            longest = Math.max(longest, key.length);
+            int h = finish(suffixes ? hashBackwards(key, 0, key.length) : wordHash(key, 0, key.length));
             int slot = h & mask;
             while (this.keys[slot] != null) {
                 slot = (slot + 1) & mask;
             }
-            this.keys[slot] = key.getBytes(StandardCharsets.US_ASCII);
+            this.keys[slot] = key;
             this.hashes[slot] = h;
             this.values[slot] = values.get(i);
         }
@@ -66,27 +63,8 @@ final class AsciiKeyTable {
         return maxKeyLength;
     }
 
-    /** The value for {@code s[from, to)}, letters compared case-insensitively, or null. */
-    Object get(CharSequence s, int from, int to) {
-        if (suffixes) {
-            int slot = slot(s, from, to, hashBackwards(s, from, to));
-            return slot < 0 ? null : values[slot];
-        }
-        if (s instanceof AsciiString a) {
-            return get(a.array(), a.arrayOffset() + from, a.arrayOffset() + to);
-        }
-        int h = finish(wordHash(s, from, to));
-        byte[] key;
-        for (int slot = h & mask; (key = keys[slot]) != null; slot = (slot + 1) & mask) {
-            if (hashes[slot] == h && matches(key, s, from, to)) {
-                return values[slot];
-            }
-        }
-        return null;
-    }
-
-    /** {@link #get} over bytes {@code a[from, to)} of a word table. */
-    private Object get(byte[] a, int from, int to) {
+    /** The value for bytes {@code a[from, to)} in a word table, letters compared case-insensitively, or null. */
+    Object get(byte[] a, int from, int to) {
         int h = finish(wordHash(a, from, to));
         byte[] key;
         for (int slot = h & mask; (key = keys[slot]) != null; slot = (slot + 1) & mask) {
@@ -98,15 +76,15 @@ final class AsciiKeyTable {
     }
 
     /**
-     * The slot holding {@code s[from, to)}, or -1; {@code running} is {@link #hashBackwards} of that
-     * range (the running value of {@link #step}, before {@link #finish}).
+     * The slot of a suffix table holding {@code a[from, to)}, or -1; {@code running} is {@link #hashBackwards}
+     * of that range (the running value of {@link #step}, before {@link #finish}).
      */
-    int slot(CharSequence s, int from, int to, int running) {
+    int slot(byte[] a, int from, int to, int running) {
         int h = finish(running);
         int slot = h & mask;
         byte[] key;
         while ((key = keys[slot]) != null) {
-            if (hashes[slot] == h && matches(key, s, from, to)) {
+            if (hashes[slot] == h && matches(key, a, from, to)) {
                 return slot;
             }
             slot = (slot + 1) & mask;
@@ -124,43 +102,24 @@ final class AsciiKeyTable {
         return new String(keys[slot], StandardCharsets.US_ASCII);
     }
 
-    /** FNV-1a's step over one case-folded character; a hash takes the characters last to first. */
-    static int step(int running, char c) {
+    /** FNV-1a's step over one case-folded byte ({@code 0-255}); a hash takes the bytes last to first. */
+    static int step(int running, int c) {
         return (running ^ fold(c)) * 0x01000193;
     }
 
-    /** The running hash of {@code s[from, to)}, last character first. */
-    static int hashBackwards(CharSequence s, int from, int to) {
+    /** The running hash of {@code a[from, to)}, last byte first. */
+    static int hashBackwards(byte[] a, int from, int to) {
         int h = SEED;
         for (int i = to - 1; i >= from; i--) {
-            h = step(h, s.charAt(i));
+            h = step(h, a[i] & 0xFF);
         }
         return h;
     }
 
     /**
-     * The word table's hash of {@code s[from, to)}: the length, then four case-folded characters per
-     * step as one little-endian int, the last one to three zero-padded. A char above 255 (only from a
-     * decoded String, never from a header) hashes as its low byte; the compare rejects it.
+     * The word table's hash of {@code a[from, to)}: the length, then four case-folded bytes per step as
+     * one little-endian int, the last one to three zero-padded.
      */
-    static int wordHash(CharSequence s, int from, int to) {
-        int h = SEED ^ (to - from);
-        int i = from;
-        for (; i + 4 <= to; i += 4) {
-            h = mix(h, foldWord(s.charAt(i) & 0xFF | (s.charAt(i + 1) & 0xFF) << 8
-                    | (s.charAt(i + 2) & 0xFF) << 16 | (s.charAt(i + 3) & 0xFF) << 24));
-        }
-        if (i < to) {
-            int w = 0;
-            for (int k = 0; i + k < to; k++) {
-                w |= (s.charAt(i + k) & 0xFF) << (8 * k);
-            }
-            h = mix(h, foldWord(w));
-        }
-        return h;
-    }
-
-    /** {@link #wordHash(CharSequence, int, int)} of bytes {@code a[from, to)}: the same value for the same text. */
     static int wordHash(byte[] a, int from, int to) {
         int h = SEED ^ (to - from);
         int i = from;
@@ -205,7 +164,7 @@ final class AsciiKeyTable {
             }
         }
         for (; i < n; i++) {
-            if (key[i] != fold((char) (a[from + i] & 0xFF))) {
+            if (key[i] != fold(a[from + i] & 0xFF)) {
                 return false;
             }
         }
@@ -217,20 +176,8 @@ final class AsciiKeyTable {
         return running ^ (running >>> 15);
     }
 
-    private static boolean matches(byte[] key, CharSequence s, int from, int to) {
-        if (key.length != to - from) {
-            return false;
-        }
-        for (int i = 0; i < key.length; i++) {
-            if (key[i] != fold(s.charAt(from + i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Lower-cases ASCII letters only; any other char (including non-ASCII) is returned as is. */
-    private static int fold(char c) {
+    /** Lower-cases ASCII letters only; any other byte (including non-ASCII) is returned as is. */
+    private static int fold(int c) {
         return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
     }
 }

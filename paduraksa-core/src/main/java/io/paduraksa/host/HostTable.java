@@ -1,7 +1,10 @@
 package io.paduraksa.host;
 
+import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.net.IpParser;
+import io.paduraksa.text.AsciiText;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,8 +24,9 @@ import java.util.Map;
  * Unicode: clients send IDNs as punycode, a 64-character label) is a miss whatever is configured,
  * so the catch-all's policies cannot be skipped and a malformed Host never counts as a valid one.
  *
- * <p>{@link #find} runs per request and allocates nothing in steady state: it reads the raw header
- * range in place and strips the port and one trailing dot by index. An exact name is one hash over
+ * <p>{@link #find} runs per request and allocates nothing in steady state: it reads the header's bytes
+ * (in place in an {@code AsciiString}'s array, else after one bulk copy into a per-thread scratch) and
+ * strips the port and one trailing dot by index. An exact name is one hash over
  * the range and one probe. On a miss, one backward pass over the name checks it and hashes it from
  * its end ({@link AsciiKeyTable#step}), probing the wildcard table with the hash of the suffix after
  * every dot, so a lookup is O(characters) with one probe per label, however deep the name.
@@ -41,13 +45,20 @@ public final class HostTable<T> {
     private static final int NO_ENTRY = -1;
     /** What {@link #scan} and {@link #literalIndex} return for a name that is not a valid host name. */
     private static final int MALFORMED = -2;
-    /** Parse target for IP literals: one per thread, since the table is shared by event loops. */
-    private static final FastThreadLocal<long[]> ADDRESS = new FastThreadLocal<>() {
+    /** The longest text {@link #find} can take: a name of {@link #MAX_NAME}, one trailing dot and {@code :65535}. */
+    static final int MAX_TEXT = MAX_NAME + 1 + 6;
+    /** Per thread, since the table is shared by event loops: the host text copied out, and the parse target for IP literals. */
+    private static final FastThreadLocal<Scratch> SCRATCH = new FastThreadLocal<>() {
         @Override
-        protected long[] initialValue() {
-            return new long[2];
+        protected Scratch initialValue() {
+            return new Scratch();
         }
     };
+
+    private static final class Scratch {
+        final byte[] text = new byte[MAX_TEXT];
+        final long[] address = new long[2];
+    }
 
     /** How an entry was found, for {@code explain} ({@link #describe}). */
     public enum Match { EXACT, WILDCARD, CATCH_ALL }
@@ -125,28 +136,55 @@ public final class HostTable<T> {
         return hostHeader == null ? null : find(hostHeader, 0, hostHeader.length());
     }
 
-    /** The entry for the {@code Host} value in {@code s[from, to)}, or null. */
-    @SuppressWarnings("unchecked")
+    /**
+     * The entry for the {@code Host} value in {@code s[from, to)}, or null. Every lookup reads bytes: an
+     * {@link AsciiString} (HTTP/3, tests) in its array, any other text (the HTTP/1.1 and HTTP/2 views, a
+     * String from {@code explain}) copied once into a per-thread scratch; a char above 255 becomes 0xFF,
+     * which no name and no address contains. A text longer than {@link #MAX_TEXT} names no entry.
+     */
     public T find(CharSequence s, int from, int to) {
-        if (from >= to) {
+        int n = to - from;
+        if (n <= 0 || n > MAX_TEXT) {
             return null;
         }
-        if (s.charAt(from) == '[') {
-            return (T) findLiteral(s, from, to);
+        if (s instanceof AsciiString a) {
+            int base = a.arrayOffset();
+            return find(a.array(), base + from, base + to);
         }
-        int end = nameEnd(s, from, to);
-        if (end > from && s.charAt(end - 1) == '.') {
+        byte[] text = SCRATCH.get().text;
+        copy(s, from, n, text);
+        return find(text, 0, n);
+    }
+
+    @SuppressWarnings("unchecked")
+    private T find(byte[] a, int from, int to) {
+        if (a[from] == '[') {
+            return (T) findLiteral(a, from, to);
+        }
+        int end = nameEnd(a, from, to);
+        if (end > from && a[end - 1] == '.') {
             end--;
         }
         if (end <= from || end - from > MAX_NAME) {
             return null;
         }
-        Object value = exact.get(s, from, end);
+        Object value = exact.get(a, from, end);
         if (value == null && scans) {
-            int slot = scan(s, from, end);
+            int slot = scan(a, from, end);
             value = slot >= 0 ? wildcards.value(slot) : slot == NO_ENTRY ? catchAll : null;
         }
         return (T) value;
+    }
+
+    private static void copy(CharSequence s, int from, int n, byte[] out) {
+        if (s instanceof AsciiText t) {
+            t.copyTo(from, out, 0, n);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(from + i);
+            out[i] = c <= 0xFF ? (byte) c : (byte) 0xFF;
+        }
     }
 
     /**
@@ -160,16 +198,18 @@ public final class HostTable<T> {
             return null;
         }
         int to = hostHeader.length();
-        if (hostHeader.charAt(0) == '[') {
-            int i = literalIndex(hostHeader, 0, to);
+        byte[] text = new byte[to];
+        copy(hostHeader, 0, to, text);
+        if (text[0] == '[') {
+            int i = literalIndex(text, 0, to);
             return i >= 0 ? new Found<>(value, Match.EXACT, literalNames[i]) : new Found<>(value, Match.CATCH_ALL, HostNames.CATCH_ALL);
         }
-        int end = nameEnd(hostHeader, 0, to);
-        end = hostHeader.charAt(end - 1) == '.' ? end - 1 : end;
-        if (exact.get(hostHeader, 0, end) != null) {
-            return new Found<>(value, Match.EXACT, hostHeader.subSequence(0, end).toString().toLowerCase(Locale.ROOT));
+        int end = nameEnd(text, 0, to);
+        end = text[end - 1] == '.' ? end - 1 : end;
+        if (exact.get(text, 0, end) != null) {
+            return new Found<>(value, Match.EXACT, new String(text, 0, end, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
         }
-        int slot = scan(hostHeader, 0, end);
+        int slot = scan(text, 0, end);
         return slot >= 0 ? new Found<>((T) wildcards.value(slot), Match.WILDCARD, "*." + wildcards.key(slot))
                 : new Found<>(value, Match.CATCH_ALL, HostNames.CATCH_ALL);
     }
@@ -199,63 +239,63 @@ public final class HostTable<T> {
      * end in one. The port is at most five digits, so only the last six characters are looked at;
      * a colon anywhere else stays in the name and makes it a miss.
      */
-    private static int nameEnd(CharSequence s, int from, int to) {
+    private static int nameEnd(byte[] a, int from, int to) {
         int i = to;
         int port = 0;
         for (int scale = 1; i > from && to - i < 5; scale *= 10) {
-            char c = s.charAt(i - 1);
+            int c = a[i - 1];
             if (!isDigit(c)) {
                 break;
             }
             port += (c - '0') * scale; // the digits read from the last, once
             i--;
         }
-        return i > from && s.charAt(i - 1) == ':' && port <= 65535 ? i - 1 : to;
+        return i > from && a[i - 1] == ':' && port <= 65535 ? i - 1 : to;
     }
 
-    private static boolean portInRange(CharSequence s, int from, int to) {
+    private static boolean portInRange(byte[] a, int from, int to) {
         int port = 0;
         for (int i = from; i < to; i++) {
-            port = port * 10 + (s.charAt(i) - '0');
+            port = port * 10 + (a[i] - '0');
         }
         return port <= 65535;
     }
 
-    /** {@code s[from, to)} after {@code ]}: nothing, or {@code :} and zero to five digits up to 65535. */
-    private static boolean isPortSuffix(CharSequence s, int from, int to) {
+    /** {@code a[from, to)} after {@code ]}: nothing, or {@code :} and zero to five digits up to 65535. */
+    private static boolean isPortSuffix(byte[] a, int from, int to) {
         if (from == to) {
             return true;
         }
-        if (s.charAt(from) != ':' || to - from > 6) {
+        if (a[from] != ':' || to - from > 6) {
             return false;
         }
         for (int i = from + 1; i < to; i++) {
-            if (!isDigit(s.charAt(i))) {
+            if (!isDigit(a[i])) {
                 return false;
             }
         }
-        return portInRange(s, from + 1, to);
+        return portInRange(a, from + 1, to);
     }
 
     /**
-     * The backward pass over {@code s[from, end)}: checks that it is a valid host name and, at every
+     * The backward pass over {@code a[from, end)}: checks that it is a valid host name and, at every
      * dot, probes the wildcard table with the hash of the suffix after it (computed on the way, so
      * no suffix is hashed twice). The last hit is the longest parent. Returns its slot,
      * {@link #NO_ENTRY} or {@link #MALFORMED}.
      */
-    private int scan(CharSequence s, int from, int end) {
+    private int scan(byte[] a, int from, int end) {
         int h = AsciiKeyTable.SEED;
         int found = NO_ENTRY;
         int labelEnd = end;
         boolean numericTail = true;
         for (int i = end - 1; i >= from; i--) {
-            char c = s.charAt(i);
+            int c = a[i] & 0xFF;
             if (c == '.') {
-                if (!isLabel(s, i + 1, labelEnd)) {
+                if (!isLabel(a, i + 1, labelEnd)) {
                     return MALFORMED;
                 }
                 if (end - i - 1 <= longestWildcard) {
-                    int slot = wildcards.slot(s, i + 1, end, h);
+                    int slot = wildcards.slot(a, i + 1, end, h);
                     found = slot >= 0 ? slot : found;
                 }
                 labelEnd = i;
@@ -268,40 +308,40 @@ public final class HostTable<T> {
             }
             h = AsciiKeyTable.step(h, c);
         }
-        if (!isLabel(s, from, labelEnd)) {
+        if (!isLabel(a, from, labelEnd)) {
             return MALFORMED;
         }
         // RFC 3986 section 3.2.2: a name whose last label is all digits can only be an IPv4 address.
-        return numericTail && !isIpv4(s, from, end) ? MALFORMED : found;
+        return numericTail && !isIpv4(a, from, end) ? MALFORMED : found;
     }
 
-    /** One label of a valid name: 1-63 characters (already checked to be letters, digits, hyphens), no hyphen first or last. */
-    private static boolean isLabel(CharSequence s, int from, int to) {
+    /** One label of a valid name: 1-63 bytes (already checked to be letters, digits, hyphens), no hyphen first or last. */
+    private static boolean isLabel(byte[] a, int from, int to) {
         int length = to - from;
-        return length > 0 && length <= MAX_LABEL && s.charAt(from) != '-' && s.charAt(to - 1) != '-';
+        return length > 0 && length <= MAX_LABEL && a[from] != '-' && a[to - 1] != '-';
     }
 
-    private static boolean isIpv4(CharSequence s, int from, int to) {
-        long[] address = ADDRESS.get();
-        return IpParser.parse(s, from, to, address) && IpParser.isMappedIpv4(address[0], address[1]);
+    private static boolean isIpv4(byte[] a, int from, int to) {
+        long[] address = SCRATCH.get().address;
+        return IpParser.parse(a, from, to, address) && IpParser.isMappedIpv4(address[0], address[1]);
     }
 
     /** An IPv6 literal: its entry, else the catch-all for a valid address, else null. */
-    private Object findLiteral(CharSequence s, int from, int to) {
+    private Object findLiteral(byte[] a, int from, int to) {
         if (literalHigh.length == 0 && catchAll == null) {
             return null;
         }
-        int i = literalIndex(s, from, to);
+        int i = literalIndex(a, from, to);
         return i >= 0 ? literalValues[i] : i == NO_ENTRY ? catchAll : null;
     }
 
-    /** The index of the literal entry for {@code s[from, to)} (from at {@code [}), {@link #NO_ENTRY} or {@link #MALFORMED}. */
-    private int literalIndex(CharSequence s, int from, int to) {
+    /** The index of the literal entry for {@code a[from, to)} (from at {@code [}), {@link #NO_ENTRY} or {@link #MALFORMED}. */
+    private int literalIndex(byte[] a, int from, int to) {
         int close = -1;
         boolean colon = false;
         int limit = Math.min(to, from + 2 + MAX_IPV6_TEXT);
         for (int i = from + 1; i < limit; i++) {
-            char c = s.charAt(i);
+            int c = a[i];
             if (c == ']') {
                 close = i;
                 break;
@@ -309,11 +349,11 @@ public final class HostTable<T> {
             colon |= c == ':';
         }
         // A colon inside is what makes it IPv6: "[192.0.2.1]" is not a valid Host (RFC 3986 section 3.2.2).
-        if (close < 0 || !colon || !isPortSuffix(s, close + 1, to)) {
+        if (close < 0 || !colon || !isPortSuffix(a, close + 1, to)) {
             return MALFORMED;
         }
-        long[] address = ADDRESS.get();
-        if (!IpParser.parse(s, from + 1, close, address)) {
+        long[] address = SCRATCH.get().address;
+        if (!IpParser.parse(a, from + 1, close, address)) {
             return MALFORMED;
         }
         for (int i = 0; i < literalHigh.length; i++) {
@@ -324,7 +364,7 @@ public final class HostTable<T> {
         return NO_ENTRY;
     }
 
-    private static boolean isDigit(char c) {
+    private static boolean isDigit(int c) {
         return c >= '0' && c <= '9';
     }
 

@@ -79,7 +79,7 @@ public final class IpParser {
      * char, into a per-thread scratch of {@link #MAX_PARSE_LENGTH} bytes ({@code IpParserDifferentialTest}
      * holds the ways in together).
      */
-    static boolean parse(byte[] text, int from, int to, long[] out) {
+    public static boolean parse(byte[] text, int from, int to, long[] out) {
         long v4 = mayBeIpv4(text, from, to) ? ipv4(text, from, to) : -1;
         if (v4 >= 0) {
             out[0] = 0;

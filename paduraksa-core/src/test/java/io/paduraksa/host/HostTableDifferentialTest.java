@@ -3,6 +3,7 @@ package io.paduraksa.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.testing.BulkText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * and one trailing dot, lower-case ASCII letters only, look the text up in a {@link HashMap}. 150,000
  * seeded inputs: configured names in random letter case, with ports and trailing dots, near misses
  * (one character changed, added or dropped), bytes next to the letter ranges ({@code @ [ ` {}), Latin-1
- * letters whose bit 0x20 is their case (never folded), chars above 255; each as a String, an AsciiString
- * and an AsciiString inside a bigger array.
+ * letters whose bit 0x20 is their case (never folded), chars above 255; each as a String, an AsciiString,
+ * an AsciiString inside a bigger array and a request view inside a bigger text ({@link BulkText}, copied out).
  */
 class HostTableDifferentialTest {
 
@@ -49,8 +50,10 @@ class HostTableDifferentialTest {
             Integer asString = table.find(host);
             Integer asAscii = isLatin1(host) ? table.find(new AsciiString(host.getBytes(StandardCharsets.ISO_8859_1), false)) : expected;
             Integer inside = isLatin1(host) ? table.find(inside(host), 3, 3 + host.length()) : expected;
-            if (!Objects.equals(asString, expected) || !Objects.equals(asAscii, expected) || !Objects.equals(inside, expected)) {
-                assertThat(new Integer[] {asString, asAscii, inside}).as("'%s'", host).containsOnly(expected);
+            Integer view = isLatin1(host) ? table.find(BulkText.of("1:." + host + "9.:"), 3, 3 + host.length()) : expected;
+            if (!Objects.equals(asString, expected) || !Objects.equals(asAscii, expected) || !Objects.equals(inside, expected)
+                    || !Objects.equals(view, expected)) {
+                assertThat(new Integer[] {asString, asAscii, inside, view}).as("'%s'", host).containsOnly(expected);
             }
         }
         assertThat(hits).as("inputs that name a configured host").isBetween(40_000, 110_000);

@@ -3,6 +3,7 @@ package io.paduraksa.net;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.testing.BulkText;
 import io.paduraksa.testing.AllocationAssert;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -71,7 +72,7 @@ class IpParserAllocationTest {
     }
 
     private static CharSequence bulk(String text) {
-        return new IpParserDifferentialTest.BulkText(text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        return BulkText.of(text);
     }
 
     private static void parse(State s) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.testing.BulkText;
 import io.paduraksa.text.AsciiText;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -71,7 +72,7 @@ class IpParserDifferentialTest {
             if (acceptedAsBytes != accepted || (accepted && (asBytes[0] != ours[0] || asBytes[1] != ours[1]))) {
                 fail("input #%d '%s': the byte path (AsciiString) gave a different answer than charAt", n, text);
             }
-            BulkText bulk = new BulkText(("1:." + text + "9.:").getBytes(StandardCharsets.ISO_8859_1));
+            BulkText bulk = BulkText.of("1:." + text + "9.:");
             boolean acceptedInBulk = IpParser.parse(bulk, 3, 3 + text.length(), asBytes);
             if (acceptedInBulk != accepted || (accepted && (asBytes[0] != ours[0] || asBytes[1] != ours[1]))) {
                 fail("input #%d '%s': the bulk-copy path (AsciiText) gave a different answer than charAt", n, text);
@@ -101,29 +102,6 @@ class IpParserDifferentialTest {
      * and colons, so that a read past either end changes the answer. A char above 255 becomes
      * {@code ?} (AsciiString's own conversion): both paths reject either.
      */
-    /** An {@link AsciiText} over a byte array, standing in for the HTTP/1.1 and HTTP/2 request views. */
-    record BulkText(byte[] bytes) implements AsciiText {
-        @Override
-        public void copyTo(int index, byte[] dst, int at, int n) {
-            System.arraycopy(bytes, index, dst, at, n);
-        }
-
-        @Override
-        public int length() {
-            return bytes.length;
-        }
-
-        @Override
-        public char charAt(int index) {
-            throw new AssertionError("the IP parser reads an AsciiText through copyTo");
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
-        }
-    }
-
     static AsciiString insideLongerArray(String text) {
         byte[] all = ("1:." + text + "9.:").getBytes(StandardCharsets.ISO_8859_1);
         return new AsciiString(all, 3, text.length(), false);

@@ -1,12 +1,12 @@
 package io.paduraksa.policy;
 
+import io.paduraksa.testing.BulkText;
 import io.paduraksa.testing.SyntheticConfig;
 import io.paduraksa.testing.TestPolicyInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.util.AsciiString;
-import io.paduraksa.text.AsciiText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -256,7 +256,7 @@ class UserAgentPolicyTest {
      * The per-thread verdict memo ({@link UserAgentVerdicts}) answers what the scan does: 3,000 browser-like
      * agents, a third with a needle (more than the memo's slots, so they evict each other), evaluated over
      * five rounds in a new random order each, as an AsciiString, an AsciiString inside a bigger array and
-     * a request view ({@link Bytes}), by two policies with different needles in turn and a third compiled
+     * a request view ({@link BulkText}), by two policies with different needles in turn and a third compiled
      * from the same needles as the first (a reload); each verdict against the naive search. Seeded.
      */
     @Test
@@ -293,7 +293,7 @@ class UserAgentPolicyTest {
                     expected |= asciiLower(agent).contains(needle);
                 }
                 found += expected ? 1 : 0;
-                CharSequence[] shapes = {new AsciiString(agent), offsetAscii("nmap", agent, "zmeu"), Bytes.of(agent)};
+                CharSequence[] shapes = {new AsciiString(agent), offsetAscii("nmap", agent, "zmeu"), BulkText.readable(agent)};
                 CharSequence shape = shapes[random.nextInt(shapes.length)];
                 if (denies(policies[which], shape) != expected) {
                     assertThat(denies(policies[which], shape)).as("round %d, %s, '%s'", round, policies[which], agent)
@@ -316,9 +316,9 @@ class UserAgentPolicyTest {
                 .isEqualTo(io.paduraksa.text.ByteHash.hash(bytes(scanner), 0, scanner.length()));
         for (int round = 0; round < 3; round++) {
             assertThat(denies(policy, new AsciiString(clean))).as("clean, round %d", round).isFalse();
-            assertThat(denies(policy, Bytes.of(scanner))).as("scanner, round %d", round).isTrue();
+            assertThat(denies(policy, BulkText.readable(scanner))).as("scanner, round %d", round).isTrue();
             assertThat(denies(policy, new AsciiString(scanner))).as("scanner again, round %d", round).isTrue();
-            assertThat(denies(policy, Bytes.of(clean))).as("clean again, round %d", round).isFalse();
+            assertThat(denies(policy, BulkText.readable(clean))).as("clean again, round %d", round).isFalse();
         }
     }
 
@@ -362,8 +362,8 @@ class UserAgentPolicyTest {
         String longClean = CHROME + " " + "x".repeat(UserAgentVerdicts.MAX) + " nikt0";
         for (int round = 0; round < 3; round++) {
             assertThat(denies(policy, new AsciiString(longAgent))).isTrue();
-            assertThat(denies(policy, Bytes.of(longAgent))).isTrue();
-            assertThat(denies(policy, Bytes.of(longClean))).isFalse();
+            assertThat(denies(policy, BulkText.readable(longAgent))).isTrue();
+            assertThat(denies(policy, BulkText.readable(longClean))).isFalse();
         }
     }
 
@@ -378,33 +378,6 @@ class UserAgentPolicyTest {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    /** A request view over bytes, as the HTTP/1.1 and HTTP/2 views are: copied out in bulk, or read per char. */
-    record Bytes(byte[] bytes) implements AsciiText {
-        static Bytes of(String s) {
-            return new Bytes(UserAgentPolicyTest.bytes(s));
-        }
-
-        @Override
-        public void copyTo(int index, byte[] dst, int at, int n) {
-            System.arraycopy(bytes, index, dst, at, n);
-        }
-
-        @Override
-        public int length() {
-            return bytes.length;
-        }
-
-        @Override
-        public char charAt(int index) {
-            return (char) (bytes[index] & 0xFF);
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
-        }
     }
 
     /** The needle as sent, in random letter case, or with one byte dropped or replaced. */

@@ -1,0 +1,45 @@
+package io.paduraksa.testing;
+
+import io.paduraksa.text.AsciiText;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An {@link AsciiText} over a byte array, standing in for the HTTP/1.1 and HTTP/2 request views. A
+ * strict one ({@link #of}) fails the test when it is read per char, so a test can require the bulk
+ * path ({@link #copyTo}); a {@link #readable} one also answers {@code charAt}.
+ */
+public record BulkText(byte[] bytes, boolean perChar) implements AsciiText {
+
+    /** Bulk reads only: {@code charAt} throws an {@link AssertionError}. */
+    public static BulkText of(String latin1) {
+        return new BulkText(latin1.getBytes(StandardCharsets.ISO_8859_1), false);
+    }
+
+    /** Bulk and per-char reads. */
+    public static BulkText readable(String latin1) {
+        return new BulkText(latin1.getBytes(StandardCharsets.ISO_8859_1), true);
+    }
+
+    @Override
+    public void copyTo(int index, byte[] dst, int at, int n) {
+        System.arraycopy(bytes, index, dst, at, n);
+    }
+
+    @Override
+    public int length() {
+        return bytes.length;
+    }
+
+    @Override
+    public char charAt(int index) {
+        if (!perChar) {
+            throw new AssertionError("expected to be read through copyTo");
+        }
+        return (char) (bytes[index] & 0xFF);
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+        return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
+    }
+}
