@@ -5,49 +5,75 @@ import io.paduraksa.gate.Gate;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.StaticRequestView;
+import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
 import io.paduraksa.testing.CompiledFixtures;
 
 /**
- * {@link GateBenchmark}'s setup and a counted loop of {@code Gate.run}, for {@link GateJarComparison}:
- * defined anew in each compared jar's class loader, so it runs against that jar's gate. Uses only
- * API that older builds have too.
+ * The gate scenarios of {@link GateBenchmark} and {@link GateJarComparison}: one setup and the call,
+ * defined anew in each compared jar's class loader, so it runs against that jar's gate. Uses only API
+ * that older builds have too.
+ *
+ * <p>Every scenario but {@code forwardNewAgent} repeats one request. {@code forwardNewAgent} is the
+ * {@code forward} request with one of {@value #AGENTS} Chrome agents in turn (more than the user-agent
+ * policy's per-thread memo holds), so every call scans its agent.
  */
 public final class GateLoop {
+    static final String[] SCENARIOS = {"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent"};
+    static final int AGENTS = 4_096;
+
+    private final Snapshot snapshot;
     private final Gate gate;
-    private final StaticRequestView view;
+    private final StaticRequestView[] views;
     private final RequestState state = new RequestState();
+    private int next;
 
     public GateLoop(String scenario) {
-        gate = new Gate(new SnapshotStore(CompiledFixtures.synthetic()));
+        snapshot = CompiledFixtures.synthetic();
+        gate = new Gate(new SnapshotStore(snapshot));
         boolean viaHeader = scenario.equals("forwardViaCfHeader");
-        view = new StaticRequestView()
-                .client(viaHeader ? BenchFixtures.client("198.51.100.20", true) : BenchFixtures.client("203.0.113.9", false))
-                .authority("h321.test:443")
-                .target(switch (scenario) {
-                    case "answer200" -> "/static";
-                    case "redirect301" -> "/old";
-                    case "deny403" -> "/admin/users";
-                    default -> "/products/shoes/item-4711?color=red";
-                })
-                .header("accept", "text/html,application/xhtml+xml")
-                .header("user-agent", BenchFixtures.CHROME_UA)
-                .header("cf-connecting-ip", "2001:db8:1234::42");
+        views = new StaticRequestView[scenario.equals("forwardNewAgent") ? AGENTS : 1];
+        for (int i = 0; i < views.length; i++) {
+            String agent = views.length == 1 ? BenchFixtures.CHROME_UA
+                    : BenchFixtures.CHROME_UA.replace("Chrome/131.0.0.0", "Chrome/131.0." + i / 64 + "." + i % 64);
+            views[i] = new StaticRequestView()
+                    .client(viaHeader ? BenchFixtures.client("198.51.100.20", true) : BenchFixtures.client("203.0.113.9", false))
+                    .authority("h321.test:443")
+                    .target(switch (scenario) {
+                        case "answer200" -> "/static";
+                        case "redirect301" -> "/old";
+                        case "deny403" -> "/admin/users";
+                        default -> "/products/shoes/item-4711?color=red";
+                    })
+                    .header("accept", "text/html,application/xhtml+xml")
+                    .header("user-agent", agent)
+                    .header("cf-connecting-ip", "2001:db8:1234::42");
+        }
+    }
+
+    /** One call of the gate, on the next request of the scenario. */
+    public GateOutcome once() {
+        StaticRequestView[] all = views;
+        return gate.run(all[next++ & all.length - 1], state);
     }
 
     /** Runs the gate {@code n} times; the sum of the outcomes' ordinals, so that no call is dead code. */
     public long run(int n) {
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            GateOutcome outcome = gate.run(view, state);
-            sum += outcome.ordinal();
+            sum += once().ordinal();
         }
         return sum;
     }
 
     /** What the gate decided, to check that every jar decides the same. */
     public String decision() {
-        GateOutcome outcome = gate.run(view, state);
+        GateOutcome outcome = once();
         return outcome + " " + state.response() + " " + (state.cluster() == null ? "-" : state.cluster().name());
+    }
+
+    /** Releases the snapshot's pooled answers. */
+    public void close() {
+        snapshot.release();
     }
 }
