@@ -1,6 +1,7 @@
 package io.paduraksa.route;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.text.AsciiText;
 
 /**
  * Normalises the path of an origin-form request-target into bytes, once per request: the path
@@ -134,19 +135,29 @@ public final class PathNormalizer {
      * when the path (up to the first {@code ?}) is already normal and fits {@code out}, it is copied
      * there from index 0 and its length, which is also where the path ends, is returned; otherwise -1,
      * and the caller runs {@code pathEnd} and {@code normalize} (which then give the answer they always
-     * did). Only an {@link AsciiString} (the HTTP/3 view, the benchmarks, {@code explain}) is read this
-     * way; any other sequence returns -1. The gate calls this first: a normal path with a query is then read once,
-     * not twice. 0 B.
+     * did). An {@link AsciiString} (the HTTP/3 view, the benchmarks, {@code explain}) is read in its array;
+     * a request view ({@link AsciiText}: HTTP/1.1, HTTP/2) whose whole target fits {@code out} is copied
+     * into {@code out} in bulk and read there in place (so {@code out} holds the target, not a path, when
+     * this returns -1); any other sequence, or a longer target, returns -1. The gate calls this first: a
+     * normal path with a query is then read once, not twice. 0 B.
      */
     public static int copyIfNormalPath(CharSequence target, byte[] out) {
         if (target instanceof AsciiString a) {
             int base = a.arrayOffset();
             return copyIfNormalPath(a.array(), base, base + a.length(), out);
         }
-        return -1; // a view over a ByteBuf (HTTP/1.1, HTTP/2): pathEnd and normalize read it through charAt as before
+        int n = target.length();
+        if (target instanceof AsciiText t && n <= out.length) {
+            t.copyTo(0, out, 0, n);
+            return copyIfNormalPath(out, 0, n, out);
+        }
+        return -1;
     }
 
-    /** {@link #copyIfNormal(byte[], int, int, byte[])} that also ends the path at the first {@code ?}. */
+    /**
+     * {@link #copyIfNormal(byte[], int, int, byte[])} that also ends the path at the first {@code ?}; {@code a}
+     * may be {@code out} itself, from index 0 (the copy is then to where the bytes already are).
+     */
     private static int copyIfNormalPath(byte[] a, int from, int to, byte[] out) {
         if (from >= to || a[from] != '/') {
             return -1;
