@@ -176,7 +176,7 @@ public final class UserAgentPolicy implements RequestPolicy {
                 from = 0;
                 ((AsciiText) s).copyTo(0, b, 0, n);
             }
-            long key = UserAgentVerdicts.key(ByteHash.hash(b, from, n), n);
+            long key = UserAgentVerdicts.key(ByteHash.hashAll(b, from, n), n);
             int kept = verdicts.lookup(key, id, b, from, n);
             if (kept != UserAgentVerdicts.UNKNOWN) {
                 return kept == UserAgentVerdicts.FOUND;

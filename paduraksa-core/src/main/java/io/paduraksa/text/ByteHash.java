@@ -5,10 +5,10 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * A 32-bit hash of a byte range in a fixed number of steps, for the per-thread memos of header
- * values (the {@code attacks} policy's clean values, the user-agent verdicts): cheap enough to pay
- * on every request, and only ever a slot index, never a verdict, since every hit is confirmed by a
- * full byte comparison.
+ * 32-bit hashes of a byte range for the per-thread memos of header values: {@link #hash} in a fixed
+ * number of steps (the {@code attacks} policy's clean values), {@link #hashAll} over every byte (the
+ * user-agent verdicts). Cheap enough to pay on every request, and only ever a slot index, never a
+ * verdict, since every hit is confirmed by a full byte comparison.
  */
 public final class ByteHash {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -46,6 +46,44 @@ public final class ByteHash {
         h ^= h >>> 33;
         h *= 0xC4CEB9FE1A85EC53L;
         return (int) (h ^ h >>> 29);
+    }
+
+    /**
+     * The hash of {@code b[from, from + n)} by every one of its bytes, for values that differ in a few bytes
+     * anywhere (user agents of one browser differ only in their version numbers, which {@link #hash}
+     * may not read). Up to 15 bytes it is {@link #hash}, which reads them all; longer ranges go through
+     * four independent lanes of one eight-byte word each per step (no lane waits for another), the last
+     * 16 or 32 bytes read again to cover the tail, then one mix.
+     */
+    public static int hashAll(byte[] b, int from, int n) {
+        if (n < 2 * Long.BYTES) {
+            return hash(b, from, n);
+        }
+        int end = from + n;
+        long h0 = 0x9E3779B97F4A7C15L ^ n;
+        long h1 = 0xC2B2AE3D27D4EB4FL;
+        long h2 = 0x165667B19E3779F9L;
+        long h3 = 0x27D4EB2F165667C5L;
+        int i = from;
+        for (; end - i > 4 * Long.BYTES; i += 4 * Long.BYTES) {
+            h0 = (h0 ^ (long) LONGS.get(b, i)) * 0xFF51AFD7ED558CCDL;
+            h1 = (h1 ^ (long) LONGS.get(b, i + 8)) * 0xC4CEB9FE1A85EC53L;
+            h2 = (h2 ^ (long) LONGS.get(b, i + 16)) * 0x9E3779B97F4A7C15L;
+            h3 = (h3 ^ (long) LONGS.get(b, i + 24)) * 0xD6E8FEB86659FD93L;
+        }
+        // 1-32 bytes are left after i: the last 32 bytes of the range cover them; a range shorter than 32
+        // is covered by its first and last 16.
+        int tail = n >= 4 * Long.BYTES ? end - 4 * Long.BYTES : from;
+        h0 = (h0 ^ (long) LONGS.get(b, tail)) * 0xA0761D6478BD642FL;
+        h1 = (h1 ^ (long) LONGS.get(b, tail + 8)) * 0xE7037ED1A0B428DBL;
+        h2 = (h2 ^ (long) LONGS.get(b, end - 16)) * 0x8EBC6AF09C88C6E3L;
+        h3 = (h3 ^ (long) LONGS.get(b, end - 8)) * 0x589965CC75374CC3L;
+        long h = h0 ^ Long.rotateLeft(h1, 16) ^ Long.rotateLeft(h2, 32) ^ Long.rotateLeft(h3, 48);
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 29;
+        h *= 0xFF51AFD7ED558CCDL;
+        return (int) (h ^ h >>> 32);
     }
 
     private static long mix(long h, long word) {

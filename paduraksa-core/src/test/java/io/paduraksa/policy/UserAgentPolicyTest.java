@@ -305,20 +305,57 @@ class UserAgentPolicyTest {
     }
 
     /**
-     * Two agents of one length that differ only where the hash does not read (bytes 16-49 of a 111-byte
-     * value) share a memo slot and key: the memo must tell them apart by their bytes, in either order.
+     * Two agents of one length and one hash share a memo slot and key: the memo must tell them apart by
+     * their bytes, in either order. They are found by search (the hash reads every byte, so such pairs are rare).
      */
     @Test
     void valuesWithTheSameHashAreToldApartByTheirBytes() {
-        String clean = CHROME.substring(0, 20) + "Intel " + CHROME.substring(26);
-        String scanner = CHROME.substring(0, 20) + "sqlmap" + CHROME.substring(26);
-        assertThat(io.paduraksa.text.ByteHash.hash(bytes(clean), 0, clean.length()))
-                .isEqualTo(io.paduraksa.text.ByteHash.hash(bytes(scanner), 0, scanner.length()));
+        String[] pair = sameHashPair();
+        String clean = pair[0];
+        String scanner = pair[1];
         for (int round = 0; round < 3; round++) {
             assertThat(denies(policy, new AsciiString(clean))).as("clean, round %d", round).isFalse();
             assertThat(denies(policy, BulkText.readable(scanner))).as("scanner, round %d", round).isTrue();
             assertThat(denies(policy, new AsciiString(scanner))).as("scanner again, round %d", round).isTrue();
             assertThat(denies(policy, BulkText.readable(clean))).as("clean again, round %d", round).isFalse();
+        }
+    }
+
+    /** A clean agent and one with "sqlmap" in it, of one length and one {@code hashAll}: a birthday search over suffixes. */
+    private static String[] sameHashPair() {
+        java.util.Map<Integer, String> clean = new java.util.HashMap<>();
+        java.util.Map<Integer, String> scanner = new java.util.HashMap<>();
+        for (long i = 0; ; i++) {
+            String suffix = String.format(" %08x", i);
+            String a = CHROME + " intel " + suffix;
+            String b = CHROME + " sqlmap" + suffix;
+            int ha = io.paduraksa.text.ByteHash.hashAll(bytes(a), 0, a.length());
+            int hb = io.paduraksa.text.ByteHash.hashAll(bytes(b), 0, b.length());
+            if (scanner.containsKey(ha)) {
+                return new String[] {a, scanner.get(ha)};
+            }
+            if (clean.containsKey(hb)) {
+                return new String[] {clean.get(hb), b};
+            }
+            clean.put(ha, a);
+            scanner.put(hb, b);
+        }
+    }
+
+    /**
+     * User agents of one browser differ in a few bytes anywhere (version numbers), so the memo's hash reads
+     * every byte: every one-byte change of a 111-byte Chrome agent, at every position, changes it.
+     */
+    @Test
+    void everyByteOfAnAgentChangesItsHash() {
+        byte[] agent = bytes(CHROME);
+        for (int n = 1; n <= agent.length; n++) {
+            int whole = io.paduraksa.text.ByteHash.hashAll(agent, 0, n);
+            for (int at = 0; at < n; at++) {
+                byte[] changed = agent.clone();
+                changed[at] ^= 0x01;
+                assertThat(io.paduraksa.text.ByteHash.hashAll(changed, 0, n)).as("length %d, byte %d", n, at).isNotEqualTo(whole);
+            }
         }
     }
 
@@ -330,7 +367,7 @@ class UserAgentPolicyTest {
     void aValueIsKeptTheSecondTimeItIsOffered() {
         UserAgentVerdicts memo = new UserAgentVerdicts();
         byte[] agent = bytes(CHROME);
-        long key = UserAgentVerdicts.key(io.paduraksa.text.ByteHash.hash(agent, 0, agent.length), agent.length);
+        long key = UserAgentVerdicts.key(io.paduraksa.text.ByteHash.hashAll(agent, 0, agent.length), agent.length);
         memo.offer(key, 7, agent, 0, agent.length, false);
         assertThat(memo.lookup(key, 7, agent, 0, agent.length)).isEqualTo(UserAgentVerdicts.UNKNOWN);
         memo.offer(key, 7, agent, 0, agent.length, false);
