@@ -51,9 +51,11 @@ public final class ByteHash {
     /**
      * The hash of {@code b[from, from + n)} by every one of its bytes, for values that differ in a few bytes
      * anywhere (user agents of one browser differ only in their version numbers, which {@link #hash}
-     * may not read). Up to 15 bytes it is {@link #hash}, which reads them all; longer ranges go through
-     * four independent lanes of one eight-byte word each per step (no lane waits for another), the last
-     * 16 or 32 bytes read again to cover the tail, then one mix.
+     * may not read). Up to 15 bytes it is {@link #hash}, which reads them all. Longer ranges are folded into
+     * four lanes of one eight-byte word each per step (a rotate and an exclusive or: no lane waits for
+     * another, no multiplication in the loop), the last 32 bytes (or, under 32, the first and the last 16)
+     * folded in again to cover the tail, then each lane multiplied and the four mixed once. Every step is
+     * a bijection of a lane, so two ranges that differ in one word of the loop never share a hash.
      */
     public static int hashAll(byte[] b, int from, int n) {
         if (n < 2 * Long.BYTES) {
@@ -66,24 +68,23 @@ public final class ByteHash {
         long h3 = 0x27D4EB2F165667C5L;
         int i = from;
         for (; end - i > 4 * Long.BYTES; i += 4 * Long.BYTES) {
-            h0 = (h0 ^ (long) LONGS.get(b, i)) * 0xFF51AFD7ED558CCDL;
-            h1 = (h1 ^ (long) LONGS.get(b, i + 8)) * 0xC4CEB9FE1A85EC53L;
-            h2 = (h2 ^ (long) LONGS.get(b, i + 16)) * 0x9E3779B97F4A7C15L;
-            h3 = (h3 ^ (long) LONGS.get(b, i + 24)) * 0xD6E8FEB86659FD93L;
+            h0 = Long.rotateLeft(h0, 29) ^ (long) LONGS.get(b, i);
+            h1 = Long.rotateLeft(h1, 29) ^ (long) LONGS.get(b, i + 8);
+            h2 = Long.rotateLeft(h2, 29) ^ (long) LONGS.get(b, i + 16);
+            h3 = Long.rotateLeft(h3, 29) ^ (long) LONGS.get(b, i + 24);
         }
         // 1-32 bytes are left after i: the last 32 bytes of the range cover them; a range shorter than 32
         // is covered by its first and last 16.
         int tail = n >= 4 * Long.BYTES ? end - 4 * Long.BYTES : from;
-        h0 = (h0 ^ (long) LONGS.get(b, tail)) * 0xA0761D6478BD642FL;
-        h1 = (h1 ^ (long) LONGS.get(b, tail + 8)) * 0xE7037ED1A0B428DBL;
-        h2 = (h2 ^ (long) LONGS.get(b, end - 16)) * 0x8EBC6AF09C88C6E3L;
-        h3 = (h3 ^ (long) LONGS.get(b, end - 8)) * 0x589965CC75374CC3L;
-        long h = h0 ^ Long.rotateLeft(h1, 16) ^ Long.rotateLeft(h2, 32) ^ Long.rotateLeft(h3, 48);
-        h ^= h >>> 33;
-        h *= 0xC4CEB9FE1A85EC53L;
-        h ^= h >>> 29;
-        h *= 0xFF51AFD7ED558CCDL;
-        return (int) (h ^ h >>> 32);
+        h0 = Long.rotateLeft(h0, 29) ^ (long) LONGS.get(b, tail);
+        h1 = Long.rotateLeft(h1, 29) ^ (long) LONGS.get(b, tail + 8);
+        h2 = Long.rotateLeft(h2, 29) ^ (long) LONGS.get(b, end - 16);
+        h3 = Long.rotateLeft(h3, 29) ^ (long) LONGS.get(b, end - 8);
+        long h = h0 * 0xFF51AFD7ED558CCDL ^ Long.rotateLeft(h1 * 0xC4CEB9FE1A85EC53L, 16)
+                ^ Long.rotateLeft(h2 * 0x9E3779B97F4A7C15L, 32) ^ Long.rotateLeft(h3 * 0xD6E8FEB86659FD93L, 48);
+        h ^= h >>> 32;
+        h *= 0xA0761D6478BD642FL;
+        return (int) (h ^ h >>> 29);
     }
 
     private static long mix(long h, long word) {
