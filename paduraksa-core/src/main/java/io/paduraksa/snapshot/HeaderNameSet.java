@@ -129,10 +129,6 @@ final class HeaderNameSet {
         return names;
     }
 
-    boolean matchesProxyPrefix() {
-        return proxyPrefix;
-    }
-
     @Override
     public String toString() {
         return (proxyPrefix ? "proxy-*, " : "") + String.join(", ", names);
