@@ -46,10 +46,6 @@ public record UpstreamCluster(
             this.configName = configName;
         }
 
-        public String configName() {
-            return configName;
-        }
-
         /** The protocol for a config name, or null. */
         public static Protocol of(String configName) {
             for (Protocol p : values()) {
@@ -73,10 +69,6 @@ public record UpstreamCluster(
 
         LoadBalancing(String configName) {
             this.configName = configName;
-        }
-
-        public String configName() {
-            return configName;
         }
 
         /** The policy for a config name, or null. */
