@@ -54,14 +54,6 @@ public final class ChallengePolicy implements RequestPolicy {
         return name;
     }
 
-    public ClearanceCookie cookie() {
-        return cookie;
-    }
-
-    public ChallengeToken token() {
-        return token;
-    }
-
     /** Runs per request on the event loop; 0 B except when a proof is submitted. */
     @Override
     public PolicyDecision evaluate(PolicyInput request) {

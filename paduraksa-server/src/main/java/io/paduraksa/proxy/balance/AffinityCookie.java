@@ -61,10 +61,6 @@ public final class AffinityCookie {
         }
     }
 
-    public String cookieName() {
-        return name;
-    }
-
     /** The destination named by a Cookie header value, or -1 when absent, unknown or malformed. */
     public int find(CharSequence cookieHeader) {
         return find(cookieHeader, 0, cookieHeader.length());

@@ -210,10 +210,6 @@ public final class TlsContexts {
         return provider;
     }
 
-    public Settings settings() {
-        return settings;
-    }
-
     private static SslContext build(Settings settings, SslProvider provider, List<X509Certificate> chain,
                                     PrivateKey key, X509Certificate[] clientCas, Path certFile, int index)
             throws TlsException {
