@@ -43,13 +43,8 @@ public final class ForwardAuthPolicy extends NamedPolicy implements AsyncPolicy 
     /**
      * @param cacheKey header names the cache is keyed by; null for no cache
      * @param unavailable what a failed auth call decides (a denial, or CONTINUE for {@code allow})
+     * @param ca PEM trust anchors for an https:// url; null for the system trust store
      */
-    public ForwardAuthPolicy(String name, URI url, String method, List<String> forwardHeaders, List<String> copyHeaders,
-            List<String> cacheKey, long ttlNanos, int maxEntries, long timeoutMillis, PolicyDecision unavailable) {
-        this(name, url, method, forwardHeaders, copyHeaders, cacheKey, ttlNanos, maxEntries, timeoutMillis, unavailable, null);
-    }
-
-    /** @param ca PEM trust anchors for an https:// url; null for the system trust store */
     public ForwardAuthPolicy(String name, URI url, String method, List<String> forwardHeaders, List<String> copyHeaders,
             List<String> cacheKey, long ttlNanos, int maxEntries, long timeoutMillis, PolicyDecision unavailable,
             java.nio.file.Path ca) {

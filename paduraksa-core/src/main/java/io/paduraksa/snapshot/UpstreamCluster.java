@@ -127,12 +127,6 @@ public record UpstreamCluster(
     public record Health(String activePath, Duration activeInterval, Duration activeTimeout, int healthyThreshold,
             int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor,
             boolean passiveCount5xx) {
-
-        public Health(String activePath, Duration activeInterval, Duration activeTimeout, int healthyThreshold,
-                int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor) {
-            this(activePath, activeInterval, activeTimeout, healthyThreshold, unhealthyThreshold, passiveFailures,
-                    passiveEjectFor, passiveMaxEjectFor, false);
-        }
     }
 
     /** Upstream timeouts; {@code idle} is the longest silence while a request or response body streams. */
