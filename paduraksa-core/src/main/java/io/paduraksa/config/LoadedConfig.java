@@ -23,10 +23,4 @@ public record LoadedConfig(String fileName, String text, PaduraksaSpec spec, Yam
         Location at = positions.locate(yamlPath);
         return new ConfigError(fileName, at.line(), at.column(), yamlPath, problem);
     }
-
-    /** An error about the key at {@code yamlPath} itself (the key, not its value). */
-    public ConfigError keyError(String yamlPath, String problem) {
-        Location at = positions.locateKey(yamlPath);
-        return new ConfigError(fileName, at.line(), at.column(), yamlPath, problem);
-    }
 }

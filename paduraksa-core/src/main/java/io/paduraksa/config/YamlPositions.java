@@ -14,12 +14,10 @@ import java.util.Map;
  */
 public final class YamlPositions {
     private final Map<String, Location> values;
-    private final Map<String, Location> keys;
     private final Location root;
 
-    YamlPositions(Map<String, Location> values, Map<String, Location> keys) {
+    YamlPositions(Map<String, Location> values) {
         this.values = values;
-        this.keys = keys;
         this.root = values.getOrDefault(YamlPath.ROOT, Location.START);
     }
 
@@ -47,19 +45,5 @@ public final class YamlPositions {
             path = YamlPath.parent(path);
         }
         return root;
-    }
-
-    /**
-     * Where the key of a mapping entry is ({@code polices} in {@code polices: [x]}), for errors
-     * about the key itself; falls back to {@link #locate(String)} for list items and absent keys.
-     */
-    public Location locateKey(String yamlPath) {
-        Location at = keys.get(yamlPath);
-        return at != null ? at : locate(yamlPath);
-    }
-
-    /** Whether the file has a value at exactly this path. */
-    public boolean contains(String yamlPath) {
-        return yamlPath.isEmpty() ? !values.isEmpty() : values.containsKey(yamlPath);
     }
 }

@@ -40,7 +40,6 @@ final class YamlReader {
     private final YAMLParser parser;
     private final ErrorList errors;
     private final Map<String, Location> values = new HashMap<>();
-    private final Map<String, Location> keys = new HashMap<>();
 
     private YamlReader(YAMLParser parser, ErrorList errors) {
         this.parser = parser;
@@ -84,7 +83,7 @@ final class YamlReader {
     }
 
     private YamlPositions positions() {
-        return new YamlPositions(values, keys);
+        return new YamlPositions(values);
     }
 
     private YamlNode readValue(JsonToken token, String path) throws IOException {
@@ -116,8 +115,6 @@ final class YamlReader {
             if (first != null) {
                 errors.add(keyPath, keyAt, "duplicate key, first written at line " + first.keyAt().line()
                         + " (expected each key once in a mapping)");
-            } else {
-                keys.put(keyPath, keyAt);
             }
         }
         expectEnd(token, JsonToken.END_OBJECT);

@@ -15,10 +15,9 @@ import java.util.Locale;
  * list, a country outside it is denied; a request without a country gets the {@code unknown}
  * verdict. Per request {@link #evaluate}: at most one header lookup and one array read; 0 B.
  */
-public final class CountryPolicy implements RequestPolicy {
+public final class CountryPolicy extends NamedPolicy {
     /** Per country index: true when denied. Slot {@link CountryCodes#UNKNOWN} holds the unknown verdict. */
     private final boolean[] denied = new boolean[CountryCodes.TABLE_SIZE];
-    private final String name;
     private final AsciiString header;
     private final CountryDatabase database;
     private final PolicyDecision denial;
@@ -32,10 +31,10 @@ public final class CountryPolicy implements RequestPolicy {
      */
     public CountryPolicy(String name, List<String> allow, List<String> deny, boolean denyUnknown, String header,
             CountryDatabase database, PolicyDecision denial) {
+        super(name);
         if (allow.isEmpty() && deny.isEmpty()) {
             throw new IllegalArgumentException("a country policy needs allow or deny");
         }
-        this.name = name;
         this.header = AsciiString.cached(header.toLowerCase(Locale.ROOT));
         this.database = database;
         this.denial = denial;
@@ -57,11 +56,6 @@ public final class CountryPolicy implements RequestPolicy {
             throw new IllegalArgumentException("'" + code + "' is not a country code (expected an ISO 3166 alpha-2 code like DE)");
         }
         return i;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /** The database this policy named, or null. */

@@ -113,25 +113,16 @@ final class ForwardAuthCache {
         for (int i = 0; i < keyHeaders.length; i++) {
             CharSequence v = in.header(keyHeaders[i]);
             if (v == null) {
-                h = mix(h ^ ABSENT);
+                h = RateLimiter.mix(h ^ ABSENT);
                 continue;
             }
             int n = v.length();
-            h = mix(h ^ n);
+            h = RateLimiter.mix(h ^ n);
             for (int j = 0; j < n; j++) {
                 h = (h ^ (v.charAt(j) & 0xFF)) * 0x100000001B3L;
             }
         }
-        return mix(h);
-    }
-
-    /** MurmurHash3's 64-bit finaliser. */
-    private static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xFF51AFD7ED558CCDL;
-        h ^= h >>> 33;
-        h *= 0xC4CEB9FE1A85EC53L;
-        return h ^ (h >>> 33);
+        return RateLimiter.mix(h);
     }
 
     /** A request's exact key: the key headers' values, concatenated, with each length (-1: absent). */

@@ -24,13 +24,12 @@ import java.util.Locale;
  * garbage collector once no entry and no write holds them (a pooled buffer released on eviction could
  * still be written by another loop).
  */
-public final class ForwardAuthPolicy implements AsyncPolicy {
+public final class ForwardAuthPolicy extends NamedPolicy implements AsyncPolicy {
     /** The largest auth answer body passed on to the client; a larger one makes the service unavailable. */
     public static final int MAX_BODY = 64 * 1024;
     /** Unpooled, leak detection off, freed by the GC: see the class comment. */
     private static final ByteBufAllocator DENIALS = new UnpooledByteBufAllocator(false, true, false);
 
-    private final String name;
     private final URI url;
     private final String method;
     private final String[] forwardHeaders;
@@ -44,18 +43,13 @@ public final class ForwardAuthPolicy implements AsyncPolicy {
     /**
      * @param cacheKey header names the cache is keyed by; null for no cache
      * @param unavailable what a failed auth call decides (a denial, or CONTINUE for {@code allow})
+     * @param ca PEM trust anchors for an https:// url; null for the system trust store
      */
-    public ForwardAuthPolicy(String name, URI url, String method, List<String> forwardHeaders, List<String> copyHeaders,
-            List<String> cacheKey, long ttlNanos, int maxEntries, long timeoutMillis, PolicyDecision unavailable) {
-        this(name, url, method, forwardHeaders, copyHeaders, cacheKey, ttlNanos, maxEntries, timeoutMillis, unavailable, null);
-    }
-
-    /** @param ca PEM trust anchors for an https:// url; null for the system trust store */
     public ForwardAuthPolicy(String name, URI url, String method, List<String> forwardHeaders, List<String> copyHeaders,
             List<String> cacheKey, long ttlNanos, int maxEntries, long timeoutMillis, PolicyDecision unavailable,
             java.nio.file.Path ca) {
+        super(name);
         this.ca = ca;
-        this.name = name;
         this.url = url;
         this.method = method;
         this.forwardHeaders = forwardHeaders.toArray(new String[0]);
@@ -64,11 +58,6 @@ public final class ForwardAuthPolicy implements AsyncPolicy {
         this.timeoutMillis = timeoutMillis;
         this.unavailable = unavailable;
         this.cache = cacheKey == null ? null : new ForwardAuthCache(lower(cacheKey), ttlNanos, maxEntries);
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

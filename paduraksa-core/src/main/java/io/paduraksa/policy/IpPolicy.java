@@ -10,8 +10,7 @@ import io.paduraksa.net.IpRangeSet;
  * <p>{@code allow == null} means "no allow list". A non-null but empty allow set denies everyone:
  * the compiler should pass null for an absent or empty {@code allow:}.
  */
-public final class IpPolicy implements RequestPolicy {
-    private final String name;
+public final class IpPolicy extends NamedPolicy {
     private final IpRangeSet allow;
     private final IpRangeSet deny;
     private final PolicyDecision denied;
@@ -22,18 +21,13 @@ public final class IpPolicy implements RequestPolicy {
      * @param denied what a denied client gets (a precomputed 403, a drop...)
      */
     public IpPolicy(String name, IpRangeSet allow, IpRangeSet deny, PolicyDecision denied) {
+        super(name);
         if (name == null || denied == null) {
             throw new IllegalArgumentException("an IP policy needs a name and a denial decision");
         }
-        this.name = name;
         this.allow = allow;
         this.deny = deny == null || deny.isEmpty() ? null : deny;
         this.denied = denied;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

@@ -9,9 +9,8 @@ import java.util.List;
  * 9.1): {@code get} is not {@code GET}. Per request {@link #evaluate} compares the method as sent
  * with a few precompiled {@link AsciiString}s; no String, 0 B.
  */
-public final class MethodPolicy implements RequestPolicy {
+public final class MethodPolicy extends NamedPolicy {
 
-    private final String name;
     private final AsciiString[] allowed;
     private final PolicyDecision denied;
 
@@ -21,23 +20,18 @@ public final class MethodPolicy implements RequestPolicy {
      * @throws IllegalArgumentException for an empty list or a value that is not a token
      */
     public MethodPolicy(String name, List<String> allowedMethods, PolicyDecision denied) {
+        super(name);
         if (name == null || denied == null || allowedMethods == null) {
             throw new IllegalArgumentException("method policy '" + name + "': name, allow and denied must not be null");
         }
         if (allowedMethods.isEmpty()) {
             throw new IllegalArgumentException("method policy '" + name + "': allow is empty (expected at least one method, e.g. GET)");
         }
-        this.name = name;
         this.denied = denied;
         this.allowed = new AsciiString[allowedMethods.size()];
         for (int i = 0; i < allowed.length; i++) {
             allowed[i] = AsciiString.cached(requireToken(name, i, allowedMethods.get(i)));
         }
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /** Runs per request on the event loop; 0 B. */

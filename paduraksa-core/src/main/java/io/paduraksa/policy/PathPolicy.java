@@ -20,9 +20,8 @@ import java.util.List;
  * Prefix matching is segment-aware: {@code /admin} covers {@code /admin} and {@code /admin/x} but
  * not {@code /administrator}; {@code /admin/} does not cover {@code /admin}.
  */
-public final class PathPolicy implements RequestPolicy {
+public final class PathPolicy extends NamedPolicy {
 
-    private final String name;
     private final PathPrefixSet allow;
     private final PathPrefixSet deny;
     private final boolean hasAllowList;
@@ -35,19 +34,14 @@ public final class PathPolicy implements RequestPolicy {
      * @throws IllegalArgumentException naming an invalid prefix
      */
     public PathPolicy(String name, List<String> allow, List<String> deny, PolicyDecision denied) {
+        super(name);
         if (name == null || denied == null || allow == null || deny == null) {
             throw new IllegalArgumentException("path policy '" + name + "': name, allow, deny and denied must not be null");
         }
-        this.name = name;
         this.allow = compile(name, "allow", allow, false);
         this.deny = compile(name, "deny", deny, true);
         this.hasAllowList = !allow.isEmpty();
         this.denied = denied;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /** Runs per request on the event loop; 0 B. */

@@ -14,7 +14,7 @@ import java.util.Locale;
  * header must not escape the limit, at the price that every such client is limited together.
  * Host and route identities are positions in the file ({@code hosts[i]}, {@code routes[j]}).
  */
-public final class RateLimitPolicy implements RequestPolicy {
+public final class RateLimitPolicy extends NamedPolicy {
 
     /** What a request is counted under. */
     public enum Key {
@@ -29,7 +29,6 @@ public final class RateLimitPolicy implements RequestPolicy {
         }
     }
 
-    private final String name;
     private final RateLimiter limiter;
     private final Key key;
     private final AsciiString header;
@@ -49,20 +48,15 @@ public final class RateLimitPolicy implements RequestPolicy {
      *                ({@link PolicyInput#rateLimit}) for the {@code RateLimit-*} response fields
      */
     public RateLimitPolicy(String name, RateLimiter limiter, Key key, String header, PolicyDecision limited, boolean headers) {
+        super(name);
         if (name == null || limiter == null || key == null || limited == null || (key == Key.HEADER) != (header != null)) {
             throw new IllegalArgumentException("rate limit '" + name + "': name, limiter, key and decision are required, and a header only with key header:");
         }
-        this.name = name;
         this.limiter = limiter;
         this.key = key;
         this.header = header == null ? null : AsciiString.cached(header.toLowerCase(Locale.ROOT));
         this.limited = limited;
         this.headers = headers;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     public RateLimiter limiter() {

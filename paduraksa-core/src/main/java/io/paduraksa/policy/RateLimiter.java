@@ -227,7 +227,7 @@ public final class RateLimiter {
     }
 
     /** MurmurHash3's 64-bit finaliser: every input bit flips about half the output bits. */
-    private static long mix(long h) {
+    static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xFF51AFD7ED558CCDL;
         h ^= h >>> 33;

@@ -25,7 +25,7 @@ import java.util.List;
  * {@code Accept-Language}; clients that do not claim {@code Mozilla/} (curl, API clients) are not
  * affected.
  */
-public final class RequestRulesPolicy implements RequestPolicy {
+public final class RequestRulesPolicy extends NamedPolicy {
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached("content-length");
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString ACCEPT = AsciiString.cached("accept");
@@ -34,7 +34,6 @@ public final class RequestRulesPolicy implements RequestPolicy {
     /** More digits than this cannot be a length we accept (10^18 B). */
     private static final int MAX_LENGTH_DIGITS = 18;
 
-    private final String name;
     private final RequestRule[] deny;
     private final RequestRule[] allow;
     private final long maxBody;
@@ -49,24 +48,19 @@ public final class RequestRulesPolicy implements RequestPolicy {
      */
     public RequestRulesPolicy(String name, List<RequestRule> deny, List<RequestRule> allow, long maxBody, boolean botSignal,
             PolicyDecision denied, PolicyDecision tooLarge) {
+        super(name);
         if (name == null || deny == null || allow == null || denied == null || tooLarge == null) {
             throw new IllegalArgumentException("request policy '" + name + "': name, rule lists and decisions must not be null");
         }
         if (deny.isEmpty() && allow.isEmpty() && maxBody < 0 && !botSignal) {
             throw new IllegalArgumentException("request policy '" + name + "' checks nothing (expected deny, allow, max_body or bot_signal)");
         }
-        this.name = name;
         this.deny = deny.toArray(new RequestRule[0]);
         this.allow = allow.toArray(new RequestRule[0]);
         this.maxBody = maxBody;
         this.botSignal = botSignal;
         this.denied = denied;
         this.tooLarge = tooLarge;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /** Runs per request on the event loop; 0 B. */

@@ -21,11 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * matches its UTF-8 bytes); ASCII letters are folded to lower case on both sides, other bytes match
  * only themselves.
  */
-public final class UserAgentPolicy implements RequestPolicy {
+public final class UserAgentPolicy extends NamedPolicy {
 
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
 
-    private final String name;
     private final boolean denyEmpty;
     private final PolicyDecision denied;
     private final Needles needles;
@@ -37,15 +36,10 @@ public final class UserAgentPolicy implements RequestPolicy {
      * @throws IllegalArgumentException for an empty or null needle
      */
     public UserAgentPolicy(String name, List<String> denyNeedles, boolean denyEmpty, PolicyDecision denied) {
-        this.name = requireNonNull(name, "name");
+        super(requireNonNull(name, "name"));
         this.denied = requireNonNull(denied, "denied decision");
         this.denyEmpty = denyEmpty;
         this.needles = Needles.compile(name, denyNeedles);
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /** Runs per request on the event loop; 0 B. */

@@ -19,11 +19,6 @@ public final class CompiledHost {
     /** By {@link PrecomputedResponse#errorPageSlot()}; null when the host has no error pages of its own. */
     private final PrecomputedResponse[] pageAnswers;
 
-    public CompiledHost(int index, List<String> names, RequestPolicy[] policies, RouteTable<CompiledRoute> routes,
-            ResponseHeaderRules responseHeaders) {
-        this(index, names, policies, routes, responseHeaders, null);
-    }
-
     CompiledHost(int index, List<String> names, RequestPolicy[] policies, RouteTable<CompiledRoute> routes,
             ResponseHeaderRules responseHeaders, PrecomputedResponse[] pageAnswers) {
         this.index = index;

@@ -10,10 +10,6 @@ public final class CompiledRoute {
     private final CompiledAction action;
     private final RouteCache cache;
 
-    public CompiledRoute(String prefix, int index, RequestPolicy[] policies, CompiledAction action) {
-        this(prefix, index, policies, action, null);
-    }
-
     public CompiledRoute(String prefix, int index, RequestPolicy[] policies, CompiledAction action, RouteCache cache) {
         this.prefix = prefix;
         this.index = index;

@@ -71,51 +71,32 @@ final class HeaderNameSet {
     /** Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing. */
     boolean contains(CharSequence name) {
         int n = name.length();
-        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name)) {
+        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, false)) {
             return true;
         }
         if (n >= byLength.length) {
             return false;
         }
         byte[][] bucket = byLength[n];
-        if (foldSeparators) {
-            for (int i = 0; i < bucket.length; i++) {
-                if (startsWithSeparatorsFolded(bucket[i], name)) {
-                    return true;
-                }
-            }
-            return false;
-        }
         for (int i = 0; i < bucket.length; i++) {
-            if (startsWithFolded(bucket[i], name)) {
+            if (startsWithFolded(bucket[i], name, foldSeparators)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** As {@link #startsWithFolded}, also reading {@code _} in {@code s} as {@code -}. */
-    private static boolean startsWithSeparatorsFolded(byte[] lower, CharSequence s) {
+    /**
+     * Whether {@code s} starts with {@code lower}, folding ASCII upper-case letters of {@code s} and,
+     * with {@code separators}, reading {@code _} in {@code s} as {@code -}.
+     */
+    private static boolean startsWithFolded(byte[] lower, CharSequence s, boolean separators) {
         for (int i = 0; i < lower.length; i++) {
             char c = s.charAt(i);
             if (c >= 'A' && c <= 'Z') {
                 c += 'a' - 'A';
-            } else if (c == '_') {
+            } else if (separators && c == '_') {
                 c = '-';
-            }
-            if (c != lower[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether {@code s} starts with {@code lower}, folding ASCII upper-case letters of {@code s}. */
-    private static boolean startsWithFolded(byte[] lower, CharSequence s) {
-        for (int i = 0; i < lower.length; i++) {
-            char c = s.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                c += 'a' - 'A';
             }
             if (c != lower[i]) {
                 return false;
@@ -127,10 +108,6 @@ final class HeaderNameSet {
     /** The lower-case names, in the order first given (without the {@code proxy-} rule); for explain output and tests. */
     List<String> names() {
         return names;
-    }
-
-    boolean matchesProxyPrefix() {
-        return proxyPrefix;
     }
 
     @Override

@@ -113,11 +113,6 @@ public final class ResponseHeaderRules {
         return values;
     }
 
-    /** The removed names, lower-case (besides every {@code proxy-*}); for explain output and tests. */
-    public List<String> removedNames() {
-        return removed.names();
-    }
-
     @Override
     public String toString() {
         return "ResponseHeaderRules(set " + new String(http1Lines, StandardCharsets.US_ASCII).replace("\r\n", "; ").strip()

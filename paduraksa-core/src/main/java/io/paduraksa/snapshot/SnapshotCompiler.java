@@ -3,7 +3,6 @@ package io.paduraksa.snapshot;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.AsciiString;
 import io.paduraksa.config.ActionSpec;
-import io.paduraksa.config.ClusterSpec;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.config.HostSpec;
 import io.paduraksa.config.LoadedConfig;

@@ -46,10 +46,6 @@ public record UpstreamCluster(
             this.configName = configName;
         }
 
-        public String configName() {
-            return configName;
-        }
-
         /** The protocol for a config name, or null. */
         public static Protocol of(String configName) {
             for (Protocol p : values()) {
@@ -73,10 +69,6 @@ public record UpstreamCluster(
 
         LoadBalancing(String configName) {
             this.configName = configName;
-        }
-
-        public String configName() {
-            return configName;
         }
 
         /** The policy for a config name, or null. */
@@ -135,12 +127,6 @@ public record UpstreamCluster(
     public record Health(String activePath, Duration activeInterval, Duration activeTimeout, int healthyThreshold,
             int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor,
             boolean passiveCount5xx) {
-
-        public Health(String activePath, Duration activeInterval, Duration activeTimeout, int healthyThreshold,
-                int unhealthyThreshold, int passiveFailures, Duration passiveEjectFor, Duration passiveMaxEjectFor) {
-            this(activePath, activeInterval, activeTimeout, healthyThreshold, unhealthyThreshold, passiveFailures,
-                    passiveEjectFor, passiveMaxEjectFor, false);
-        }
     }
 
     /** Upstream timeouts; {@code idle} is the longest silence while a request or response body streams. */

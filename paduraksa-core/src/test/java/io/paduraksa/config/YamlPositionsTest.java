@@ -48,28 +48,11 @@ class YamlPositionsTest {
     }
 
     @Test
-    void locateKeyGivesTheKeyItself() {
-        YamlPositions positions = YamlPositions.scan(YAML);
-
-        assertThat(positions.locateKey("hosts[0].routes")).isEqualTo(new Location(7, 5));
-        assertThat(positions.locateKey("hosts[0].routes[0].forward")).isEqualTo(new Location(9, 9));
-        assertThat(positions.locateKey("hosts[0].names[1]")).as("list items have no key").isEqualTo(new Location(6, 31));
-    }
-
-    @Test
-    void containsOnlyPathsWritten() {
-        YamlPositions positions = YamlPositions.scan(YAML);
-
-        assertThat(positions.contains("hosts[0].routes[1].path")).isTrue();
-        assertThat(positions.contains("hosts[0].routes[1].policies")).isFalse();
-    }
-
-    @Test
     void aSyntaxErrorKeepsThePathsBeforeIt() {
         YamlPositions positions = YamlPositions.scan("hosts:\n  - names: [a.example]\nbroken: \"\n");
 
         assertThat(positions.locate("hosts[0].names[0]")).isEqualTo(new Location(2, 13));
-        assertThat(positions.contains("broken")).isFalse();
+        assertThat(positions.locate("broken")).as("not recorded: the document's start").isEqualTo(Location.START);
     }
 
     @Test

@@ -64,7 +64,7 @@ class ForwardAuthPolicyTest {
 
     static ForwardAuthPolicy policy(long ttlNanos) {
         return new ForwardAuthPolicy("sso", URI.create("http://127.0.0.1:9/auth"), "GET", List.of("Cookie"),
-                List.of("X-User"), List.of("Cookie", "Authorization"), ttlNanos, 1000, 500, UNAVAILABLE);
+                List.of("X-User"), List.of("Cookie", "Authorization"), ttlNanos, 1000, 500, UNAVAILABLE, null);
     }
 
     @Test

@@ -53,7 +53,7 @@ class ClusterCompilerTest {
         assertThat(c.tls()).isEqualTo(new UpstreamCluster.Tls(true, null, null));
         assertThat(c.pool()).isEqualTo(new UpstreamCluster.Pool(256, Duration.ofSeconds(60), 0));
         assertThat(c.health()).isEqualTo(new UpstreamCluster.Health(null, Duration.ofSeconds(5), Duration.ofSeconds(2), 2, 3,
-                0, Duration.ofSeconds(30), Duration.ofSeconds(300)));
+                0, Duration.ofSeconds(30), Duration.ofSeconds(300), false));
         assertThat(c.timeouts()).isEqualTo(new UpstreamCluster.Timeouts(Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofSeconds(60)));
         assertThat(c.retry()).isEqualTo(new UpstreamCluster.Retry(1, 0.2, 10));
         assertThat(c.resolveEvery()).isEqualTo(Duration.ofSeconds(30));

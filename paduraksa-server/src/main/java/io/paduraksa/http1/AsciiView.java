@@ -63,11 +63,6 @@ public final class AsciiView implements AsciiText {
         buf.getBytes(from + index, dst, at, n);
     }
 
-    /** The byte at {@code index}, unsigned; same as {@code charAt} without the char type. */
-    public int byteAt(int index) {
-        return charAt(index);
-    }
-
     /** Compares with {@code lowerCase} folding ASCII letters only; {@code lowerCase} must be lower case. */
     public boolean contentEqualsIgnoreCase(AsciiString lowerCase) {
         return length == lowerCase.length() && Http1Bytes.equalsLowerCase(buf, from, lowerCase);

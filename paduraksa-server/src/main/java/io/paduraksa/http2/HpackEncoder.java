@@ -6,9 +6,8 @@ import io.netty.buffer.ByteBuf;
  * HPACK encoding without a dynamic table (RFC 7541 section 6): a field that is in the static table
  * with its value is one index; otherwise a literal without indexing, naming a static entry's name
  * by index when there is one; strings are Huffman-coded when asked and shorter. Without a dynamic
- * table the encoder keeps no state, so a block encoded once (the gate's answers:
- * {@link Http2HeaderBlock}) can be sent on any connection, and the peer's SETTINGS_HEADER_TABLE_SIZE
- * never matters. Sensitive fields can be sent never-indexed (section 6.2.3), which tells
+ * table the encoder keeps no state, so a block is valid on any connection, and the peer's
+ * SETTINGS_HEADER_TABLE_SIZE never matters. Sensitive fields can be sent never-indexed (section 6.2.3), which tells
  * intermediaries not to index them either. Appends to the caller's buffer; allocates nothing.
  */
 public final class HpackEncoder {

@@ -413,16 +413,6 @@ public final class Http2Connection implements Http2FrameListener {
         return peerMaxConcurrentStreams;
     }
 
-    /** The decoder, for a handler that decodes a block itself (tests). */
-    public HpackDecoder decoder() {
-        return decoder;
-    }
-
-    /** The largest frame payload the peer takes. */
-    public int peerMaxFrameSize() {
-        return peerMaxFrameSize;
-    }
-
     // =====================================================================================
     // reading: Http2FrameListener
 

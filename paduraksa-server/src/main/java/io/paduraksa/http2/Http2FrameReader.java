@@ -90,10 +90,6 @@ public final class Http2FrameReader {
         this.maxFrameSize = maxFrameSize;
     }
 
-    public int maxFrameSize() {
-        return maxFrameSize;
-    }
-
     /** Whether a connection error was reported; from then on {@link #read} discards everything. */
     public boolean hasFailed() {
         return failed;

@@ -52,9 +52,7 @@ public enum Http2Violation {
     // ---- connection state (RFC 9113 sections 3.4, 5, 6.9, 8; found by Http2Connection)
     PREFACE_INVALID(PROTOCOL_ERROR, true, "RFC 9113 3.4", "connection preface missing or wrong"),
     FIRST_FRAME_NOT_SETTINGS(PROTOCOL_ERROR, true, "RFC 9113 3.4", "first frame of the peer is not SETTINGS"),
-    STREAM_ID_WRONG_PARITY(PROTOCOL_ERROR, true, "RFC 9113 5.1.1", "stream id of the wrong parity for its initiator"),
     STREAM_IDLE(PROTOCOL_ERROR, true, "RFC 9113 5.1", "frame on an idle stream"),
-    STREAM_ID_NOT_INCREASING(PROTOCOL_ERROR, true, "RFC 9113 5.1.1", "new stream id not above the last one"),
     STREAM_CLOSED_FRAME(STREAM_CLOSED, false, "RFC 9113 5.1", "frame on a closed or half-closed (remote) stream"),
     STREAM_REFUSED(REFUSED_STREAM, false, "RFC 9113 5.1.2", "more streams than SETTINGS_MAX_CONCURRENT_STREAMS"),
     PUSH_PROMISE_RECEIVED(PROTOCOL_ERROR, true, "RFC 9113 8.4", "PUSH_PROMISE from a client, or with push disabled"),

@@ -14,9 +14,8 @@
  *       {@link io.paduraksa.http2.HpackDynamicTable}; {@link io.paduraksa.http2.HpackHuffman} into a
  *       reused scratch area; fields as positions to an {@link io.paduraksa.http2.HpackFieldSink})
  *       with {@link io.paduraksa.http2.Http2FieldValidator} (RFC 9113 sections 8.1-8.5) run on every
- *       field; {@link io.paduraksa.http2.HpackEncoder} (static indices, literals without indexing)
- *       and {@link io.paduraksa.http2.Http2HeaderBlock} (a block encoded once for a constant
- *       answer).</li>
+ *       field; {@link io.paduraksa.http2.HpackEncoder} (static indices, literals without
+ *       indexing).</li>
  *   <li>Connection: {@link io.paduraksa.http2.Http2Connection}, role-neutral (a server and a client
  *       differ in which stream ids the peer opens): preface, SETTINGS and ACK, PING, GOAWAY and the
  *       graceful two-step drain, RST_STREAM, PRIORITY ignored, PUSH_PROMISE refused, stream and

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -34,8 +35,10 @@ import java.util.function.Supplier;
  * serving, and the last reload error), {@code /status} (also {@code /}: an HTML page for people)
  * and {@code /status.json} (its figures), and {@code POST /cache/purge} (removes stored responses:
  * {@code host}, {@code path} and {@code prefix=true} in the query narrow it). Not on the request
- * path: it uses Netty's stock codec.
+ * path: it uses Netty's stock codec. One handler serves all admin connections (it keeps no
+ * per-connection state).
  */
+@ChannelHandler.Sharable
 public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final SnapshotStore store;
     private final Reloader reloader;
@@ -54,11 +57,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
     /** The admin listener's pipeline. */
     public static final class Initializer extends ChannelInitializer<Channel> {
-        private final SnapshotStore store;
-        private final Reloader reloader;
-        private final BooleanSupplier ready;
-        private final Metrics metrics;
-        private final Supplier<Map<String, InetSocketAddress>> bound;
+        private final AdminHandler handler;
 
         /**
          * @param metrics the server's counters
@@ -66,17 +65,13 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
          */
         public Initializer(SnapshotStore store, Reloader reloader, BooleanSupplier ready, Metrics metrics,
                            Supplier<Map<String, InetSocketAddress>> bound) {
-            this.store = store;
-            this.reloader = reloader;
-            this.ready = ready;
-            this.metrics = metrics;
-            this.bound = bound;
+            this.handler = new AdminHandler(store, reloader, ready, metrics, bound);
         }
 
         @Override
         protected void initChannel(Channel ch) {
             ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192), new HttpObjectAggregator(64 * 1024),
-                    new AdminHandler(store, reloader, ready, metrics, bound));
+                    handler);
         }
     }
 

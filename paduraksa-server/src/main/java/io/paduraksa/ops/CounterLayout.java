@@ -79,10 +79,6 @@ final class CounterLayout {
         return policyNames.length;
     }
 
-    int unknownHost() {
-        return hostNames.length - 1;
-    }
-
     /** The slot of host index {@code hostIndex} (-1 or out of range: the unknown-host slot). */
     int hostSlot(int hostIndex) {
         return hostIndex < 0 || hostIndex >= routeBase.length ? hostNames.length - 1 : hostIndex;

@@ -87,10 +87,6 @@ public final class Endpoint implements AutoCloseable {
         return cluster.protocol();
     }
 
-    UpstreamCluster.Destination destination() {
-        return destination;
-    }
-
     Class<? extends SocketChannel> channelClass() {
         return channelClass;
     }

@@ -54,7 +54,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +85,6 @@ public final class EdgeServer {
     /** Inherited listening sockets (socket activation), by listener index; null where the listener is bound. */
     private final Channel[] adopted;
     private final Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
-    private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
     /** The listeners' shared services (their stopping flag); null until the constructor set them. */
     private ListenerServices services;
@@ -527,11 +525,6 @@ public final class EdgeServer {
         return !stopping && !serverChannels.isEmpty();
     }
 
-    /** Waits until {@link #stop} finished. */
-    public void awaitStop() throws InterruptedException {
-        stopped.await();
-    }
-
     /**
      * Stops accepting, asks every connection to finish (HTTP/2: GOAWAY; HTTP/1.1: closed when idle),
      * waits up to {@code drain} for them to close, then shuts the event loops down.
@@ -584,7 +577,6 @@ public final class EdgeServer {
         reloader.close();
         store.current().release();
         notifier.close();
-        stopped.countDown();
         if (started) {
             LOG.info("stopped");
         }

@@ -1,5 +1,6 @@
 package io.paduraksa.proxy;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.proxy.balance.AffinityCookie;
@@ -125,8 +126,8 @@ class RetryAvailabilityIT {
     void affinityDoesNotPinAClientToADestinationThatFailedRecently() throws IOException {
         String dead = "http://127.0.0.1:" + deadPort;
         String live = good.url();
-        String value = new AffinityCookie("pdk", new String[] {dead, live}, "sticky").setCookieValue(0).toString();
-        String cookie = "Cookie: " + value.substring(0, value.indexOf(';')) + "\r\n"; // pdk=<token of the dead destination>
+        String line = new String(new AffinityCookie("pdk", new String[] {dead, live}, "sticky").setCookieLine(0), US_ASCII);
+        String cookie = "Cookie: " + line.substring("Set-Cookie: ".length(), line.indexOf(';')) + "\r\n"; // pdk=<token of the dead destination>
         try (RawHttp c = new RawHttp(server.port("public"))) {
             assertThat(c.exchange("GET /s HTTP/1.1\r\nHost: sticky.test\r\n" + cookie + "\r\n").status()).isEqualTo(502);
             for (int i = 0; i < 5; i++) {

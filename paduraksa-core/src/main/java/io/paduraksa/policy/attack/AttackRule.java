@@ -16,7 +16,7 @@ public final class AttackRule {
     public static final int ERROR = 4;
     public static final int WARNING = 3;
     public static final int NOTICE = 2;
-    /** Compile time only (deciding {@link #isAlone}); never run on request bytes. */
+    /** Compile time only (deciding {@code alone}); never run on request bytes. */
     private static final Pattern GAP = Pattern.compile("\\.[*+]|\\[\\^[^\\]]*\\][*+]|\\]\\{[0-9]");
 
     private final int id;
@@ -26,7 +26,11 @@ public final class AttackRule {
     private final int parts;
     private final String pattern;
     private final String message;
-    /** Unbounded gaps or counted runs: compiled alone, since in a union they multiply its states. */
+    /**
+     * A gap ({@code .*}, {@code .+}, a negated class repeated), a counted run ({@code [...]{12}}) or a trigger (a
+     * long word list): the rule joins the union by its trigger only (each gap, or thousands of states, would
+     * multiply the states of all the others), and its own automaton is walked over a value whose group matched.
+     */
     private final boolean alone;
     private final boolean cmdLine;
     /** For a gap rule: a gap-free pattern that every match of the rule contains (its part before the first gap). */
@@ -50,16 +54,6 @@ public final class AttackRule {
         if (alone && (trigger == null || GAP.matcher(trigger).find())) {
             throw new IllegalStateException(id + ": a rule with a gap needs a gap-free trigger for the union (" + pattern + ")");
         }
-    }
-
-    /**
-     * True when the pattern has a gap ({@code .*} or {@code .+}, a negated class repeated) or a counted run
-     * ({@code [...]{12}}), or the rule has a trigger (a long word list): such a rule joins the union by its
-     * trigger only (where each gap, or thousands of states, would multiply the states of all the others),
-     * and its own automaton is walked over a value whose group automaton matched.
-     */
-    boolean isAlone() {
-        return alone;
     }
 
     /**

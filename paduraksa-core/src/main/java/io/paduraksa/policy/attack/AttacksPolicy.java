@@ -3,6 +3,7 @@ package io.paduraksa.policy.attack;
 import io.netty.util.AsciiString;
 import io.paduraksa.policy.BodyPolicy;
 import io.paduraksa.policy.BodyScan;
+import io.paduraksa.policy.NamedPolicy;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.PolicyInput;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * request cycle feeds the body to a {@link BodyScanner} from {@link #startBody} as it arrives; its
  * arguments add to the head's score. Other content types are not inspected.
  */
-public final class AttacksPolicy implements BodyPolicy {
+public final class AttacksPolicy extends NamedPolicy implements BodyPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AttacksPolicy.class);
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
@@ -53,7 +54,6 @@ public final class AttacksPolicy implements BodyPolicy {
     private static final AsciiString[] FILE_NAMES = {AsciiString.cached("x-filename"), AsciiString.cached("x_filename"),
         AsciiString.cached("x-file-name")};
 
-    private final String name;
     private final int paranoia;
     private final int threshold;
     private final boolean detectOnly;
@@ -133,6 +133,7 @@ public final class AttacksPolicy implements BodyPolicy {
     public AttacksPolicy(String name, int paranoia, int threshold, boolean path, boolean query, boolean cookies,
             List<String> headers, boolean allHeaders, boolean detectOnly, List<AttackExclusion> exclusions, PolicyDecision denied,
             long bodyMax, boolean bodyDenyOversize, long bodyTimeoutNanos, long fileBytes) {
+        super(name);
         this.allHeaders = allHeaders;
         this.scannerHeaderNames = allHeaders ? SCANNER_HEADER.dfa() : null;
         if (fileBytes < 0 || fileBytes > Integer.MAX_VALUE) {
@@ -153,7 +154,6 @@ public final class AttacksPolicy implements BodyPolicy {
         if (threshold < 1) {
             throw new IllegalArgumentException("attacks policy '" + name + "': threshold " + threshold + " (expected a positive score)");
         }
-        this.name = name;
         this.paranoia = paranoia;
         this.threshold = threshold;
         this.detectOnly = detectOnly;
@@ -213,11 +213,6 @@ public final class AttacksPolicy implements BodyPolicy {
                 dfas[k] = rules[k].dfa();
             }
         }
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /**

@@ -267,7 +267,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
 
     private void form(byte b) {
         if (escape > 0) {
-            if (hex(b) < 0) {
+            if (Transform.hex(b) < 0) {
                 invalidEscape(b);
                 escape = 0;
             } else if (--escape == 1) {
@@ -446,7 +446,7 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     }
 
     private void unicodeDigit(byte b) {
-        int h = hex(b);
+        int h = Transform.hex(b);
         if (h < 0) {
             malformed();
             return;
@@ -627,13 +627,5 @@ final class BodyScanner implements BodyScan, ByteProcessor {
     private void load(byte[] b, int n) {
         System.arraycopy(b, 0, in.grow(n, 0), 0, n);
         length = n;
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        int l = c | 0x20;
-        return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
     }
 }

@@ -537,10 +537,6 @@ final class Dfa {
         return accept[state];
     }
 
-    int states() {
-        return accept.length;
-    }
-
     @Override
     public String toString() {
         return "Dfa[" + accept.length + " states, " + classCount + " classes]";

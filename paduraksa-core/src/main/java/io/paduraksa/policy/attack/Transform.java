@@ -274,7 +274,8 @@ final class Transform {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0xA0;
     }
 
-    private static int hex(int c) {
+    /** The value of hex digit {@code c} (either case), or -1. */
+    static int hex(int c) {
         if (c >= '0' && c <= '9') {
             return c - '0';
         }

@@ -2,9 +2,9 @@ package io.paduraksa.policy.challenge;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.AsciiString;
+import io.paduraksa.policy.NamedPolicy;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.PolicyInput;
-import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.respond.PrecomputedResponse;
 
 /**
@@ -20,12 +20,11 @@ import io.paduraksa.respond.PrecomputedResponse;
  * <li>anything else gets the refusal ({@code non_browser}, by default a 403 page saying why).</li>
  * </ol>
  */
-public final class ChallengePolicy implements RequestPolicy {
+public final class ChallengePolicy extends NamedPolicy {
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final AsciiString ACCEPT = AsciiString.cached("accept");
     private static final String TEXT_HTML = "text/html";
 
-    private final String name;
     private final ClearanceCookie cookie;
     private final ChallengeToken token;
     private final PolicyDecision page;
@@ -40,26 +39,13 @@ public final class ChallengePolicy implements RequestPolicy {
      */
     public ChallengePolicy(String name, ClearanceCookie cookie, ChallengeToken token, PolicyDecision page,
             PolicyDecision refused, ChallengeToken.Clock clock, ByteBufAllocator alloc) {
-        this.name = name;
+        super(name);
         this.cookie = cookie;
         this.token = token;
         this.page = page;
         this.refused = refused;
         this.clock = clock;
         this.alloc = alloc;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    public ClearanceCookie cookie() {
-        return cookie;
-    }
-
-    public ChallengeToken token() {
-        return token;
     }
 
     /** Runs per request on the event loop; 0 B except when a proof is submitted. */

@@ -53,11 +53,6 @@ public final class ChallengeToken implements PrecomputedResponse.BodySlot {
         this.scope = ChallengeKey.scope(policy);
     }
 
-    /** How long a token may be solved, in seconds. */
-    public long solveWithinSeconds() {
-        return solveWithinSeconds;
-    }
-
     public int difficulty() {
         return difficulty;
     }

@@ -8,7 +8,6 @@ import io.lettuce.core.codec.StringCodec;
 import io.paduraksa.policy.DistributedLimit;
 import io.paduraksa.policy.RateLimiter;
 import java.lang.ref.WeakReference;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;

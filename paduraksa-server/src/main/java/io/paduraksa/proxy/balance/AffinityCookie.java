@@ -3,7 +3,6 @@ package io.paduraksa.proxy.balance;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import io.netty.util.AsciiString;
 import io.paduraksa.respond.HttpToken;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +21,7 @@ import java.security.NoSuchAlgorithmException;
  * <p>Built once per config load. {@link #find} runs per request on an event loop: it parses the
  * Cookie header in place (RFC 6265 section 4.2.1: {@code name=value} pairs separated by {@code ;}
  * and optional spaces, a value optionally in double quotes), never makes a String and allocates
- * nothing ({@code AffinityCookieAllocationTest}). The Set-Cookie bytes and value are precomputed.
+ * nothing ({@code AffinityCookieAllocationTest}). The Set-Cookie lines are precomputed.
  */
 public final class AffinityCookie {
     private static final int TOKEN_DIGITS = 16;
@@ -31,7 +30,6 @@ public final class AffinityCookie {
     private final String name;
     private final long[] tokens;
     private final byte[][] setCookieLines;
-    private final AsciiString[] setCookieValues;
 
     /**
      * @param cookieName      the cookie's name, an RFC 9110 token (RFC 6265 cookie-name)
@@ -45,7 +43,6 @@ public final class AffinityCookie {
         int n = destinationKeys.length;
         this.tokens = new long[n];
         this.setCookieLines = new byte[n][];
-        this.setCookieValues = new AsciiString[n];
         for (int i = 0; i < n; i++) {
             long token = token(clusterName, destinationKeys[i]);
             for (int j = 0; j < i; j++) {
@@ -56,13 +53,8 @@ public final class AffinityCookie {
             }
             tokens[i] = token;
             String value = cookieName + "=" + hex(token) + ATTRIBUTES;
-            setCookieValues[i] = AsciiString.cached(value);
             setCookieLines[i] = ("Set-Cookie: " + value + "\r\n").getBytes(US_ASCII);
         }
-    }
-
-    public String cookieName() {
-        return name;
     }
 
     /** The destination named by a Cookie header value, or -1 when absent, unknown or malformed. */
@@ -93,14 +85,12 @@ public final class AffinityCookie {
         return -1;
     }
 
-    /** The {@code Set-Cookie} header line for {@code destination}, with its CRLF, for HTTP/1.1. Shared: do not modify. */
+    /**
+     * The {@code Set-Cookie} header line for {@code destination}, with its CRLF (HTTP/1.1 copies it;
+     * HTTP/2 and HTTP/3 split it into a lower-case field). Shared: do not modify.
+     */
     public byte[] setCookieLine(int destination) {
         return setCookieLines[destination];
-    }
-
-    /** The {@code set-cookie} header value for {@code destination} (without the name), for HTTP/2. */
-    public AsciiString setCookieValue(int destination) {
-        return setCookieValues[destination];
     }
 
     private boolean nameMatches(CharSequence s, int from, int to) {

@@ -72,10 +72,6 @@ public final class LoadBalancer {
         }
     }
 
-    public Strategy strategy() {
-        return strategy;
-    }
-
     public int size() {
         return destinations.length;
     }

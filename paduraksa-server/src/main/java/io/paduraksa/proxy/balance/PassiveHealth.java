@@ -60,10 +60,6 @@ public final class PassiveHealth {
         return ejectForNanos;
     }
 
-    public long maxEjectForNanos() {
-        return maxEjectForNanos;
-    }
-
     /**
      * How long an ejection lasts when the destination was already ejected {@code previousEjections}
      * times in its current streak: {@code ejectFor * 2^previousEjections}, capped at {@code maxEjectFor}.

@@ -24,7 +24,6 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.AsciiString;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.paduraksa.proxy.balance.DestinationState;
 import io.paduraksa.snapshot.UpstreamCluster;

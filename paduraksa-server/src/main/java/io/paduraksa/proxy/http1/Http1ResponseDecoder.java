@@ -77,7 +77,6 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
     private static final int STATUS_PREFIX_LENGTH = 8;
 
     private final int maxHeadSize;
-    private final int maxHeaderCount;
     private final Http1LineParser lines = Http1LineParser.forResponses();
     private final Http1ResponseParser parser = new Http1ResponseParser(lines);
     private final Http1ChunkedBody chunked = new Http1ChunkedBody(lines, -1);
@@ -114,7 +113,6 @@ public final class Http1ResponseDecoder extends ResumableDecoder {
                     + " (expected: head >= 64, headers >= 1)");
         }
         this.maxHeadSize = maxHeadSize;
-        this.maxHeaderCount = maxHeaderCount;
         this.head = new Http1ResponseHead(maxHeaderCount);
         this.scanner = new Http1SectionScanner(maxHeadSize, Integer.MAX_VALUE);
         this.trailers = new Http1ResponseTrailers(maxHeaderCount);

@@ -46,10 +46,6 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         this.decoder = decoder;
     }
 
-    Http1UpstreamPool pool() {
-        return pool;
-    }
-
     Channel channel() {
         return ctx.channel();
     }
@@ -60,10 +56,6 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
 
     int requests() {
         return requests;
-    }
-
-    long lastActivity() {
-        return lastActivity;
     }
 
     /** Takes the connection for {@code call}; the response must start within {@code headersTimeoutNanos}. */

@@ -25,11 +25,6 @@ public final class ClientAddressEvent {
         return low;
     }
 
-    /** True when the address came from a PROXY header; false when it is the direct peer's. */
-    public boolean isFromProxyHeader() {
-        return fromProxyHeader;
-    }
-
     @Override
     public String toString() {
         return "ClientAddressEvent(" + IpParser.format(high, low)

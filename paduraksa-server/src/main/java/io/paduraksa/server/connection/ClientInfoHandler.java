@@ -32,12 +32,8 @@ public final class ClientInfoHandler extends ChannelInboundHandlerAdapter {
     private ArrayDeque<Object> early;
     private boolean earlyReadComplete;
 
-    /** @param trustedProxies {@code client_ip.trusted_proxies} */
-    public ClientInfoHandler(AddressMatcher trustedProxies) {
-        this(trustedProxies, CountryLookup.NONE, false);
-    }
-
     /**
+     * @param trustedProxies {@code client_ip.trusted_proxies}
      * @param countries where a non-proxy peer's country is looked up
      * @param tls       whether the listener has TLS (recorded in the {@link ClientInfo})
      */

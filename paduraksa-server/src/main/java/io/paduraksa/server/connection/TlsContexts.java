@@ -180,11 +180,6 @@ public final class TlsContexts {
         return new SniHandler(mapping, settings.handshakeTimeoutMillis());
     }
 
-    /** Host name (as SNI sends it) to context; unknown names and null give the default. */
-    public Mapping<String, SslContext> mapping() {
-        return mapping;
-    }
-
     /** The context for {@code hostName}, as SNI would choose it. */
     public SslContext contextFor(String hostName) {
         return mapping.map(hostName);
@@ -213,10 +208,6 @@ public final class TlsContexts {
     /** {@code OPENSSL} or {@code JDK}, for the start-up log. */
     public SslProvider provider() {
         return provider;
-    }
-
-    public Settings settings() {
-        return settings;
     }
 
     private static SslContext build(Settings settings, SslProvider provider, List<X509Certificate> chain,

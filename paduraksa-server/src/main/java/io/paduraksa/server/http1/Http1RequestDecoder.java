@@ -66,7 +66,6 @@ public final class Http1RequestDecoder extends ResumableDecoder {
     private final int maxRequestLineLength;
     private final int maxHeadSize;
     private final int maxHeaderCount;
-    private final long maxBodySize;
     private final Http1LineParser lines = Http1LineParser.forRequests();
     private final Http1HeadParser parser;
     private final Http1ChunkedBody chunked;
@@ -104,7 +103,6 @@ public final class Http1RequestDecoder extends ResumableDecoder {
         this.maxRequestLineLength = maxRequestLineLength;
         this.maxHeadSize = maxHeadSize;
         this.maxHeaderCount = maxHeaderCount;
-        this.maxBodySize = maxBodySize;
         this.parser = new Http1HeadParser(maxBodySize, lines);
         this.chunked = new Http1ChunkedBody(lines, maxBodySize);
         this.head = new Http1RequestHead(maxHeaderCount);

@@ -223,16 +223,8 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
 
     // ---- what the handler reads
 
-    boolean hasMethod() {
-        return method >= 0;
-    }
-
     boolean methodIs(AsciiString m) {
         return method >= 0 && rangeEquals(method, methodEnd, m);
-    }
-
-    boolean hasPath() {
-        return path >= 0;
     }
 
     boolean hasAuthority() {

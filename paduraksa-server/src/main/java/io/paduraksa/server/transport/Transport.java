@@ -22,7 +22,6 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * The socket transport, chosen once at start: epoll, else io_uring, else NIO (measured order, see
@@ -130,11 +129,6 @@ public final class Transport {
     /** A new event loop group of this transport with {@code threads} loops (0: Netty's default, 2 x cores). */
     public EventLoopGroup newEventLoopGroup(int threads) {
         return new MultiThreadIoEventLoopGroup(threads, ioHandlerFactory());
-    }
-
-    /** As {@link #newEventLoopGroup(int)}, naming threads through {@code threadFactory}. */
-    public EventLoopGroup newEventLoopGroup(int threads, ThreadFactory threadFactory) {
-        return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
     }
 
     /** The factory Netty 4.2 builds an event loop's I/O handler from. */

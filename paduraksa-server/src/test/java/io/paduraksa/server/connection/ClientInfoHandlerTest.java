@@ -39,7 +39,7 @@ class ClientInfoHandlerTest {
     @Test
     void withoutProxyProtocolThePeerIsTheClientAndIsJudgedAgainstTrustedProxies() throws Exception {
         AddressMatcher loopbackTrusted = (high, low) -> high == 0 && low == LOOPBACK_LOW;
-        try (LoopbackServer server = LoopbackServer.start(group, p -> p.addLast(new ClientInfoHandler(loopbackTrusted)));
+        try (LoopbackServer server = LoopbackServer.start(group, p -> p.addLast(new ClientInfoHandler(loopbackTrusted, CountryLookup.NONE, false)));
              Socket socket = server.connect()) {
             socket.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
 
@@ -56,7 +56,7 @@ class ClientInfoHandlerTest {
     void readsThatArriveBeforeTheAddressAreHeldAndPassedOnAfterTheAttributeIsSet() {
         ReadLog log = new ReadLog();
         EmbeddedChannel channel = new PeerChannel(new ProxyProtocolHandler(AddressMatcher.ALL),
-                new ClientInfoHandler(AddressMatcher.NONE), log);
+                new ClientInfoHandler(AddressMatcher.NONE, CountryLookup.NONE, false), log);
         ChannelHandlerContext proxyContext = channel.pipeline().context(ProxyProtocolHandler.class);
 
         // Straight into ClientInfoHandler, as if an earlier handler had let bytes through early.
@@ -78,7 +78,7 @@ class ClientInfoHandlerTest {
     void heldReadsAreReleasedWhenTheConnectionClosesFirst() {
         ReadLog log = new ReadLog();
         EmbeddedChannel channel = new PeerChannel(new ProxyProtocolHandler(AddressMatcher.ALL),
-                new ClientInfoHandler(AddressMatcher.NONE), log);
+                new ClientInfoHandler(AddressMatcher.NONE, CountryLookup.NONE, false), log);
         ByteBuf early = Unpooled.copiedBuffer("GET", StandardCharsets.US_ASCII);
         channel.pipeline().context(ProxyProtocolHandler.class).fireChannelRead(early);
 

@@ -47,7 +47,7 @@ class ConnectionPipelineTest {
         try (LoopbackServer server = LoopbackServer.start(group, p -> p.addLast(
                 new AcceptFilterHandler(loadBalancers),
                 new ProxyProtocolHandler(loadBalancers),
-                new ClientInfoHandler(trustedProxies),
+                new ClientInfoHandler(trustedProxies, CountryLookup.NONE, false),
                 tls.newHandler()));
              Socket plain = server.connect()) {
             plain.getOutputStream().write("PROXY TCP4 203.0.113.9 198.51.100.1 51000 443\r\n".getBytes(StandardCharsets.US_ASCII));

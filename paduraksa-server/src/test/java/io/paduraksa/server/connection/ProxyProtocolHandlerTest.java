@@ -35,7 +35,7 @@ class ProxyProtocolHandlerTest {
     private static LoopbackServer server(AddressMatcher senders, AddressMatcher trustedProxies, long timeoutMillis)
             throws InterruptedException {
         return LoopbackServer.start(group, p -> p.addLast(new ProxyProtocolHandler(senders, timeoutMillis),
-                new ClientInfoHandler(trustedProxies)));
+                new ClientInfoHandler(trustedProxies, CountryLookup.NONE, false)));
     }
 
     @Test

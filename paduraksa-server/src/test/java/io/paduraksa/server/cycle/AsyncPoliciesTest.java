@@ -34,7 +34,7 @@ class AsyncPoliciesTest {
     void theStandardSetStartsForwardAuthAndNothingElse() {
         AsyncPolicies standard = AsyncPolicies.standard();
         ForwardAuthPolicy forwardAuth = new ForwardAuthPolicy("fa", URI.create("http://127.0.0.1:1/auth"), "GET",
-                List.of(), List.of(), null, 0, 0, 1_000, PolicyDecision.DROP);
+                List.of(), List.of(), null, 0, 0, 1_000, PolicyDecision.DROP, null);
         assertThat(standard.has(forwardAuth)).isTrue();
         assertThat(standard.has(new LookupPolicy())).isFalse();
     }
