@@ -154,9 +154,25 @@ def one_run(dist, variant, proto, a, ports, procs, out_dir, index):
     steady = sum(rps[-5:]) / 5 if len(rps) >= 5 else max(rps)
     settle = next((i + 1 for i in range(len(rps)) if all(r >= 0.9 * steady for r in rps[i:])), None)
 
-    # The same on the process's CPU clock: on a shared core (a scheduler autogroup per session gives
-    # another session's busy thread half of CPU 1, whatever its nice value) wall-clock seconds measure
-    # the neighbour too, while the JIT's progress follows the CPU time the process got.
+    def window(n):
+        req = sum(b["requests"] for b in buckets[:n])
+        cpu = sum(b["cpu_s"] for b in buckets[:n])
+        return {"requests": req, "cpu_s": cpu, "cpu_us_per_request": (cpu * 1e6 / req) if req else None}
+
+    steady_cpu = sum(b["cpu_s"] for b in buckets[-5:])
+    steady_req = sum(b["requests"] for b in buckets[-5:])
+    return {"mode": mode, "env": variant_env, "java_opts": java_opts, "loadavg_1m": round(loadavg, 2),
+            "proto": proto, "round": index, "start_to_listen_s": round(started, 3),
+            "buckets": buckets, "steady_rps": steady,
+            "steady_cpu_us_per_request": steady_cpu * 1e6 / steady_req if steady_req else None,
+            "seconds_to_steady": settle, "first5": window(5), "first10": window(10), "all": window(len(buckets)),
+            **cpu_clock(buckets), "load_tail": out.strip().splitlines()[-6:]}
+
+
+def cpu_clock(buckets):
+    """The warm-up on the process's CPU clock. On a shared core (a scheduler autogroup per session gives
+    another session's busy thread half of CPU 1, whatever its nice value) wall-clock seconds measure
+    the neighbour too, while the JIT's progress follows the CPU time the process got."""
     per = [b["cpu_s"] / b["requests"] if b["requests"] else float("inf") for b in buckets]
     steady_per = sum(b["cpu_s"] for b in buckets[-5:]) / max(1.0, sum(b["requests"] for b in buckets[-5:]))
     steady_at = next(i for i in range(len(per) + 1) if all(x <= 1.1 * steady_per for x in per[i:]))
@@ -171,27 +187,18 @@ def one_run(dist, variant, proto, a, ports, procs, out_dir, index):
             req += b["requests"]
         return None
 
-    def window(n):
-        req = sum(b["requests"] for b in buckets[:n])
-        cpu = sum(b["cpu_s"] for b in buckets[:n])
-        return {"requests": req, "cpu_s": cpu, "cpu_us_per_request": (cpu * 1e6 / req) if req else None}
-
-    steady_cpu = sum(b["cpu_s"] for b in buckets[-5:])
-    steady_req = sum(b["requests"] for b in buckets[-5:])
-    return {"mode": mode, "env": variant_env, "java_opts": java_opts, "loadavg_1m": round(loadavg, 2),
-            "proto": proto, "round": index, "start_to_listen_s": round(started, 3),
-            "buckets": buckets, "steady_rps": steady,
-            "steady_cpu_us_per_request": steady_cpu * 1e6 / steady_req if steady_req else None,
-            "seconds_to_steady": settle, "first5": window(5), "first10": window(10), "all": window(len(buckets)),
-            "cpu_s_to_steady": round(sum(b["cpu_s"] for b in buckets[:steady_at]), 2),
+    # the steady state's cost measured alone on the core: the neighbour's cache traffic costs us ~10-30%
+    quiet = [b for b in buckets[-10:] if b["cpu_s"] >= 0.9]
+    return {"cpu_s_to_steady": round(sum(b["cpu_s"] for b in buckets[:steady_at]), 2),
+            "steady_alone_cpu_us_per_request":
+                sum(b["cpu_s"] for b in quiet) * 1e6 / sum(b["requests"] for b in quiet) if quiet else None,
             "first5_cpu_s": cpu_window(5), "first10_cpu_s": cpu_window(10),
-            "contended_buckets": sum(1 for b in buckets if b["cpu_s"] < 0.9),
-            "load_tail": out.strip().splitlines()[-6:]}
+            "contended_buckets": sum(1 for b in buckets if b["cpu_s"] < 0.9)}
 
 
 def ratios(runs, proto, mode, first):
     """Per round: (CPU s to steady, CPU/request in the first 5 CPU s, steady CPU/request) of mode
-    against first: a difference, two ratios."""
+    against first: a difference, then ratios; last the steady state in buckets alone on the core."""
     out = []
     for r in runs:
         if r["proto"] != proto or r["mode"] != mode:
@@ -200,7 +207,8 @@ def ratios(runs, proto, mode, first):
         if b is None:
             continue
         q = [r["cpu_s_to_steady"] - b["cpu_s_to_steady"]]
-        for f in (lambda x: (x["first5_cpu_s"] or {}).get("cpu_us_per_request"), lambda x: x["steady_cpu_us_per_request"]):
+        for f in (lambda x: (x["first5_cpu_s"] or {}).get("cpu_us_per_request"), lambda x: x["steady_cpu_us_per_request"],
+                  lambda x: x["steady_alone_cpu_us_per_request"]):
             q.append(f(r) / f(b) if f(r) and f(b) else None)
         out.append(q)
     return out
@@ -215,8 +223,8 @@ def summarize(runs, out_dir, a, dist, variants):
              % (" ".join(sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dist), "",
              "| proto | mode | runs | exec to listening (s) | requests in first 5 s | CPU µs/request, first 5 s |"
              " first 10 s | steady | seconds to steady (within 10%) | CPU s to steady | CPU µs/request, first 5 CPU s |"
-             " first 10 CPU s | buckets under 0.9 CPU s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             " first 10 CPU s | buckets under 0.9 CPU s | steady, buckets alone on the core |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for proto in a.protos.split(","):
         for mode in (("off", "aot") if variants == DEFAULT_VARIANTS else modes):
             rs = [r for r in runs if r["proto"] == proto and r["mode"] == mode]
@@ -229,7 +237,7 @@ def summarize(runs, out_dir, a, dist, variants):
 
             def fmt(x, d=1):
                 return "-" if x is None else ("%.*f" % (d, x))
-            lines.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            lines.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 proto, LABELS.get(mode, mode) if variants == DEFAULT_VARIANTS else mode, len(rs),
                 fmt(med(lambda r: r["start_to_listen_s"]), 2), fmt(med(lambda r: r["first5"]["requests"]), 0),
                 fmt(med(lambda r: r["first5"]["cpu_us_per_request"])), fmt(med(lambda r: r["first10"]["cpu_us_per_request"])),
@@ -237,7 +245,7 @@ def summarize(runs, out_dir, a, dist, variants):
                 fmt(med(lambda r: r["cpu_s_to_steady"])),
                 fmt(med(lambda r: (r["first5_cpu_s"] or {}).get("cpu_us_per_request"))),
                 fmt(med(lambda r: (r["first10_cpu_s"] or {}).get("cpu_us_per_request"))),
-                fmt(med(lambda r: r["contended_buckets"]), 0)))
+                fmt(med(lambda r: r["contended_buckets"]), 0), fmt(med(lambda r: r["steady_alone_cpu_us_per_request"]))))
     lines += ["", "Medians over the rounds; each round ran every variant back to back, the order rotating by one"
               " each round.", ""]
     if variants != DEFAULT_VARIANTS:
@@ -245,16 +253,15 @@ def summarize(runs, out_dir, a, dist, variants):
             "`%s` = %s" % (m, " ".join(["%s=%s" % kv for kv in e.items()] + [o]).strip() or "(launcher defaults)")
             for m, e, o in variants), "",
             "Same round, against `%s`: CPU seconds to steady (difference), CPU per request in the first 5 CPU s"
-            " and in the steady state (ratio), one entry per round:" % modes[0], ""]
+            " and in the steady state (last 5 s; last 10 s alone on the core) (ratios), one entry per round:"
+            % modes[0], ""]
         for proto in a.protos.split(","):
             for mode in modes[1:]:
                 q = ratios(runs, proto, mode, modes[0])
                 lines.append("- %s %s: %s" % (proto, mode, ", ".join(
-                    "%+.1f s / %s / %s" % (d, "-" if f is None else "%.2f" % f,
-                                        "-" if s_ is None else "%.2f" % s_)
-                    for d, f, s_ in q)))
+                    "%+.1f s / %s" % (d, " / ".join("-" if x is None else "%.2f" % x for x in xs)) for d, *xs in q)))
         lines.append("")
-    lines += ["Load average (1 min) at each start: %s" % " ".join("%.1f" % r["loadavg_1m"] for r in runs), "",
+    lines += ["Load average (1 min) at each start: %s" % " ".join("%.1f" % r.get("loadavg_1m", -1) for r in runs), "",
               "Requests per second, 1 s buckets (median run of each row):", ""]
     for proto in a.protos.split(","):
         for mode in (("off", "aot") if variants == DEFAULT_VARIANTS else modes):
@@ -277,10 +284,19 @@ def main():
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--out")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=[VAR=value ...] [JVM options]")
+    ap.add_argument("--summarize", metavar="RUNS_JSON", help="only write summary.md (into --out) for an earlier runs.json")
     a = ap.parse_args()
     variants = [parse_variant(v) for v in a.variant] or DEFAULT_VARIANTS
     if len({v[0] for v in variants}) != len(variants):
         raise SystemExit("warmstart.py: two variants with one name")
+    if a.summarize:
+        with open(a.summarize) as f:
+            runs = json.load(f)
+        for r in runs:
+            r.update(cpu_clock(r["buckets"]))  # runs from before the CPU clock lack it
+        os.makedirs(a.out or ".", exist_ok=True)
+        summarize(runs, a.out or ".", a, a.summarize, variants)
+        return
     for tool in ("nginx", "wrk", "h2load", "taskset"):
         if shutil.which(tool) is None:
             raise SystemExit("warmstart.py: %s is missing (apt-get install -y nginx-light wrk nghttp2-client)" % tool)
