@@ -220,7 +220,7 @@ def summarize(runs, out_dir, a, dist, variants):
                                    else "option sets compared"), "",
              "`paduraksa-bench/e2e/warmstart.py %s` at %s; dist %s. Paduraksa pinned to CPU 1, one event loop;"
              " proxied GET to an nginx upstream on CPU 0; load starts at the first accepted connection."
-             % (" ".join(sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dist), "",
+             % (" ".join(shlex.quote(x) for x in sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dist), "",
              "| proto | mode | runs | exec to listening (s) | requests in first 5 s | CPU µs/request, first 5 s |"
              " first 10 s | steady | seconds to steady (within 10%) | CPU s to steady | CPU µs/request, first 5 CPU s |"
              " first 10 CPU s | buckets under 0.9 CPU s | steady, buckets alone on the core |",
