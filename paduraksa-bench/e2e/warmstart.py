@@ -6,8 +6,8 @@
                  [--variant NAME=[PADURAKSA_AOT=off] [JVM options]]...
 
 For each round and protocol, the unpacked package's launcher starts Paduraksa pinned to CPU 1
-(`server.threads: 1`) twice, once with its AOT cache and once with PADURAKSA_AOT=off, in alternating
-order; constant load (wrk for HTTP/1.1, h2load for h2c, both proxied to an nginx upstream on CPU 0)
+(`server.threads: 1`) once per variant (by default twice: with its AOT cache and with PADURAKSA_AOT=off,
+in alternating order); constant load (wrk for HTTP/1.1, h2load for h2c, both proxied to an nginx upstream on CPU 0)
 starts the moment the port accepts. Every second the server's CPU time (/proc, all threads) and its
 request counter (admin /metrics) are sampled, which gives requests per second and CPU per request in
 1 s buckets from the start. Reported per run: the time from exec to the first accepted connection,
@@ -15,8 +15,8 @@ the requests and CPU of the first 5 and 10 s, and the first second from which re
 within 10% of the steady state (the mean of the last 5 buckets). The same on the process's own CPU
 clock, which a busy neighbour on the shared core does not stretch: the CPU seconds used before every
 1 s bucket's CPU per request stays within 10% of the steady state's, and CPU per request over the
-first 5 and 10 CPU seconds. Results go to
-results/warmstart-<timestamp>/ (runs.json, summary.md).
+first 5 and 10 CPU seconds. Results go to results/warmstart-<timestamp>/ (runs.json, summary.md);
+--summarize RUNS_JSON (with the same --variant options) rewrites the summary of an earlier run.
 
 --dist defaults to the tarball paduraksa-dist/target/paduraksa-*.tar.gz, unpacked into the results
 directory (./mvnw -B -q -DskipTests package builds it). Needs nginx, wrk, h2load and taskset.
