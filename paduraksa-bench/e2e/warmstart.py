@@ -3,24 +3,35 @@
 "A warm start").
 
     warmstart.py [--dist DIR] [--rounds 3] [--seconds 30] [--protos h1,h2c] [--connections 16]
+                 [--variant NAME=[PADURAKSA_AOT=off] [JVM options]]...
 
 For each round and protocol, the unpacked package's launcher starts Paduraksa pinned to CPU 1
-(`server.threads: 1`) twice, once with its AOT cache and once with PADURAKSA_AOT=off, in alternating
-order; constant load (wrk for HTTP/1.1, h2load for h2c, both proxied to an nginx upstream on CPU 0)
+(`server.threads: 1`) once per variant (by default twice: with its AOT cache and with PADURAKSA_AOT=off,
+in alternating order); constant load (wrk for HTTP/1.1, h2load for h2c, both proxied to an nginx upstream on CPU 0)
 starts the moment the port accepts. Every second the server's CPU time (/proc, all threads) and its
 request counter (admin /metrics) are sampled, which gives requests per second and CPU per request in
 1 s buckets from the start. Reported per run: the time from exec to the first accepted connection,
 the requests and CPU of the first 5 and 10 s, and the first second from which requests per second stay
-within 10% of the steady state (the mean of the last 5 buckets). Results go to
-results/warmstart-<timestamp>/ (runs.json, summary.md).
+within 10% of the steady state (the mean of the last 5 buckets). The same on the process's own CPU
+clock, which a busy neighbour on the shared core does not stretch: the CPU seconds used before every
+1 s bucket's CPU per request stays within 10% of the steady state's, and CPU per request over the
+first 5 and 10 CPU seconds. Results go to results/warmstart-<timestamp>/ (runs.json, summary.md);
+--summarize RUNS_JSON (with the same --variant options) rewrites the summary of an earlier run.
 
 --dist defaults to the tarball paduraksa-dist/target/paduraksa-*.tar.gz, unpacked into the results
 directory (./mvnw -B -q -DskipTests package builds it). Needs nginx, wrk, h2load and taskset.
+
+--variant (repeatable) replaces the two cache modes by named option sets, e.g.
+    --variant base= --variant ci3=-XX:CICompilerCount=3 --variant nocache=PADURAKSA_AOT=off
+Leading NAME=value words set the launcher's environment; the rest goes to PADURAKSA_JAVA_OPTS, which
+the launcher appends after its defaults. The order rotates by one each round (two variants: they
+alternate), and the summary gives each variant's ratio to the first one in the same round.
 """
 import argparse
 import glob
 import json
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -37,6 +48,21 @@ from harness import Procs, descendants, log, port_free, proc_ticks, wait_port  #
 
 TICK = os.sysconf("SC_CLK_TCK")
 BODY_PATH = "/app/page?id=7"
+# without --variant: the cache modes of the first measurements (the labels are the summary's)
+DEFAULT_VARIANTS = [("aot", {"PADURAKSA_AOT": "on"}, ""), ("off", {"PADURAKSA_AOT": "off"}, "")]
+LABELS = {"aot": "AOT cache", "off": "no cache"}
+
+
+def parse_variant(text):
+    """NAME=[VAR=value ...] [JVM options] -> (name, environment, options)."""
+    name, _, rest = text.partition("=")
+    if not name or not name.replace("-", "").replace("_", "").isalnum():
+        raise SystemExit("warmstart.py: --variant %r: expected NAME=[VAR=value ...] [JVM options]" % text)
+    words, env = shlex.split(rest), {}
+    while words and "=" in words[0] and words[0].split("=", 1)[0].isupper():
+        k, v = words.pop(0).split("=", 1)
+        env[k] = v
+    return name, env, " ".join(words)
 
 
 def config(port, admin, upstream):
@@ -80,11 +106,16 @@ def load_argv(proto, port, seconds, connections):
             "-H", ":authority: a.test", url]
 
 
-def one_run(dist, mode, proto, a, ports, procs, out_dir, index):
+def one_run(dist, variant, proto, a, ports, procs, out_dir, index):
+    mode, variant_env, java_opts = variant
     env = dict(os.environ)
     env.pop("JAVA_OPTS", None)
     env.pop("PADURAKSA_JAVA_OPTS", None)
-    env["PADURAKSA_AOT"] = "on" if mode == "aot" else "off"
+    env.pop("PADURAKSA_AOT", None)
+    env.update(variant_env)
+    if java_opts:
+        env["PADURAKSA_JAVA_OPTS"] = java_opts
+    loadavg = os.getloadavg()[0]
     conf = os.path.join(out_dir, "paduraksa.yaml")
     launcher = os.path.join(dist, "bin", "paduraksa")
     name = "paduraksa-%d" % index
@@ -130,23 +161,72 @@ def one_run(dist, mode, proto, a, ports, procs, out_dir, index):
 
     steady_cpu = sum(b["cpu_s"] for b in buckets[-5:])
     steady_req = sum(b["requests"] for b in buckets[-5:])
-    return {"mode": mode, "proto": proto, "round": index, "start_to_listen_s": round(started, 3),
+    return {"mode": mode, "env": variant_env, "java_opts": java_opts, "loadavg_1m": round(loadavg, 2),
+            "proto": proto, "round": index, "start_to_listen_s": round(started, 3),
             "buckets": buckets, "steady_rps": steady,
             "steady_cpu_us_per_request": steady_cpu * 1e6 / steady_req if steady_req else None,
-            "seconds_to_steady": settle, "first5": window(5), "first10": window(10),
-            "load_tail": out.strip().splitlines()[-6:]}
+            "seconds_to_steady": settle, "first5": window(5), "first10": window(10), "all": window(len(buckets)),
+            **cpu_clock(buckets), "load_tail": out.strip().splitlines()[-6:]}
 
 
-def summarize(runs, out_dir, a, dist):
-    lines = ["# Warm start: with and without the AOT cache", "",
+def cpu_clock(buckets):
+    """The warm-up on the process's CPU clock. On a shared core (a scheduler autogroup per session gives
+    another session's busy thread half of CPU 1, whatever its nice value) wall-clock seconds measure
+    the neighbour too, while the JIT's progress follows the CPU time the process got."""
+    per = [b["cpu_s"] / b["requests"] if b["requests"] else float("inf") for b in buckets]
+    steady_per = sum(b["cpu_s"] for b in buckets[-5:]) / max(1.0, sum(b["requests"] for b in buckets[-5:]))
+    steady_at = next(i for i in range(len(per) + 1) if all(x <= 1.1 * steady_per for x in per[i:]))
+
+    def cpu_window(n):
+        cpu = req = 0.0
+        for b in buckets:
+            if cpu + b["cpu_s"] >= n:
+                req += b["requests"] * (n - cpu) / b["cpu_s"]
+                return {"requests": req, "cpu_s": n, "cpu_us_per_request": n * 1e6 / req if req else None}
+            cpu += b["cpu_s"]
+            req += b["requests"]
+        return None
+
+    # the steady state's cost measured alone on the core: the neighbour's cache traffic costs us ~10-30%
+    quiet = [b for b in buckets[-10:] if b["cpu_s"] >= 0.9]
+    return {"cpu_s_to_steady": round(sum(b["cpu_s"] for b in buckets[:steady_at]), 2),
+            "steady_alone_cpu_us_per_request":
+                sum(b["cpu_s"] for b in quiet) * 1e6 / sum(b["requests"] for b in quiet) if quiet else None,
+            "first5_cpu_s": cpu_window(5), "first10_cpu_s": cpu_window(10),
+            "contended_buckets": sum(1 for b in buckets if b["cpu_s"] < 0.9)}
+
+
+def ratios(runs, proto, mode, first):
+    """Per round: (CPU s to steady, CPU/request in the first 5 CPU s, steady CPU/request) of mode
+    against first: a difference, then ratios; last the steady state in buckets alone on the core."""
+    out = []
+    for r in runs:
+        if r["proto"] != proto or r["mode"] != mode:
+            continue
+        b = next((x for x in runs if x["proto"] == proto and x["mode"] == first and x["round"] == r["round"]), None)
+        if b is None:
+            continue
+        q = [r["cpu_s_to_steady"] - b["cpu_s_to_steady"]]
+        for f in (lambda x: (x["first5_cpu_s"] or {}).get("cpu_us_per_request"), lambda x: x["steady_cpu_us_per_request"],
+                  lambda x: x["steady_alone_cpu_us_per_request"]):
+            q.append(f(r) / f(b) if f(r) and f(b) else None)
+        out.append(q)
+    return out
+
+
+def summarize(runs, out_dir, a, dist, variants):
+    modes = [v[0] for v in variants]
+    lines = ["# Warm start: %s" % ("with and without the AOT cache" if variants == DEFAULT_VARIANTS
+                                   else "option sets compared"), "",
              "`paduraksa-bench/e2e/warmstart.py %s` at %s; dist %s. Paduraksa pinned to CPU 1, one event loop;"
              " proxied GET to an nginx upstream on CPU 0; load starts at the first accepted connection."
-             % (" ".join(sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dist), "",
+             % (" ".join(shlex.quote(x) for x in sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dist), "",
              "| proto | mode | runs | exec to listening (s) | requests in first 5 s | CPU µs/request, first 5 s |"
-             " first 10 s | steady | seconds to steady (within 10%) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             " first 10 s | steady | seconds to steady (within 10%) | CPU s to steady | CPU µs/request, first 5 CPU s |"
+             " first 10 CPU s | buckets under 0.9 CPU s | steady, buckets alone on the core |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for proto in a.protos.split(","):
-        for mode in ("off", "aot"):
+        for mode in (("off", "aot") if variants == DEFAULT_VARIANTS else modes):
             rs = [r for r in runs if r["proto"] == proto and r["mode"] == mode]
             if not rs:
                 continue
@@ -157,15 +237,34 @@ def summarize(runs, out_dir, a, dist):
 
             def fmt(x, d=1):
                 return "-" if x is None else ("%.*f" % (d, x))
-            lines.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
-                proto, "AOT cache" if mode == "aot" else "no cache", len(rs),
+            lines.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                proto, LABELS.get(mode, mode) if variants == DEFAULT_VARIANTS else mode, len(rs),
                 fmt(med(lambda r: r["start_to_listen_s"]), 2), fmt(med(lambda r: r["first5"]["requests"]), 0),
                 fmt(med(lambda r: r["first5"]["cpu_us_per_request"])), fmt(med(lambda r: r["first10"]["cpu_us_per_request"])),
-                fmt(med(lambda r: r["steady_cpu_us_per_request"])), fmt(med(lambda r: r["seconds_to_steady"]), 0)))
-    lines += ["", "Medians over the rounds; each round ran both modes back to back, in alternating order.",
+                fmt(med(lambda r: r["steady_cpu_us_per_request"])), fmt(med(lambda r: r["seconds_to_steady"]), 0),
+                fmt(med(lambda r: r["cpu_s_to_steady"])),
+                fmt(med(lambda r: (r["first5_cpu_s"] or {}).get("cpu_us_per_request"))),
+                fmt(med(lambda r: (r["first10_cpu_s"] or {}).get("cpu_us_per_request"))),
+                fmt(med(lambda r: r["contended_buckets"]), 0), fmt(med(lambda r: r["steady_alone_cpu_us_per_request"]))))
+    lines += ["", "Medians over the rounds; each round ran every variant back to back, the order rotating by one"
+              " each round.", ""]
+    if variants != DEFAULT_VARIANTS:
+        lines += ["Variants (PADURAKSA_JAVA_OPTS after the launcher's defaults): " + "; ".join(
+            "`%s` = %s" % (m, " ".join(["%s=%s" % kv for kv in e.items()] + [o]).strip() or "(launcher defaults)")
+            for m, e, o in variants), "",
+            "Same round, against `%s`: CPU seconds to steady (difference), CPU per request in the first 5 CPU s"
+            " and in the steady state (last 5 s; last 10 s alone on the core) (ratios), one entry per round:"
+            % modes[0], ""]
+        for proto in a.protos.split(","):
+            for mode in modes[1:]:
+                q = ratios(runs, proto, mode, modes[0])
+                lines.append("- %s %s: %s" % (proto, mode, ", ".join(
+                    "%+.1f s / %s" % (d, " / ".join("-" if x is None else "%.2f" % x for x in xs)) for d, *xs in q)))
+        lines.append("")
+    lines += ["Load average (1 min) at each start: %s" % " ".join("%.1f" % r.get("loadavg_1m", -1) for r in runs), "",
               "Requests per second, 1 s buckets (median run of each row):", ""]
     for proto in a.protos.split(","):
-        for mode in ("off", "aot"):
+        for mode in (("off", "aot") if variants == DEFAULT_VARIANTS else modes):
             rs = [r for r in runs if r["proto"] == proto and r["mode"] == mode]
             if rs:
                 rs.sort(key=lambda r: r["first5"]["requests"])
@@ -184,7 +283,20 @@ def main():
     ap.add_argument("--protos", default="h1,h2c")
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--out")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=[VAR=value ...] [JVM options]")
+    ap.add_argument("--summarize", metavar="RUNS_JSON", help="only write summary.md (into --out) for an earlier runs.json")
     a = ap.parse_args()
+    variants = [parse_variant(v) for v in a.variant] or DEFAULT_VARIANTS
+    if len({v[0] for v in variants}) != len(variants):
+        raise SystemExit("warmstart.py: two variants with one name")
+    if a.summarize:
+        with open(a.summarize) as f:
+            runs = json.load(f)
+        for r in runs:
+            r.update(cpu_clock(r["buckets"]))  # runs from before the CPU clock lack it
+        os.makedirs(a.out or ".", exist_ok=True)
+        summarize(runs, a.out or ".", a, a.summarize, variants)
+        return
     for tool in ("nginx", "wrk", "h2load", "taskset"):
         if shutil.which(tool) is None:
             raise SystemExit("warmstart.py: %s is missing (apt-get install -y nginx-light wrk nghttp2-client)" % tool)
@@ -221,13 +333,15 @@ def main():
             raise SystemExit("the upstream nginx did not start")
         for i in range(a.rounds):
             for proto in a.protos.split(","):
-                order = ("aot", "off") if (i + len(runs)) % 2 == 0 else ("off", "aot")
-                for mode in order:
-                    r = one_run(dist, mode, proto, a, ports, procs, out_dir, i)
+                k = i % len(variants)
+                for variant in variants[k:] + variants[:k]:
+                    r = one_run(dist, variant, proto, a, ports, procs, out_dir, i)
                     log("round %d %s %s: listening after %.2f s, first 5 s %d requests at %s us/request, steady %.0f req/s"
-                        % (i, proto, mode, r["start_to_listen_s"], r["first5"]["requests"],
-                           "%.1f" % r["first5"]["cpu_us_per_request"] if r["first5"]["cpu_us_per_request"] else "-",
-                           r["steady_rps"]))
+                        " at %s us/request, steady after %s s" % (
+                            i, proto, variant[0], r["start_to_listen_s"], r["first5"]["requests"],
+                            "%.1f" % r["first5"]["cpu_us_per_request"] if r["first5"]["cpu_us_per_request"] else "-",
+                            r["steady_rps"], "%.1f" % r["steady_cpu_us_per_request"] if r["steady_cpu_us_per_request"] else "-",
+                            r["seconds_to_steady"]))
                     runs.append(r)
                     time.sleep(1)
     finally:
@@ -235,7 +349,7 @@ def main():
         upstream_procs.stop_all()
         with open(os.path.join(out_dir, "runs.json"), "w") as f:
             json.dump(runs, f, indent=1)
-    summarize(runs, out_dir, a, dist)
+    summarize(runs, out_dir, a, dist, variants)
 
 
 if __name__ == "__main__":
