@@ -1,6 +1,5 @@
 package io.paduraksa.gate;
 
-import io.paduraksa.net.IpParser;
 import io.paduraksa.policy.PolicyDecision;
 import io.paduraksa.policy.RequestPolicy;
 import io.paduraksa.respond.ValueTemplate;
@@ -101,7 +100,7 @@ public final class Gate {
         if (client.isTrustedProxy()) {
             CharSequence value = view.header(snapshot.clientIpHeader());
             long[] ip = state.ipScratch();
-            if (value != null && IpParser.parse(value, 0, value.length(), ip)) {
+            if (value != null && ClientIpMemo.current().parse(value, ip)) {
                 high = ip[0];
                 low = ip[1];
                 fromHeader = true;

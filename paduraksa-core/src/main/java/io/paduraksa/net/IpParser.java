@@ -31,7 +31,7 @@ public final class IpParser {
      * Longest text that can be an address: six groups of four hex digits and a dotted-quad tail
      * ({@code ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255}). Longer text is refused unread.
      */
-    static final int MAX_PARSE_LENGTH = 45;
+    public static final int MAX_PARSE_LENGTH = 45;
 
     private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
         @Override

@@ -1,0 +1,86 @@
+package io.paduraksa.gate;
+
+import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.paduraksa.net.IpParser;
+import io.paduraksa.text.AsciiText;
+import io.paduraksa.text.ByteHash;
+import java.util.Arrays;
+
+/**
+ * Per-thread memo of client-IP header values ({@code CF-Connecting-IP} and the like) and what
+ * {@link IpParser} made of them: a client's requests arrive one after another (a page and its
+ * assets), so the same text is parsed again and again on one event loop. A value is looked up by its
+ * hash and answered after a full byte comparison with the text kept in its slot, so a hit says exactly
+ * what the parser would, an address or "not an address".
+ *
+ * <p>Bounded: {@link #SLOTS} direct-mapped slots of {@link IpParser#MAX_PARSE_LENGTH} bytes (about
+ * 4 KiB per event loop); a longer value is no address and is refused by the parser unread. A client that
+ * sends a new value every time only evicts: it costs the hash and a copy of at most 45 bytes on top of
+ * the parse. Allocated once per thread; nothing per request.
+ */
+final class ClientIpMemo {
+    static final int SLOTS = 64;
+    private static final int MAX = IpParser.MAX_PARSE_LENGTH;
+    /** Bit 30 of a held key: the text is an address (the length takes at most the low 6 bits). */
+    private static final long ADDRESS = 1L << 30;
+    private static final FastThreadLocal<ClientIpMemo> CURRENT = new FastThreadLocal<>() {
+        @Override
+        protected ClientIpMemo initialValue() {
+            return new ClientIpMemo();
+        }
+    };
+
+    private final byte[] bytes = new byte[SLOTS * MAX];
+    /** Per slot: hash and length of the text held, with {@link #ADDRESS} when it parsed; 0 when none. */
+    private final long[] keys = new long[SLOTS];
+    private final long[] high = new long[SLOTS];
+    private final long[] low = new long[SLOTS];
+    /** A request view's value, copied out to be hashed and compared. */
+    private final byte[] scratch = new byte[MAX];
+
+    static ClientIpMemo current() {
+        return CURRENT.get();
+    }
+
+    /**
+     * {@link IpParser#parse(CharSequence, int, int, long[])} of the whole of {@code value}: true with the
+     * address in {@code out[0]} (high 64 bits) and {@code out[1]}, or false with {@code out} untouched.
+     */
+    boolean parse(CharSequence value, long[] out) {
+        int n = value.length();
+        byte[] b;
+        int from;
+        if (n == 0 || n > MAX) {
+            return false; // no address is empty or longer than MAX: what the parser answers unread
+        } else if (value instanceof AsciiString a) {
+            b = a.array();
+            from = a.arrayOffset();
+        } else if (value instanceof AsciiText t) {
+            b = scratch;
+            from = 0;
+            t.copyTo(0, b, 0, n);
+        } else {
+            return IpParser.parse(value, 0, n, out);
+        }
+        long key = (long) ByteHash.hash(b, from, n) << 32 | 1L << 31 | n;
+        int slot = (int) (key >>> 32) & (SLOTS - 1);
+        long held = keys[slot];
+        if ((held & ~ADDRESS) == key && Arrays.equals(bytes, slot * MAX, slot * MAX + n, b, from, from + n)) {
+            if ((held & ADDRESS) == 0) {
+                return false;
+            }
+            out[0] = high[slot];
+            out[1] = low[slot];
+            return true;
+        }
+        boolean address = IpParser.parse(b, from, from + n, out);
+        System.arraycopy(b, from, bytes, slot * MAX, n);
+        if (address) {
+            high[slot] = out[0];
+            low[slot] = out[1];
+        }
+        keys[slot] = address ? key | ADDRESS : key;
+        return address;
+    }
+}
