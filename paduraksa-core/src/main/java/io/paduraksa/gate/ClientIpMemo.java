@@ -5,7 +5,7 @@ import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.text.AsciiText;
 import io.paduraksa.text.ByteHash;
-import java.util.Arrays;
+import io.paduraksa.text.ValueSlots;
 
 /**
  * Per-thread memo of client-IP header values ({@code CF-Connecting-IP} and the like) and what
@@ -14,7 +14,7 @@ import java.util.Arrays;
  * hash and answered after a full byte comparison with the text kept in its slot, so a hit says exactly
  * what the parser would, an address or "not an address".
  *
- * <p>Bounded: {@link #SLOTS} direct-mapped slots of {@link IpParser#MAX_PARSE_LENGTH} bytes (about
+ * <p>Bounded: {@link #SLOTS} direct-mapped slots ({@link ValueSlots}) of {@link IpParser#MAX_PARSE_LENGTH} bytes (about
  * 4 KiB per event loop); a longer value is no address and is refused by the parser unread. A client that
  * sends a new value every time only evicts: it costs the hash and a copy of at most 45 bytes on top of
  * the parse. Allocated once per thread; nothing per request.
@@ -22,8 +22,6 @@ import java.util.Arrays;
 final class ClientIpMemo {
     static final int SLOTS = 64;
     private static final int MAX = IpParser.MAX_PARSE_LENGTH;
-    /** Bit 30 of a held key: the text is an address (the length takes at most the low 6 bits). */
-    private static final long ADDRESS = 1L << 30;
     private static final FastThreadLocal<ClientIpMemo> CURRENT = new FastThreadLocal<>() {
         @Override
         protected ClientIpMemo initialValue() {
@@ -31,9 +29,9 @@ final class ClientIpMemo {
         }
     };
 
-    private final byte[] bytes = new byte[SLOTS * MAX];
-    /** Per slot: hash and length of the text held, with {@link #ADDRESS} when it parsed; 0 when none. */
-    private final long[] keys = new long[SLOTS];
+    private final ValueSlots slots = new ValueSlots(SLOTS, MAX);
+    /** Per slot: the text held is an address, and its high and low 64 bits. */
+    private final boolean[] address = new boolean[SLOTS];
     private final long[] high = new long[SLOTS];
     private final long[] low = new long[SLOTS];
     /** A request view's value, copied out to be hashed and compared. */
@@ -63,24 +61,23 @@ final class ClientIpMemo {
         } else {
             return IpParser.parse(value, 0, n, out);
         }
-        long key = (long) ByteHash.hash(b, from, n) << 32 | 1L << 31 | n;
-        int slot = (int) (key >>> 32) & (SLOTS - 1);
-        long held = keys[slot];
-        if ((held & ~ADDRESS) == key && Arrays.equals(bytes, slot * MAX, slot * MAX + n, b, from, from + n)) {
-            if ((held & ADDRESS) == 0) {
+        long key = ValueSlots.key(ByteHash.hash(b, from, n), n);
+        int slot = slots.slot(key);
+        if (slots.holds(slot, key, b, from, n)) {
+            if (!address[slot]) {
                 return false;
             }
             out[0] = high[slot];
             out[1] = low[slot];
             return true;
         }
-        boolean address = IpParser.parse(b, from, from + n, out);
-        System.arraycopy(b, from, bytes, slot * MAX, n);
-        if (address) {
+        boolean parsed = IpParser.parse(b, from, from + n, out);
+        slots.put(slot, key, b, from, n);
+        address[slot] = parsed;
+        if (parsed) {
             high[slot] = out[0];
             low[slot] = out[1];
         }
-        keys[slot] = address ? key | ADDRESS : key;
-        return address;
+        return parsed;
     }
 }

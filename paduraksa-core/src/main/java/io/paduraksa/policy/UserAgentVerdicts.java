@@ -1,8 +1,7 @@
 package io.paduraksa.policy;
 
 import io.netty.util.concurrent.FastThreadLocal;
-import io.paduraksa.text.ByteHash;
-import java.util.Arrays;
+import io.paduraksa.text.ValueSlots;
 
 /**
  * Per-thread memo of user-agent verdicts: a browser sends the same {@code User-Agent} on every
@@ -13,7 +12,7 @@ import java.util.Arrays;
  * verdict); a hit is a full byte comparison, never the hash alone, so it answers exactly what the
  * scan would.
  *
- * <p>Bounded: {@link #SLOTS} direct-mapped slots of at most {@link #MAX} bytes (128 KiB per event
+ * <p>Bounded: {@link #SLOTS} direct-mapped slots ({@link ValueSlots}) of at most {@link #MAX} bytes (128 KiB per event
  * loop that runs the policy); a longer value is always scanned. A value is kept the second time in a
  * row it is scanned in its slot ({@link #offer}), so a client that sends a new value in every request
  * costs the hash and one store on top of the scan, and values crafted to share a slot with a popular
@@ -30,14 +29,11 @@ final class UserAgentVerdicts {
         }
     };
 
-    private final byte[] bytes = new byte[SLOTS * MAX];
-    /**
-     * Per slot: hash, length and verdict of the value held ({@link #key}), the key of a value offered
-     * once with {@link #SEEN}, or 0.
-     */
-    private final long[] keys = new long[SLOTS];
-    /** Per slot: the {@link UserAgentPolicy.Needles#id} whose verdict it holds. */
+    private final ValueSlots slots = new ValueSlots(SLOTS, MAX);
+    /** Per slot: the {@link UserAgentPolicy.Needles#id} whose verdict (or note, {@link #SEEN}) it holds. */
     private final int[] needleSets = new int[SLOTS];
+    /** Per slot: the value held holds a needle. */
+    private final boolean[] found = new boolean[SLOTS];
     /** Where a value that is not in an array (a view over a request buffer) is copied to be hashed and scanned. */
     final byte[] scratch = new byte[MAX];
 
@@ -45,9 +41,9 @@ final class UserAgentVerdicts {
         return CURRENT.get();
     }
 
-    /** The lookup key of an {@code n}-byte value with {@code hash}; never 0, and the verdict bit clear. */
+    /** The lookup key of an {@code n}-byte value with {@code hash}. */
     static long key(int hash, int n) {
-        return (long) hash << 32 | 1L << 31 | n;
+        return ValueSlots.key(hash, n);
     }
 
     /**
@@ -55,41 +51,33 @@ final class UserAgentVerdicts {
      * {@link #FOUND}, {@link #NOT_FOUND}, or {@link #UNKNOWN} when the slot holds another value.
      */
     int lookup(long key, int needles, byte[] b, int from, int n) {
-        int slot = slot(key);
-        long held = keys[slot];
-        if ((held & ~VERDICT) != key || needleSets[slot] != needles
-                || !Arrays.equals(bytes, slot * MAX, slot * MAX + n, b, from, from + n)) {
+        int slot = slots.slot(key);
+        if (needleSets[slot] != needles || !slots.holds(slot, key, b, from, n)) {
             return UNKNOWN;
         }
-        return (held & VERDICT) != 0 ? FOUND : NOT_FOUND;
+        return found[slot] ? FOUND : NOT_FOUND;
     }
 
     /**
      * Offers the verdict {@code found} of {@code b[from, from + n)} ({@code n <= MAX}), just scanned, under
      * {@code key} and {@code needles}. A value is kept the second time in a row its key is offered to its
-     * slot; the first time only the key is noted, so a client that sends a new value in every request costs
-     * the hash and one store, not a copy of its bytes.
+     * slot; the first time only the key is noted (with {@link #SEEN}, which no lookup key has), so a client
+     * that sends a new value in every request costs the hash and one store, not a copy of its bytes.
      */
     void offer(long key, int needles, byte[] b, int from, int n, boolean found) {
-        int slot = slot(key);
-        if (keys[slot] != (key | SEEN) || needleSets[slot] != needles) {
-            keys[slot] = key | SEEN;
+        int slot = slots.slot(key);
+        if (slots.keyAt(slot) != (key | SEEN) || needleSets[slot] != needles) {
+            slots.key(slot, key | SEEN);
             needleSets[slot] = needles;
             return;
         }
-        System.arraycopy(b, from, bytes, slot * MAX, n);
-        keys[slot] = found ? key | VERDICT : key;
+        slots.put(slot, key, b, from, n);
+        this.found[slot] = found;
     }
 
     static final int UNKNOWN = 0;
     static final int NOT_FOUND = 1;
     static final int FOUND = 2;
-    /** Bit 30 of a held key: the value holds a needle (the length takes at most the low 10 bits). */
-    private static final long VERDICT = 1L << 30;
-    /** Bit 29 of a noted key: offered once, its bytes not kept yet (never equal to a lookup's key). */
+    /** Bit 29 of a noted key: offered once, its bytes not kept yet (the length takes at most the low 10 bits). */
     private static final long SEEN = 1L << 29;
-
-    private static int slot(long key) {
-        return (int) (key >>> 32) & (SLOTS - 1);
-    }
 }

@@ -1,7 +1,7 @@
 package io.paduraksa.policy.attack;
 
 import io.paduraksa.text.ByteHash;
-import java.util.Arrays;
+import io.paduraksa.text.ValueSlots;
 
 /**
  * Per-thread memo of head values that matched nothing: a browser sends the same User-Agent, Accept,
@@ -29,9 +29,7 @@ final class CleanValues {
     static final int MAX = 256;
     static final int SLOTS = 1024;
 
-    private final byte[] bytes = new byte[SLOTS * MAX];
-    /** Per slot: {@link #key} of the value held, 0 when the slot holds none. */
-    private final long[] keys = new long[SLOTS];
+    private final ValueSlots slots = new ValueSlots(SLOTS, MAX);
 
     /** Whether an {@code n}-byte value of {@code part} may be kept: head parts only (a body's values are walked where they stand). */
     static boolean keeps(int part, int n) {
@@ -62,13 +60,12 @@ final class CleanValues {
         // The kind and level go into the slot too: the same bytes walked in two parts (an Accept value walked as a
         // header and read by 920600's grammar) would otherwise share one slot and evict each other on every request.
         int slotHash = ByteHash.hash(b, 0, n) ^ (kind << 4 | paranoia) * 0x9E3779B9;
-        return (long) slotHash << 32 | (long) kind << 24 | (long) paranoia << 16 | n | 1L << 31;
+        return ValueSlots.key(slotHash, kind << 24 | paranoia << 16 | n);
     }
 
     /** Whether {@code b[0, n)} under {@code key} was kept as clean. */
     boolean contains(long key, byte[] b, int n) {
-        int slot = slot(key);
-        return keys[slot] == key && Arrays.equals(bytes, slot * MAX, slot * MAX + n, b, 0, n);
+        return slots.holds(slots.slot(key), key, b, 0, n);
     }
 
     /**
@@ -76,14 +73,12 @@ final class CleanValues {
      * {@link #keep} says the walk found nothing (staged before the walk, which transforms the value in place).
      */
     void stage(long key, byte[] b, int n) {
-        int slot = slot(key);
-        keys[slot] = 0;
-        System.arraycopy(b, 0, bytes, slot * MAX, n);
+        slots.put(slots.slot(key), 0, b, 0, n);
     }
 
     /** The value staged under {@code key} matched nothing: it is answered from here from now on. */
     void keep(long key) {
-        keys[slot(key)] = key;
+        slots.key(slots.slot(key), key);
     }
 
     /**
@@ -91,11 +86,6 @@ final class CleanValues {
      * up (a check that does not transform them in place, a line whose arguments were copied out of it).
      */
     void remember(long key, byte[] b, int n) {
-        stage(key, b, n);
-        keep(key);
-    }
-
-    private static int slot(long key) {
-        return (int) (key >>> 32) & (SLOTS - 1);
+        slots.put(slots.slot(key), key, b, 0, n);
     }
 }
