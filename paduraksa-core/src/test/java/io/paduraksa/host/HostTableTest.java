@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.util.AsciiString;
+import io.paduraksa.testing.BulkText;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -190,6 +191,27 @@ class HostTableTest {
         assertThat(LAYERED.find(unknown)).isEqualTo("any");
         assertThat(LAYERED.find("a." + unknown)).isNull();
         assertThat(LAYERED.find("a.".repeat(5_000) + "example.test")).isNull();
+    }
+
+    /**
+     * The longest text a lookup reads is a 253-character name, one trailing dot and {@code :65535} (260): it
+     * still matches, through every text shape (a request view is copied into a 260-byte scratch); one more
+     * character, or a header of thousands, names nothing, whatever the shape.
+     */
+    @Test
+    void theLongestNameWithADotAndAPortStillMatchesThroughEveryShape() {
+        String unknown = "a.".repeat(126) + "b";
+        String longest = unknown + ".:65535";
+        assertThat(longest).hasSize(HostTable.MAX_TEXT);
+        for (CharSequence shape : new CharSequence[] {longest, new AsciiString(longest), BulkText.of(longest)}) {
+            assertThat(LAYERED.find(shape)).as("%s", shape.getClass().getSimpleName()).isEqualTo("any");
+        }
+        for (String tooLong : new String[] {unknown + ".:065535", "a" + longest, "a.".repeat(5_000) + "example.test:443"}) {
+            for (CharSequence shape : new CharSequence[] {tooLong, new AsciiString(tooLong), BulkText.of(tooLong)}) {
+                assertThat(LAYERED.find(shape)).as("%d characters, %s", tooLong.length(), shape.getClass().getSimpleName())
+                        .isNull();
+            }
+        }
     }
 
     @Test
