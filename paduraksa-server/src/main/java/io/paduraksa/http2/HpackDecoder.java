@@ -167,7 +167,8 @@ public final class HpackDecoder {
         if (index <= HpackStaticTable.LENGTH) {
             ByteBuf s = HpackStaticTable.bytes();
             field(s, HpackStaticTable.nameStart(index), HpackStaticTable.nameLength(index), s,
-                    HpackStaticTable.valueStart(index), HpackStaticTable.valueLength(index), index, false, sink);
+                    HpackStaticTable.valueStart(index), HpackStaticTable.valueLength(index), index, false,
+                    Http2FieldValidator.UNPROVEN, sink);
             return true;
         }
         int d = index - HpackStaticTable.LENGTH;
@@ -182,7 +183,8 @@ public final class HpackDecoder {
             ByteBuf t = table.bytes();
             t.getBytes(table.nameStart(d), scratch, mark, nameLength + valueLength);
             scratchUsed = mark + nameLength + valueLength;
-            field(scratchView, mark, nameLength, scratchView, mark + nameLength, valueLength, 0, false, sink);
+            field(scratchView, mark, nameLength, scratchView, mark + nameLength, valueLength, 0, false, table.proven(d),
+                    sink);
         } else {
             count(nameLength, valueLength);
         }
@@ -228,7 +230,8 @@ public final class HpackDecoder {
         if (!readString()) {
             return false;
         }
-        field(name, nameStart, nameLength, strBuf, strIndex, strLength, staticIndex, incremental, sink);
+        field(name, nameStart, nameLength, strBuf, strIndex, strLength, staticIndex, incremental,
+                Http2FieldValidator.UNPROVEN, sink);
         if (listExceeded || fieldViolation != null) {
             scratchUsed = mark; // not delivered: its bytes need not stay
         }
@@ -247,12 +250,21 @@ public final class HpackDecoder {
         }
     }
 
+    /**
+     * One field: counted, checked ({@code known}: what was proven of it when its dynamic table entry
+     * was made), delivered, and added to the table when {@code incremental}, with what its check proved.
+     */
     private void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
-            int staticIndex, boolean incremental, HpackFieldSink sink) {
+            int staticIndex, boolean incremental, int known, HpackFieldSink sink) {
         count(nameLength, valueLength);
+        int proven = Http2FieldValidator.UNPROVEN;
         if (!listExceeded && fieldViolation == null) {
             if (validator.kind() != Http2FieldValidator.NONE) {
-                fieldViolation = validator.field(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
+                fieldViolation = validator.field(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex,
+                        known);
+                if (fieldViolation == null) {
+                    proven = validator.proven();
+                }
             }
             if (fieldViolation == null) {
                 sink.field(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
@@ -263,7 +275,7 @@ public final class HpackDecoder {
             if ((long) nameLength + valueLength + HpackDynamicTable.ENTRY_OVERHEAD > table.capacity()) {
                 table.clear();
             } else {
-                table.add(name, nameIndex, nameLength, value, valueIndex, valueLength);
+                table.add(name, nameIndex, nameLength, value, valueIndex, valueLength, proven);
             }
         }
     }

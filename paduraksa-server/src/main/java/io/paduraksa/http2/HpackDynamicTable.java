@@ -23,6 +23,8 @@ public final class HpackDynamicTable {
     private final int[] start;
     private final int[] nameLength;
     private final int[] valueLength;
+    /** Per entry, what the check of the field that made it proved ({@link Http2FieldValidator#proven()}). */
+    private final byte[] proven;
     /** Slot of the newest entry. */
     private int head;
     private int count;
@@ -41,6 +43,7 @@ public final class HpackDynamicTable {
         this.start = new int[slots];
         this.nameLength = new int[slots];
         this.valueLength = new int[slots];
+        this.proven = new byte[slots];
     }
 
     /** The buffer that every entry's positions point into (valid until the next insert). */
@@ -96,12 +99,22 @@ public final class HpackDynamicTable {
         return valueLength[slot(index)];
     }
 
+    /** What was proven of entry {@code index}'s field when it was added ({@link Http2FieldValidator#proven()}). */
+    public int proven(int index) {
+        return proven[slot(index)];
+    }
+
     /**
      * Adds an entry (section 4.4): evicts until it fits; an entry larger than the table empties it
      * and is not added. The sources must not point into this table (the decoder copies a name it
      * took from here first, as eviction may overwrite it).
      */
     public void add(ByteBuf name, int nameIndex, int nameLen, ByteBuf value, int valueIndex, int valueLen) {
+        add(name, nameIndex, nameLen, value, valueIndex, valueLen, Http2FieldValidator.UNPROVEN);
+    }
+
+    /** {@link #add}, with what the field's check proved ({@link Http2FieldValidator#proven()}). */
+    public void add(ByteBuf name, int nameIndex, int nameLen, ByteBuf value, int valueIndex, int valueLen, int known) {
         int entrySize = nameLen + valueLen + ENTRY_OVERHEAD;
         if (entrySize > capacity) {
             clear();
@@ -120,6 +133,7 @@ public final class HpackDynamicTable {
         start[head] = end;
         nameLength[head] = nameLen;
         valueLength[head] = valueLen;
+        proven[head] = (byte) known;
         count++;
         end += length;
         size += entrySize;

@@ -2,6 +2,10 @@ package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ByteProcessor;
+import io.paduraksa.http1.Http1Bytes;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Field validation at decode time (RFC 9113 sections 8.1, 8.2 and 8.3), run by {@link HpackDecoder}
@@ -25,12 +29,30 @@ import io.netty.util.ByteProcessor;
  * </ul>
  * One per decoder, reset per block; positions of {@code :authority} and {@code host} are kept until
  * the end of the block (the sink contract keeps them valid). Allocates nothing.
+ *
+ * <p>What a valid field's check proved from its name and value alone ({@link #proven()}) is kept with
+ * a dynamic table entry made from it, so that a field indexed from that entry later is not checked
+ * again ({@link #field(ByteBuf, int, int, ByteBuf, int, int, int, int)}): a browser sends most of a
+ * request as such indices. Whatever depends on the block (pseudo-header order and set, {@code host})
+ * is still checked each time.
  */
 public final class Http2FieldValidator {
     public static final int NONE = 0;
     public static final int REQUEST = 1;
     public static final int RESPONSE = 2;
     public static final int TRAILERS = 3;
+
+    /** Nothing proven: the field is checked in full. */
+    public static final int UNPROVEN = 0;
+    /** The value has no NUL, CR or LF and no leading or trailing whitespace. */
+    public static final int VALUE_VALID = 1;
+    /**
+     * The value is valid and the field is a regular one whose check records nothing: a valid lower-case
+     * name, not connection-specific, not {@code host}, {@code te} only as {@code trailers}.
+     */
+    public static final int PLAIN = 2;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static final int METHOD = 1;
     private static final int SCHEME = 2;
@@ -63,8 +85,6 @@ public final class Http2FieldValidator {
         VALUE_FORBIDDEN['\n'] = true;
     }
 
-    /** Stops at NUL, CR or LF; a constant, so scanning allocates nothing (Netty's own loops do the walk). */
-    private static final ByteProcessor VALUE_BYTE_OK = b -> !VALUE_FORBIDDEN[b & 0xFF];
     /** Stops at a byte that is not lower-case tchar. */
     private static final ByteProcessor NAME_BYTE_OK = b -> NAME_CLASS[b & 0xFF] == 0;
 
@@ -80,6 +100,7 @@ public final class Http2FieldValidator {
     private ByteBuf host;
     private int hostIndex;
     private int hostLength;
+    private int proven;
 
     /** @param extendedConnect whether we sent SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 (RFC 8441) */
     public Http2FieldValidator(boolean extendedConnect) {
@@ -104,21 +125,48 @@ public final class Http2FieldValidator {
     /** Checks one field; null when it is valid. */
     public Http2Violation field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex,
             int valueLength, int staticIndex) {
-        Http2Violation v = checkValue(value, valueIndex, valueLength);
-        if (v != null) {
-            return v;
+        return field(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex, UNPROVEN);
+    }
+
+    /**
+     * Checks one field of which {@code known} was proven before ({@link #proven()} of the field that
+     * made the dynamic table entry it is indexed from); null when it is valid.
+     */
+    public Http2Violation field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex,
+            int valueLength, int staticIndex, int known) {
+        proven = UNPROVEN;
+        if (known == PLAIN) {
+            regularSeen = true;
+            proven = PLAIN;
+            return null;
+        }
+        if (known != VALUE_VALID) {
+            Http2Violation v = checkValue(value, valueIndex, valueLength);
+            if (v != null) {
+                return v;
+            }
         }
         if (nameLength > 0 && name.getByte(nameIndex) == ':') {
-            return pseudo(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
+            Http2Violation v = pseudo(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
+            proven = v == null ? VALUE_VALID : UNPROVEN;
+            return v;
         }
         regularSeen = true;
         if (staticIndex == 0) {
-            v = checkName(name, nameIndex, nameLength);
+            Http2Violation v = checkName(name, nameIndex, nameLength);
             if (v != null) {
                 return v;
             }
         }
         return regular(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
+    }
+
+    /**
+     * What the last field that passed {@link #field} proved from its name and value alone:
+     * {@link #PLAIN}, {@link #VALUE_VALID} or {@link #UNPROVEN}; meaningless after a violation.
+     */
+    public int proven() {
+        return proven;
     }
 
     private static Http2Violation checkValue(ByteBuf value, int index, int length) {
@@ -130,7 +178,47 @@ public final class Http2FieldValidator {
         if (first == ' ' || first == '\t' || last == ' ' || last == '\t') {
             return Http2Violation.FIELD_VALUE_WHITESPACE;
         }
-        return value.forEachByte(index, length, VALUE_BYTE_OK) < 0 ? null : Http2Violation.FIELD_VALUE_INVALID;
+        return hasForbiddenByte(value, index, length) ? Http2Violation.FIELD_VALUE_INVALID : null;
+    }
+
+    /** Whether {@code value[index, index + length)} holds NUL, CR or LF; eight bytes a step where none is a CTL. */
+    static boolean hasForbiddenByte(ByteBuf value, int index, int length) {
+        int i = index;
+        int end = index + length;
+        if (value.hasArray()) {
+            byte[] a = value.array();
+            int offset = value.arrayOffset();
+            for (; i + 8 <= end; i += 8) {
+                if (!Http1Bytes.isPlainFieldValueWord((long) LONGS.get(a, offset + i)) && anyForbidden(a, offset + i, 8)) {
+                    return true;
+                }
+            }
+            return anyForbidden(a, offset + i, end - i);
+        }
+        for (; i + 8 <= end; i += 8) {
+            if (!Http1Bytes.isPlainFieldValueWord(value.getLongLE(i)) && anyForbidden(value, i, 8)) {
+                return true;
+            }
+        }
+        return anyForbidden(value, i, end - i);
+    }
+
+    private static boolean anyForbidden(byte[] a, int from, int length) {
+        for (int i = from, end = from + length; i < end; i++) {
+            if (VALUE_FORBIDDEN[a[i] & 0xFF]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyForbidden(ByteBuf b, int from, int length) {
+        for (int i = from, end = from + length; i < end; i++) {
+            if (VALUE_FORBIDDEN[b.getByte(i) & 0xFF]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Http2Violation checkName(ByteBuf name, int index, int length) {
@@ -156,9 +244,11 @@ public final class Http2FieldValidator {
             host = value;
             hostIndex = valueIndex;
             hostLength = valueLength;
+            proven = VALUE_VALID;
             return null;
         }
         if (staticIndex != 0) {
+            proven = PLAIN;
             return null;
         }
         boolean connectionSpecific = switch (nameLength) {
@@ -171,6 +261,7 @@ public final class Http2FieldValidator {
             default -> false;
         };
         if (!connectionSpecific) {
+            proven = PLAIN;
             return null;
         }
         return nameLength == 2 ? Http2Violation.TE_NOT_TRAILERS : Http2Violation.CONNECTION_SPECIFIC_FIELD;

@@ -3,6 +3,9 @@ package io.paduraksa.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -151,5 +154,121 @@ class Http2FieldValidatorTest {
         assertThat(d.decode(b, 0, b.readableBytes(), Http2FieldValidator.REQUEST, sink))
                 .isEqualTo(Http2Violation.CONNECTION_SPECIFIC_FIELD);
         assertThat(sink.fields).hasSize(4).noneMatch(f -> f.startsWith("x-after"));
+    }
+
+    /** Every pair as a literal with incremental indexing (names as literals too), so each makes an entry. */
+    static ByteBuf indexingBlock(String... pairs) {
+        ByteBuf out = TestBuffers.buffer();
+        for (int i = 0; i < pairs.length; i += 2) {
+            ByteBuf n = TestBuffers.ascii(pairs[i]);
+            ByteBuf v = TestBuffers.ascii(pairs[i + 1]);
+            out.writeByte(0x40);
+            HpackEncoder.string(out, n, 0, n.readableBytes(), false);
+            HpackEncoder.string(out, v, 0, v.readableBytes(), i % 4 == 2);
+        }
+        return out;
+    }
+
+    /** The entries {@link #indexingBlock} made (all of them, newest last), indexed in the same order. */
+    static ByteBuf indexedBlock(int fields) {
+        ByteBuf out = TestBuffers.buffer();
+        for (int i = 0; i < fields; i++) {
+            HpackEncoder.indexed(out, HpackStaticTable.LENGTH + fields - i);
+        }
+        return out;
+    }
+
+    static Stream<Arguments> everyRequest() {
+        return Stream.concat(malformedRequests().map(a -> Arguments.of(a.get()[0], a.get()[1], a.get()[2])),
+                validRequests().map(a -> Arguments.of(a.get()[0], a.get()[1], null)));
+    }
+
+    /**
+     * A field indexed from a dynamic table entry is checked as the literal that made the entry was,
+     * though what that check proved of the name and value is not checked again: the same violation
+     * (or none) and the same fields, for every rule above, when the whole request comes as indices.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyRequest")
+    void a_request_indexed_from_the_dynamic_table_is_checked_as_its_literals_were(String rule, String[] pairs,
+            Http2Violation expected) {
+        HpackDecoder d = new HpackDecoder(4096, 16384, false);
+        ByteBuf literals = indexingBlock(pairs);
+        CollectingSink first = new CollectingSink();
+        assertThat(d.decode(literals, 0, literals.readableBytes(), Http2FieldValidator.REQUEST, first)).as(rule)
+                .isEqualTo(expected);
+        assertThat(d.table().length()).isEqualTo(pairs.length / 2);
+        for (int round = 0; round < 2; round++) {
+            ByteBuf indices = indexedBlock(pairs.length / 2);
+            CollectingSink again = new CollectingSink();
+            assertThat(d.decode(indices, 0, indices.readableBytes(), Http2FieldValidator.REQUEST, again)).as(rule)
+                    .isEqualTo(expected);
+            assertThat(again.fields).as(rule).isEqualTo(first.fields);
+        }
+    }
+
+    @Test
+    void entries_proven_in_a_request_are_checked_again_in_trailers() {
+        HpackDecoder d = new HpackDecoder(4096, 16384, false);
+        ByteBuf literals = indexingBlock(get("x-a", "1", "host", "a.example"));
+        assertThat(d.decode(literals, 0, literals.readableBytes(), Http2FieldValidator.REQUEST, new CollectingSink())).isNull();
+        // entries, newest first: 62 host, 63 x-a, 64 :authority, 65 :path, 66 :scheme, 67 :method
+        ByteBuf trailers = TestBuffers.buffer();
+        HpackEncoder.indexed(trailers, 63);
+        HpackEncoder.indexed(trailers, 62);
+        assertThat(d.decode(trailers, 0, trailers.readableBytes(), Http2FieldValidator.TRAILERS, new CollectingSink())).isNull();
+        ByteBuf path = TestBuffers.buffer();
+        HpackEncoder.indexed(path, 63);
+        HpackEncoder.indexed(path, 65);
+        assertThat(d.decode(path, 0, path.readableBytes(), Http2FieldValidator.TRAILERS, new CollectingSink()))
+                .isEqualTo(Http2Violation.PSEUDO_IN_TRAILERS);
+        ByteBuf twice = TestBuffers.buffer();
+        for (int index : new int[] {67, 66, 65, 65}) {
+            HpackEncoder.indexed(twice, index);
+        }
+        assertThat(d.decode(twice, 0, twice.readableBytes(), Http2FieldValidator.REQUEST, new CollectingSink()))
+                .isEqualTo(Http2Violation.PSEUDO_DUPLICATE);
+    }
+
+    @Test
+    void entries_made_without_checks_are_checked_when_indexed() {
+        HpackDecoder d = new HpackDecoder(4096, 16384, false);
+        ByteBuf literals = indexingBlock("x-a", "a\rb", "x-b", "1");
+        assertThat(d.decode(literals, 0, literals.readableBytes(), Http2FieldValidator.NONE, new CollectingSink())).isNull();
+        ByteBuf request = block(GET);
+        request.writeBytes(indexedBlock(2));
+        assertThat(d.decode(request, 0, request.readableBytes(), Http2FieldValidator.REQUEST, new CollectingSink()))
+                .isEqualTo(Http2Violation.FIELD_VALUE_INVALID);
+    }
+
+    /** The word-at-a-time scan for NUL, CR and LF against a byte loop, heap and direct, at every offset. */
+    @Test
+    void forbidden_bytes_are_found_at_every_position() {
+        SplittableRandom random = new SplittableRandom(20261206);
+        byte[] alphabet = {0, '\r', '\n', '\t', 1, 0x1f, 0x7f, (byte) 0x80, (byte) 0xff, 'a', ' ', 0x0b, 0x0c, 0x0e};
+        for (int n = 0; n < 20_000; n++) {
+            int length = random.nextInt(40);
+            byte[] v = new byte[length + 3];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = random.nextInt(4) == 0 ? alphabet[random.nextInt(alphabet.length)] : (byte) ('!' + random.nextInt(90));
+            }
+            if (length > 0 && random.nextBoolean()) {
+                v[1 + random.nextInt(length)] = alphabet[random.nextInt(3)];
+            }
+            boolean expected = false;
+            for (int i = 1; i < 1 + length; i++) {
+                expected |= v[i] == 0 || v[i] == '\r' || v[i] == '\n';
+            }
+            ByteBuf heap = Unpooled.wrappedBuffer(v);
+            ByteBuf direct = Unpooled.directBuffer(v.length).writeBytes(v);
+            try {
+                assertThat(Http2FieldValidator.hasForbiddenByte(heap, 1, length)).as("heap %s", new String(v, StandardCharsets.ISO_8859_1))
+                        .isEqualTo(expected);
+                assertThat(Http2FieldValidator.hasForbiddenByte(direct, 1, length)).isEqualTo(expected);
+                assertThat(Http2FieldValidator.hasForbiddenByte(heap.slice(1, length), 0, length)).isEqualTo(expected);
+            } finally {
+                direct.release();
+            }
+        }
     }
 }
