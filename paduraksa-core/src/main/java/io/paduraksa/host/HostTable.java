@@ -138,8 +138,9 @@ public final class HostTable<T> {
 
     /**
      * The entry for the {@code Host} value in {@code s[from, to)}, or null. Every lookup reads bytes: an
-     * {@link AsciiString} (HTTP/3, tests) in its array, any other text (the HTTP/1.1 and HTTP/2 views, a
-     * String from {@code explain}) copied once into a per-thread scratch; a char above 255 becomes 0xFF,
+     * {@link AsciiString} (HTTP/3, tests) or an {@link AsciiText} with an array (the HTTP/2 view) in
+     * that array, any other text (the HTTP/1.1 view, a String from {@code explain}) copied once into a
+     * per-thread scratch; a char above 255 becomes 0xFF,
      * which no name and no address contains. A text longer than {@link #MAX_TEXT} names no entry.
      */
     public T find(CharSequence s, int from, int to) {
@@ -150,6 +151,10 @@ public final class HostTable<T> {
         if (s instanceof AsciiString a) {
             int base = a.arrayOffset();
             return find(a.array(), base + from, base + to);
+        }
+        if (s instanceof AsciiText t && t.array() != null) {
+            int base = t.arrayOffset();
+            return find(t.array(), base + from, base + to);
         }
         byte[] text = SCRATCH.get().text;
         copy(s, from, n, text);

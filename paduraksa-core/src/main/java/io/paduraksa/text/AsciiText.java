@@ -14,4 +14,18 @@ public interface AsciiText extends CharSequence {
      * Throws {@link IndexOutOfBoundsException} when the range is not within this text.
      */
     void copyTo(int index, byte[] dst, int at, int n);
+
+    /**
+     * The array this text's bytes are in, read in place by whoever wants bytes, or null when they are
+     * not in one (a direct buffer: then {@link #copyTo}). The array may hold other bytes around the
+     * text: only {@code [arrayOffset(), arrayOffset() + length())} is this text.
+     */
+    default byte[] array() {
+        return null;
+    }
+
+    /** Where this text's index 0 is in {@link #array()}. */
+    default int arrayOffset() {
+        return 0;
+    }
 }

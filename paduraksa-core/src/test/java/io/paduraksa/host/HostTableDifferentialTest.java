@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * seeded inputs: configured names in random letter case, with ports and trailing dots, near misses
  * (one character changed, added or dropped), bytes next to the letter ranges ({@code @ [ ` {}), Latin-1
  * letters whose bit 0x20 is their case (never folded), chars above 255; each as a String, an AsciiString,
- * an AsciiString inside a bigger array and a request view inside a bigger text ({@link BulkText}, copied out).
+ * an AsciiString inside a bigger array and a request view inside a bigger text ({@link BulkText}, copied out,
+ * and read in place in its array).
  */
 class HostTableDifferentialTest {
 
@@ -51,9 +52,10 @@ class HostTableDifferentialTest {
             Integer asAscii = isLatin1(host) ? table.find(new AsciiString(host.getBytes(StandardCharsets.ISO_8859_1), false)) : expected;
             Integer inside = isLatin1(host) ? table.find(inside(host), 3, 3 + host.length()) : expected;
             Integer view = isLatin1(host) ? table.find(BulkText.of("1:." + host + "9.:"), 3, 3 + host.length()) : expected;
+            Integer array = isLatin1(host) ? table.find(BulkText.inArray("1:." + host + "9.:"), 3, 3 + host.length()) : expected;
             if (!Objects.equals(asString, expected) || !Objects.equals(asAscii, expected) || !Objects.equals(inside, expected)
-                    || !Objects.equals(view, expected)) {
-                assertThat(new Integer[] {asString, asAscii, inside, view}).as("'%s'", host).containsOnly(expected);
+                    || !Objects.equals(view, expected) || !Objects.equals(array, expected)) {
+                assertThat(new Integer[] {asString, asAscii, inside, view, array}).as("'%s'", host).containsOnly(expected);
             }
         }
         assertThat(hits).as("inputs that name a configured host").isBetween(40_000, 110_000);

@@ -63,6 +63,17 @@ public final class AsciiView implements AsciiText {
         buf.getBytes(from + index, dst, at, n);
     }
 
+    /** The array of a heap buffer (HTTP/2's copied fields), null for a direct one (HTTP/1.1's inbound bytes). */
+    @Override
+    public byte[] array() {
+        return buf != null && buf.hasArray() ? buf.array() : null;
+    }
+
+    @Override
+    public int arrayOffset() {
+        return buf.arrayOffset() + from;
+    }
+
     /** Compares with {@code lowerCase} folding ASCII letters only; {@code lowerCase} must be lower case. */
     public boolean contentEqualsIgnoreCase(AsciiString lowerCase) {
         return length == lowerCase.length() && Http1Bytes.equalsLowerCase(buf, from, lowerCase);
