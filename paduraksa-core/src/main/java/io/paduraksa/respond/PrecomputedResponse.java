@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * An answer encoded once, when the snapshot is compiled: the HTTP/1.1 status line and headers as
@@ -72,6 +73,11 @@ public final class PrecomputedResponse {
     /** {@code Name: } of the templated header, written before its value (HTTP/1.1). */
     private final byte[] templateHeaderPrefix;
     private final int errorPageSlot;
+    /** A protocol writer's own encoding of this answer ({@link #encoded}), with the encoder that made it. */
+    private volatile Encoded encoded;
+
+    private record Encoded(Function<PrecomputedResponse, ?> encoder, Object form) {
+    }
 
     private PrecomputedResponse(Builder b, ByteBufAllocator alloc) {
         byte[] bodyBytes = b.body.getBytes(StandardCharsets.UTF_8);
@@ -248,6 +254,24 @@ public final class PrecomputedResponse {
             bodySlot.write(out, requestId, clientIpHigh, clientIpLow);
             out.writeBytes(bodyTail, bodyTail.readerIndex(), bodyTail.readableBytes());
         }
+    }
+
+    /**
+     * This answer's fixed part in a protocol writer's own encoding (the HTTP/2 writer's header block),
+     * made by {@code encoder} on first use and kept as long as this response: a reload compiles new
+     * responses, so a kept form never outlives what it encodes. {@code encoder} must be a constant
+     * (compared by identity) and always make the same form; threads that race both make it, one is
+     * kept. One form is kept: a second encoder would replace the first's each time (give it its own
+     * field instead).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T encoded(Function<PrecomputedResponse, T> encoder) {
+        Encoded e = encoded;
+        if (e == null || e.encoder != encoder) {
+            e = new Encoded(encoder, encoder.apply(this));
+            encoded = e;
+        }
+        return (T) e.form;
     }
 
     /** A retained duplicate of a non-template body, for writers that send large bodies without a copy. */

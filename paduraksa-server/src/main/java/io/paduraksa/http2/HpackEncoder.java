@@ -1,6 +1,7 @@
 package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 
 /**
  * HPACK encoding without a dynamic table (RFC 7541 section 6): a field that is in the static table
@@ -70,13 +71,10 @@ public final class HpackEncoder {
         text(out, value);
     }
 
-    /** A string literal of text (one char per byte), without Huffman. */
+    /** A string literal of text (one char per byte), without Huffman; an {@code AsciiString}'s bytes in one copy. */
     public static void text(ByteBuf out, CharSequence value) {
-        int n = value.length();
-        integer(out, 0, 7, n);
-        for (int i = 0; i < n; i++) {
-            out.writeByte(value.charAt(i));
-        }
+        integer(out, 0, 7, value.length());
+        out.writeCharSequence(value, StandardCharsets.ISO_8859_1);
     }
 
     /** {@code :status}: the static index for 200, 204, 206, 304, 400, 404 and 500, else a literal with its name's index. */

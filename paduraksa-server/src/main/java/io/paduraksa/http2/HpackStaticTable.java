@@ -3,6 +3,7 @@ package io.paduraksa.http2;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.stream.IntStream;
 
 /**
  * The static table of RFC 7541 Appendix A as bytes in one buffer with offset arrays, so that a
@@ -47,6 +48,8 @@ public final class HpackStaticTable {
     private static final int[] NAME_LENGTH = new int[LENGTH + 1];
     private static final int[] VALUE_START = new int[LENGTH + 1];
     private static final int[] VALUE_LENGTH = new int[LENGTH + 1];
+    /** Per name length, the indices with a name that long, in ascending order (a name lookup compares only those). */
+    private static final int[][] BY_NAME_LENGTH;
 
     static {
         if (ENTRIES.length != LENGTH) {
@@ -61,6 +64,15 @@ public final class HpackStaticTable {
             VALUE_START[i] = all.length();
             VALUE_LENGTH[i] = e[1].length();
             all.append(e[1]);
+        }
+        int longest = 0;
+        for (int i = 1; i <= LENGTH; i++) {
+            longest = Math.max(longest, NAME_LENGTH[i]);
+        }
+        BY_NAME_LENGTH = new int[longest + 1][];
+        for (int n = 0; n <= longest; n++) {
+            final int length = n;
+            BY_NAME_LENGTH[n] = IntStream.rangeClosed(1, LENGTH).filter(i -> NAME_LENGTH[i] == length).toArray();
         }
         BYTES = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(all.toString().getBytes(StandardCharsets.ISO_8859_1)));
     }
@@ -90,8 +102,11 @@ public final class HpackStaticTable {
 
     /** The first index whose name is {@code name[index, index + length)} (exact bytes), or 0. */
     public static int indexOfName(ByteBuf name, int index, int length) {
-        for (int i = 1; i <= LENGTH; i++) {
-            if (NAME_LENGTH[i] == length && equal(name, index, NAME_START[i], length)) {
+        if (length >= BY_NAME_LENGTH.length) {
+            return 0;
+        }
+        for (int i : BY_NAME_LENGTH[length]) {
+            if (equal(name, index, NAME_START[i], length)) {
                 return i;
             }
         }
@@ -101,8 +116,11 @@ public final class HpackStaticTable {
     /** The first index whose name equals {@code name} ignoring ASCII case, or 0. */
     public static int indexOfName(CharSequence name) {
         int length = name.length();
-        for (int i = 1; i <= LENGTH; i++) {
-            if (NAME_LENGTH[i] == length && equalIgnoreCase(name, NAME_START[i], length)) {
+        if (length >= BY_NAME_LENGTH.length) {
+            return 0;
+        }
+        for (int i : BY_NAME_LENGTH[length]) {
+            if (equalIgnoreCase(name, NAME_START[i], length)) {
                 return i;
             }
         }

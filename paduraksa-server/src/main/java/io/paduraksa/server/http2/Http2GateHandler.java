@@ -1,6 +1,7 @@
 package io.paduraksa.server.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * HTTP/2 (h2c prior knowledge, or h2 after ALPN) with the gate in front, on our own codec
@@ -475,21 +477,36 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
             date.writeTo(b);
         }
 
-        static void answer(ByteBuf b, PrecomputedResponse response, DateHeader date, RequestState state,
-                ForwardingRules forwarding, long id, AsciiString altSvc) {
+        /** A precomputed answer's {@code :status} and fixed fields, encoded once per answer ({@link PrecomputedResponse#encoded}). */
+        private static final Function<PrecomputedResponse, byte[]> FIXED_FIELDS = Http2HeaderBlocks::fixedFields;
+
+        private static byte[] fixedFields(PrecomputedResponse response) {
+            ByteBuf b = Unpooled.buffer(128);
             HpackEncoder.status(b, response.status());
             AsciiString[] names = response.headerNames();
             AsciiString[] values = response.headerValues();
             int templated = response.headerTemplate() == null ? -1 : response.templateHeaderIndex();
             for (int i = 0; i < names.length; i++) {
-                if (i == templated) {
-                    ValueTemplate t = response.headerTemplate();
-                    literalName(b, names[i]);
-                    HpackEncoder.integer(b, 0, 7, t.length(state));
-                    t.write(b, state);
-                } else {
+                if (i != templated) {
                     HpackEncoder.literal(b, names[i], values[i]);
                 }
+            }
+            return ByteBufUtil.getBytes(b);
+        }
+
+        /**
+         * An answer's block: its fixed part copied as encoded once, then what each request adds (the
+         * templated field, as HTTP/1.1 writes it, after the fixed ones; {@code date}; rate-limit fields;
+         * the request id; {@code alt-svc}).
+         */
+        static void answer(ByteBuf b, PrecomputedResponse response, DateHeader date, RequestState state,
+                ForwardingRules forwarding, long id, AsciiString altSvc) {
+            b.writeBytes(response.encoded(FIXED_FIELDS));
+            if (response.headerTemplate() != null) {
+                ValueTemplate t = response.headerTemplate();
+                literalName(b, response.headerNames()[response.templateHeaderIndex()]);
+                HpackEncoder.integer(b, 0, 7, t.length(state));
+                t.write(b, state);
             }
             date(b, date);
             if (state.hasRateLimit()) {
