@@ -116,6 +116,7 @@ def main():
     ap.add_argument("--h2-streams", type=int, default=8)
     ap.add_argument("--h2-threads", type=int, default=2)
     ap.add_argument("--loadgen-cpus", default="")
+    ap.add_argument("--rate", type=int, default=0, help="pace the load at this many requests/s (harness.py --rate)")
     ap.add_argument("--paduraksa", default=os.path.join(REPO, "bin", "paduraksa"))
     ap.add_argument("--paduraksa-transport", default="", help="server.transport for Paduraksa (io_uring, epoll, nio)")
     ap.add_argument("--out")

@@ -5,14 +5,16 @@ import io.netty.util.concurrent.FastThreadLocal;
 import java.util.Arrays;
 
 /**
- * Upstream flushes deferred to the end of the event loop's turn: the requests this loop forwards in
- * one batch of ready events go out together, after the batch, instead of one by one while it is read.
- * An upstream that is idle then wakes once for several requests instead of once for each (measured
+ * Flushes deferred to the end of the event loop's turn: the requests this loop forwards in one batch
+ * of ready events go out together, after the batch, instead of one by one while it is read. An
+ * upstream that is idle then wakes once for several requests instead of once for each (measured
  * with {@code paduraksa-bench/e2e/syscalls.py}: its wake-ups per request, the figure HAProxy keeps low
- * by sending at the end of its loop turn). Nothing is added to a request's latency but the rest of the
- * turn it arrived in. One instance per event loop thread. A channel listed twice in one turn is
- * flushed twice, harmlessly (the second flush writes nothing); an HTTP/1.1 upstream connection sends
- * one request head at a time, so it is listed once.
+ * by sending at the end of its loop turn). The same for the responses an HTTP/2 client connection
+ * gets from upstreams in one turn: one send for all of them ({@link #flushLater(Runnable)}) instead of
+ * one per response. Nothing is added to a request's latency but the rest of the turn it arrived in.
+ * One instance per event loop thread. A channel listed twice in one turn is flushed twice, harmlessly
+ * (the second flush writes nothing); an HTTP/1.1 upstream connection sends one request head at a
+ * time, so it is listed once; an HTTP/2 connection lists itself once per turn.
  */
 public final class LoopFlushes implements Runnable {
     private static final FastThreadLocal<LoopFlushes> LOCAL = new FastThreadLocal<>() {
@@ -24,7 +26,8 @@ public final class LoopFlushes implements Runnable {
     /** Off with {@code -Dpaduraksa.deferUpstreamFlush=false}: each write is flushed at once (for comparison runs). */
     static final boolean ENABLED = !"false".equals(System.getProperty("paduraksa.deferUpstreamFlush"));
 
-    private Channel[] pending = new Channel[32];
+    /** Channels to flush and flush actions to run, in the order listed. */
+    private Object[] pending = new Object[32];
     private int count;
     private boolean scheduled;
 
@@ -37,14 +40,27 @@ public final class LoopFlushes implements Runnable {
             ch.flush();
             return;
         }
-        LOCAL.get().add(ch);
+        LOCAL.get().add(ch, ch);
     }
 
-    private void add(Channel ch) {
+    /**
+     * Runs {@code flush} (a constant of its connection, which writes and flushes what the connection
+     * has pending) once the current turn of {@code ch}'s event loop has handled its ready events; at
+     * once when called from another thread or when deferring is off.
+     */
+    public static void flushLater(Channel ch, Runnable flush) {
+        if (!ENABLED || !ch.eventLoop().inEventLoop()) {
+            flush.run();
+            return;
+        }
+        LOCAL.get().add(ch, flush);
+    }
+
+    private void add(Channel ch, Object flush) {
         if (count == pending.length) {
             pending = Arrays.copyOf(pending, count * 2); // grows to the most channels one turn writes to, then stays
         }
-        pending[count++] = ch;
+        pending[count++] = flush;
         if (!scheduled) {
             scheduled = true;
             ch.eventLoop().execute(this); // runs after this turn's I/O, in the same turn
@@ -57,9 +73,13 @@ public final class LoopFlushes implements Runnable {
         int n = count;
         count = 0;
         for (int i = 0; i < n; i++) {
-            Channel ch = pending[i];
+            Object p = pending[i];
             pending[i] = null;
-            ch.flush();
+            if (p instanceof Channel ch) {
+                ch.flush();
+            } else {
+                ((Runnable) p).run();
+            }
         }
     }
 }

@@ -48,6 +48,22 @@ class LoopFlushesTest {
     }
 
     @Test
+    void flushActionsOfOneTurnRunAfterItInOrderWithChannels() throws Exception {
+        List<String> events = new ArrayList<>();
+        LocalChannel a = channel("a", events);
+        EventLoop loop = a.eventLoop();
+        loop.submit(() -> {
+            LoopFlushes.flushLater(a, () -> events.add("h2 flush"));
+            LoopFlushes.flushLater(a);
+            events.add("end of turn");
+        }).get();
+        loop.submit(() -> { }).get();
+        assertThat(events).containsExactly("end of turn", "h2 flush", "a flush");
+        LoopFlushes.flushLater(a, () -> events.add("from outside")); // off the loop: at once
+        assertThat(events).last().isEqualTo("from outside");
+    }
+
+    @Test
     void offTheLoopTheFlushIsImmediate() throws Exception {
         List<String> events = new ArrayList<>();
         LocalChannel a = channel("a", events);

@@ -16,6 +16,7 @@ import io.paduraksa.http2.Http2ErrorCodes;
 import io.paduraksa.http2.Http2Violation;
 import io.paduraksa.ops.Metrics;
 import io.paduraksa.proxy.ForwardingFields;
+import io.paduraksa.proxy.LoopFlushes;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
 import io.paduraksa.respond.DateHeader;
@@ -70,6 +71,9 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
     private int tunnels;
     /** When a frame was last read or written (System.nanoTime), for the idle timeout. */
     private long lastActivity;
+    /** Whether {@link #queuedFlush} waits for the end of this event loop turn. */
+    private boolean flushQueued;
+    private final Runnable queuedFlush = this::runQueuedFlush;
 
     Http2GateHandler(ListenerServices services, Http2Limits limits) {
         this.services = services;
@@ -336,12 +340,22 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         return limits.maxBodySize();
     }
 
-    /** Flushes now, unless a read batch is running (its end flushes once for all its streams). */
+    /**
+     * Flushes at the end of this event loop turn ({@link LoopFlushes}: the responses several
+     * upstreams deliver in one turn leave in one send), unless a read batch is running (its end
+     * flushes once for all its streams).
+     */
     void flush() {
-        if (!connection.isReading()) {
-            lastActivity = System.nanoTime();
-            connection.flush();
+        if (!connection.isReading() && !flushQueued) {
+            flushQueued = true;
+            LoopFlushes.flushLater(ctx.channel(), queuedFlush);
         }
+    }
+
+    private void runQueuedFlush() {
+        flushQueued = false;
+        lastActivity = System.nanoTime();
+        connection.flush();
     }
 
     /** The exchange of {@code slot} is done: frames of the slot no longer reach it. */
