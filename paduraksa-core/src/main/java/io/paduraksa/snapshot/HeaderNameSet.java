@@ -1,5 +1,6 @@
 package io.paduraksa.snapshot;
 
+import io.paduraksa.text.AsciiText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -68,10 +69,15 @@ final class HeaderNameSet {
         return new HeaderNameSet(byLength, proxyPrefix, foldSeparators, List.copyOf(lower));
     }
 
-    /** Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing. */
+    /**
+     * Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing; an
+     * {@link AsciiText} with an array (the HTTP/2 request view) is read in that array.
+     */
     boolean contains(CharSequence name) {
         int n = name.length();
-        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, false)) {
+        byte[] a = name instanceof AsciiText t ? t.array() : null;
+        int offset = a == null ? 0 : ((AsciiText) name).arrayOffset();
+        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, a, offset, false)) {
             return true;
         }
         if (n >= byLength.length) {
@@ -79,7 +85,7 @@ final class HeaderNameSet {
         }
         byte[][] bucket = byLength[n];
         for (int i = 0; i < bucket.length; i++) {
-            if (startsWithFolded(bucket[i], name, foldSeparators)) {
+            if (startsWithFolded(bucket[i], name, a, offset, foldSeparators)) {
                 return true;
             }
         }
@@ -88,11 +94,12 @@ final class HeaderNameSet {
 
     /**
      * Whether {@code s} starts with {@code lower}, folding ASCII upper-case letters of {@code s} and,
-     * with {@code separators}, reading {@code _} in {@code s} as {@code -}.
+     * with {@code separators}, reading {@code _} in {@code s} as {@code -}; {@code s}'s chars are read
+     * from {@code a} at {@code offset} when {@code a} is not null.
      */
-    private static boolean startsWithFolded(byte[] lower, CharSequence s, boolean separators) {
+    private static boolean startsWithFolded(byte[] lower, CharSequence s, byte[] a, int offset, boolean separators) {
         for (int i = 0; i < lower.length; i++) {
-            char c = s.charAt(i);
+            int c = a != null ? a[offset + i] & 0xFF : s.charAt(i);
             if (c >= 'A' && c <= 'Z') {
                 c += 'a' - 'A';
             } else if (separators && c == '_') {

@@ -8,6 +8,7 @@ import io.paduraksa.config.ConfigError;
 import io.paduraksa.config.ConfigException;
 import io.paduraksa.config.ConfigLoader;
 import io.paduraksa.config.LoadedConfig;
+import io.paduraksa.testing.BulkText;
 import io.paduraksa.testing.CompiledFixtures;
 import java.io.IOException;
 import java.io.InputStream;
@@ -124,6 +125,7 @@ class ForwardingRulesTest {
 
         assertThat(f.isRemovedRequestHeader(header)).isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(new AsciiString(header))).isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(BulkText.inArray(header))).as("read in an array").isEqualTo(removed);
     }
 
     @Test
@@ -150,6 +152,7 @@ class ForwardingRulesTest {
 
         assertThat(pass.isRemovedRequestHeader(name, false)).isTrue();
         assertThat(pass.isRemovedRequestHeader(new AsciiString(name), false)).isTrue();
+        assertThat(pass.isRemovedRequestHeader(BulkText.inArray(name), false)).isTrue();
     }
 
     @ParameterizedTest(name = "{0}: {1} from a trusted proxy -> removed {2}")
@@ -188,6 +191,7 @@ class ForwardingRulesTest {
         ForwardingRules f = rules(yaml + "\n");
 
         assertThat(f.isRemovedRequestHeader(header, true)).isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(BulkText.inArray(header), true)).as("read in an array").isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(header, false)).as("from an untrusted peer").isEqualTo(removed || !header.equals("X-Custom") && !header.equals("X_Custom"));
     }
 

@@ -17,7 +17,7 @@ public record BulkText(byte[] bytes, boolean perChar, int offset, byte[] shared)
     }
 
     /**
-     * Bulk reads and {@link #array()}: the text lies at offset 7 of a bigger array whose other bytes
+     * Per-char reads, bulk reads and {@link #array()}: the text lies at offset 7 of a bigger array whose other bytes
      * are {@code '.'}, so a reader that strays outside the range reads them.
      */
     public static BulkText inArray(String latin1) {
@@ -25,7 +25,7 @@ public record BulkText(byte[] bytes, boolean perChar, int offset, byte[] shared)
         byte[] around = new byte[text.length + 14];
         Arrays.fill(around, (byte) '.');
         System.arraycopy(text, 0, around, 7, text.length);
-        return new BulkText(text, false, 7, around);
+        return new BulkText(text, true, 7, around);
     }
 
     @Override

@@ -46,7 +46,8 @@ final class UpstreamRequestHead {
 
     /** A first guess at the head's size, so that most heads fit the first buffer. */
     static int estimate(RequestState state) {
-        return 512 + state.pathLength() + state.view().target().length();
+        // a browser's fields are about 1 KB; a buffer that has to grow is copied (measured: 3 % of a proxied h2c request)
+        return 2048 + state.pathLength() + state.view().target().length();
     }
 
     static void write(ByteBuf out, RequestState state, ForwardExchange exchange, UpstreamCluster cluster,
