@@ -63,6 +63,11 @@ public final class AsciiView implements AsciiText {
         buf.getBytes(from + index, dst, at, n);
     }
 
+    /** Appends this view's bytes to {@code out} in one copy. */
+    public void writeTo(ByteBuf out) {
+        out.writeBytes(buf, from, length);
+    }
+
     /** The array of a heap buffer (HTTP/2's copied fields), null for a direct one (HTTP/1.1's inbound bytes). */
     @Override
     public byte[] array() {

@@ -10,7 +10,9 @@ import io.netty.buffer.Unpooled;
  * <p>Memory: the dynamic table is bytes in one buffer ({@link HpackDynamicTable}); Huffman-decoded
  * strings and entries copied out of the dynamic table go to a scratch area, reset per block, so a
  * block's fields stay valid until the next block (an entry in the table may be evicted later in the
- * same block, so the sink never gets a position into the table). The scratch area holds
+ * same block, so the sink never gets a position into the table), except for a sink that copies each
+ * field at once ({@link HpackFieldSink#copiesFields()}), which gets an indexed {@code PLAIN} entry
+ * (one the validator keeps nothing of) in the table itself. The scratch area holds
  * SETTINGS_MAX_HEADER_LIST_SIZE plus the table size plus 64 bytes ({@link #scratchSize}): delivered
  * strings never exceed the header list size, and a string that is not delivered needs room only
  * when it is to be inserted, which it is only when it fits the table. A string that fits neither
@@ -46,6 +48,8 @@ public final class HpackDecoder {
     private boolean listExceeded;
     private Http2Violation fieldViolation;
     private Http2Violation error;
+    /** The block's sink copies fields at once ({@link HpackFieldSink#copiesFields()}). */
+    private boolean sinkCopies;
     // the string just read
     private ByteBuf strBuf;
     private int strIndex;
@@ -103,6 +107,7 @@ public final class HpackDecoder {
         fieldViolation = null;
         error = null;
         validator.start(kind);
+        sinkCopies = sink.copiesFields();
         try {
             Http2Violation v = decodeFields(sink);
             if (v != null) {
@@ -178,13 +183,18 @@ public final class HpackDecoder {
         int nameLength = table.nameLength(d);
         int valueLength = table.valueLength(d);
         int mark = scratchUsed;
-        if (willDeliver(nameLength, valueLength)) {
+        int proven = table.proven(d);
+        if (willDeliver(nameLength, valueLength) && sinkCopies && proven == Http2FieldValidator.PLAIN) {
+            // neither the sink nor the validator keeps the positions: read in the table
+            ByteBuf t = table.bytes();
+            int start = table.nameStart(d);
+            field(t, start, nameLength, t, start + nameLength, valueLength, 0, false, proven, sink);
+        } else if (willDeliver(nameLength, valueLength)) {
             // copied: a later insert in this block may evict the entry and overwrite its bytes
             ByteBuf t = table.bytes();
             t.getBytes(table.nameStart(d), scratch, mark, nameLength + valueLength);
             scratchUsed = mark + nameLength + valueLength;
-            field(scratchView, mark, nameLength, scratchView, mark + nameLength, valueLength, 0, false, table.proven(d),
-                    sink);
+            field(scratchView, mark, nameLength, scratchView, mark + nameLength, valueLength, 0, false, proven, sink);
         } else {
             count(nameLength, valueLength);
         }

@@ -1,6 +1,7 @@
 package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.paduraksa.http1.AsciiView;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -71,10 +72,17 @@ public final class HpackEncoder {
         text(out, value);
     }
 
-    /** A string literal of text (one char per byte), without Huffman; an {@code AsciiString}'s bytes in one copy. */
+    /**
+     * A string literal of text (one char per byte), without Huffman; the bytes of an {@code AsciiString}
+     * or of a view over a received head (an upstream's field values) in one copy.
+     */
     public static void text(ByteBuf out, CharSequence value) {
         integer(out, 0, 7, value.length());
-        out.writeCharSequence(value, StandardCharsets.ISO_8859_1);
+        if (value instanceof AsciiView v) {
+            v.writeTo(out);
+        } else {
+            out.writeCharSequence(value, StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** {@code :status}: the static index for 200, 204, 206, 304, 400, 404 and 500, else a literal with its name's index. */

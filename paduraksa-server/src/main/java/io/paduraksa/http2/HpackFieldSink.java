@@ -13,4 +13,14 @@ import io.netty.buffer.ByteBuf;
 public interface HpackFieldSink {
     void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
             int staticIndex);
+
+    /**
+     * Whether this sink copies what it keeps of a field before {@link #field} returns and never reads
+     * a position after that. The decoder then hands it fields indexed from the dynamic table as
+     * positions in the table itself, without first copying them to its scratch area (an insert later
+     * in the block may overwrite those bytes). Asked once per block.
+     */
+    default boolean copiesFields() {
+        return false;
+    }
 }

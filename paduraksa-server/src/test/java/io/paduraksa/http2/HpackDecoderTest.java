@@ -152,6 +152,50 @@ class HpackDecoderTest {
         assertThat(sink.read()).containsExactly("a: b", "x: " + "y".repeat(26));
     }
 
+    /** Copies each field at once, as the request and response sinks do, and notes whether it came from the table. */
+    static final class CopyingSink implements HpackFieldSink {
+        final CollectingSink copies = new CollectingSink();
+        final List<Boolean> fromTable = new ArrayList<>();
+        private final HpackDecoder decoder;
+
+        CopyingSink(HpackDecoder decoder) {
+            this.decoder = decoder;
+        }
+
+        @Override
+        public void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
+                int staticIndex) {
+            fromTable.add(name == decoder.table().bytes());
+            copies.field(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
+        }
+
+        @Override
+        public boolean copiesFields() {
+            return true;
+        }
+    }
+
+    @Test
+    void a_copying_sink_reads_proven_entries_in_the_table_and_gets_them_whole_though_evicted_later_in_the_block() {
+        HpackDecoder d = new HpackDecoder(64, 16384, false);
+        ByteBuf first = hex("4001 61 0162"); // a: b, checked as a trailer field: proven plain
+        assertThat(d.decode(first, 0, first.readableBytes(), Http2FieldValidator.TRAILERS, new CollectingSink())).isNull();
+        // indexed 62 (a: b), then an insert that evicts it and reuses its bytes, then the new entry indexed
+        ByteBuf b = hex("be 4001 78 1a " + "79".repeat(26) + "be");
+        CopyingSink sink = new CopyingSink(d);
+        assertThat(d.decode(b, 0, b.readableBytes(), Http2FieldValidator.TRAILERS, sink)).isNull();
+        assertThat(sink.copies.fields).containsExactly("a: b", "x: " + "y".repeat(26), "x: " + "y".repeat(26));
+        assertThat(sink.fromTable).containsExactly(true, false, true);
+        // unproven entries (made without checks) are copied to the scratch area first, as for any sink
+        HpackDecoder unchecked = new HpackDecoder(64, 16384, false);
+        assertThat(decode(unchecked, "4001 61 0162", new CollectingSink())).isNull();
+        CopyingSink other = new CopyingSink(unchecked);
+        ByteBuf again = hex("be");
+        assertThat(unchecked.decode(again, 0, 1, Http2FieldValidator.TRAILERS, other)).isNull();
+        assertThat(other.fromTable).containsExactly(false);
+        assertThat(other.copies.fields).containsExactly("a: b");
+    }
+
     @Test
     void positions_of_huffman_strings_stay_valid_until_the_next_block() {
         HpackDecoder d = new HpackDecoder(4096, 16384, false);

@@ -96,12 +96,11 @@ public final class Http1ResponseHead extends Http1FieldSection implements Respon
     /**
      * Whether {@code headerName} is listed as an option in any {@code Connection} field (ASCII case
      * ignored, RFC 9110 section 7.6.1): such fields are hop-by-hop and must not be forwarded. Walks
-     * the fields on each call; allocates nothing.
+     * the {@code Connection} fields (found by the field index's name key) on each call; allocates nothing.
      */
     public boolean isConnectionOption(CharSequence headerName) {
-        for (int i = 0, n = headerCount(); i < n; i++) {
-            if (nameEquals(i, CONNECTION)
-                    && Http1Bytes.listContains(buffer(), headerValueStart(i), headerValueEnd(i), headerName)) {
+        for (int i = findHeader(CONNECTION); i >= 0; i = findHeader(CONNECTION, i + 1)) {
+            if (Http1Bytes.listContains(buffer(), headerValueStart(i), headerValueEnd(i), headerName)) {
                 return true;
             }
         }

@@ -45,6 +45,12 @@ public final class Http2ResponseFields implements ResponseHead, ResponseTrailers
         hasBody = false;
     }
 
+    /** Every field is copied into this object's own bytes before {@link #field} returns. */
+    @Override
+    public boolean copiesFields() {
+        return true;
+    }
+
     @Override
     public void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
             int staticIndex) {

@@ -114,6 +114,12 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
 
     // ---- HpackFieldSink
 
+    /** Every field is copied into this object's own bytes before {@link #field} returns. */
+    @Override
+    public boolean copiesFields() {
+        return true;
+    }
+
     @Override
     public void field(ByteBuf name, int nameIndex, int nameLength, ByteBuf value, int valueIndex, int valueLength,
             int staticIndex) {
