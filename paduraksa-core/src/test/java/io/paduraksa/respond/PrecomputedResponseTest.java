@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -72,6 +73,32 @@ class PrecomputedResponseTest {
             }
         } finally {
             r.release();
+        }
+    }
+
+    /** A protocol writer's encoding is made once per response and kept; another encoder gets its own. */
+    @Test
+    void anEncodedFormIsMadeOnceAndKept() {
+        PrecomputedResponse r = PrecomputedResponse.builder(403).header("Content-Type", "text/plain").body("no\n").build(ALLOC);
+        PrecomputedResponse other = PrecomputedResponse.builder(404).body("").build(ALLOC);
+        try {
+            int[] calls = new int[1];
+            Function<PrecomputedResponse, String> encoder = x -> {
+                calls[0]++;
+                return x.status() + ":" + x.headerNames().length;
+            };
+            assertThat(r.encoded(encoder)).isEqualTo("403:2");
+            String first = r.encoded(encoder);
+            assertThat(r.encoded(encoder)).isSameAs(first);
+            assertThat(calls[0]).isEqualTo(1);
+            assertThat(other.encoded(encoder)).isEqualTo("404:1");
+            Function<PrecomputedResponse, String> second = x -> "second " + x.status();
+            assertThat(r.encoded(second)).isEqualTo("second 403");
+            assertThat(r.encoded(encoder)).isEqualTo("403:2");
+            assertThat(calls[0]).isEqualTo(3);
+        } finally {
+            r.release();
+            other.release();
         }
     }
 
