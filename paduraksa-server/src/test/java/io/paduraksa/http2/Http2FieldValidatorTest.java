@@ -158,15 +158,7 @@ class Http2FieldValidatorTest {
 
     /** Every pair as a literal with incremental indexing (names as literals too), so each makes an entry. */
     static ByteBuf indexingBlock(String... pairs) {
-        ByteBuf out = TestBuffers.buffer();
-        for (int i = 0; i < pairs.length; i += 2) {
-            ByteBuf n = TestBuffers.ascii(pairs[i]);
-            ByteBuf v = TestBuffers.ascii(pairs[i + 1]);
-            out.writeByte(0x40);
-            HpackEncoder.string(out, n, 0, n.readableBytes(), false);
-            HpackEncoder.string(out, v, 0, v.readableBytes(), i % 4 == 2);
-        }
-        return out;
+        return HpackFieldValidatorBlocks.literals(0x40, true, pairs);
     }
 
     /** The entries {@link #indexingBlock} made (all of them, newest last), indexed in the same order. */
