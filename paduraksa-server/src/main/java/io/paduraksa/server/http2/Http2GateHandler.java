@@ -496,6 +496,15 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
 
         private static byte[] fixedFields(PrecomputedResponse response) {
             ByteBuf b = Unpooled.buffer(128);
+            try {
+                writeFixedFields(b, response);
+                return ByteBufUtil.getBytes(b);
+            } finally {
+                b.release();
+            }
+        }
+
+        private static void writeFixedFields(ByteBuf b, PrecomputedResponse response) {
             HpackEncoder.status(b, response.status());
             AsciiString[] names = response.headerNames();
             AsciiString[] values = response.headerValues();
@@ -505,7 +514,6 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
                     HpackEncoder.literal(b, names[i], values[i]);
                 }
             }
-            return ByteBufUtil.getBytes(b);
         }
 
         /**
@@ -515,7 +523,11 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
          */
         static void answer(ByteBuf b, PrecomputedResponse response, DateHeader date, RequestState state,
                 ForwardingRules forwarding, long id, AsciiString altSvc) {
-            b.writeBytes(response.encoded(FIXED_FIELDS));
+            if (response.isOneShot()) {
+                writeFixedFields(b, response); // built for this request: an encoding kept with it would be used once
+            } else {
+                b.writeBytes(response.encoded(FIXED_FIELDS));
+            }
             if (response.headerTemplate() != null) {
                 ValueTemplate t = response.headerTemplate();
                 literalName(b, response.headerNames()[response.templateHeaderIndex()]);
