@@ -107,19 +107,39 @@ class AllocationAssertTest {
                 .hasMessageContaining("counted loop 3: ");
     }
 
-    /** The allocator's housekeeping as CI saw it: a one-off in each of two consecutive counted loops passes. */
+    /**
+     * The allocator's housekeeping as CI saw it: a one-off in each of two consecutive counted loops passes.
+     * The JVM itself sometimes allocates once on this thread (1,136 B at call 560 of the third loop, seen
+     * once in CI), which is exactly what the helper forgives in a loop but this test cannot: it needs the
+     * third loop clean. So the scenario runs up to three times, each from a fresh counter; the two planned
+     * one-offs happen in every run, and a run that fails must have failed on an allocation it did not plan.
+     */
     @Test
     void oneOffsInTwoCountedLoopsPassWhenTheThirdIsClean() {
-        Counter twice = new Counter();
         int counted = 1_000 * AllocationAssert.COUNTED_FACTOR;
-        AllocationAssert.Result r = AllocationAssert.assertZero("one-offs in two counted loops", twice, s -> {
-            int c = ++s.calls;
-            if (c == WARM + 1_000 + 4_800 || c == WARM + 1_000 + counted + 1_200) {
-                s.sink = new byte[64];
+        AssertionError last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Counter twice = new Counter();
+            try {
+                AllocationAssert.Result r = AllocationAssert.assertZero("one-offs in two counted loops", twice, s -> {
+                    int c = ++s.calls;
+                    if (c == WARM + 1_000 + 4_800 || c == WARM + 1_000 + counted + 1_200) {
+                        s.sink = new byte[64];
+                    }
+                }, WARM, 1_000);
+                assertThat(r.totalBytes()).isZero();
+                assertThat(r.settling()).contains("counted loop 1: ").contains("counted loop 2: ")
+                        .doesNotContain("counted loop 3");
+                return;
+            } catch (AssertionError e) {
+                assertThat(e.getMessage()).as("only an unplanned allocation in the third loop may fail a run")
+                        .contains("counted loop 1: 80 B (largest call 80 B, at call 4799)")
+                        .contains("counted loop 2: 80 B (largest call 80 B, at call 1199)")
+                        .contains("counted loop 3: ");
+                last = e;
             }
-        }, WARM, 1_000);
-        assertThat(r.totalBytes()).isZero();
-        assertThat(r.settling()).contains("counted loop 1: ").contains("counted loop 2: ").doesNotContain("counted loop 3");
+        }
+        throw last;
     }
 
     @Test
