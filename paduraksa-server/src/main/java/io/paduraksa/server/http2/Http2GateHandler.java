@@ -19,8 +19,10 @@ import io.paduraksa.proxy.ForwardingFields;
 import io.paduraksa.proxy.LoopFlushes;
 import io.paduraksa.proxy.ResponseHead;
 import io.paduraksa.proxy.ResponseTrailers;
+import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.respond.PrecomputedResponse;
+import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.respond.ValueTemplate;
 import io.paduraksa.server.cycle.DrainEvent;
 import io.paduraksa.server.cycle.ListenerServices;
@@ -608,9 +610,9 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
         }
 
         private static void rateLimit(ByteBuf b, RequestState state) {
-            decimal(b, io.paduraksa.respond.RateLimitFields.LIMIT, state.rateLimitLimit());
-            decimal(b, io.paduraksa.respond.RateLimitFields.REMAINING, state.rateLimitRemaining());
-            decimal(b, io.paduraksa.respond.RateLimitFields.RESET, state.rateLimitReset());
+            decimal(b, RateLimitFields.LIMIT, state.rateLimitLimit());
+            decimal(b, RateLimitFields.REMAINING, state.rateLimitRemaining());
+            decimal(b, RateLimitFields.RESET, state.rateLimitReset());
         }
 
         private static void decimal(ByteBuf b, AsciiString name, long value) {
@@ -620,7 +622,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
                 digits++;
             }
             HpackEncoder.integer(b, 0, 7, digits);
-            io.paduraksa.respond.AsciiNumbers.writeDecimal(b, value);
+            AsciiNumbers.writeDecimal(b, value);
         }
 
         /** The name part of a literal without indexing (its static index when the table has it); the value follows. */
