@@ -4,9 +4,12 @@ import static io.paduraksa.http2.HpackDecoderAppendixCTest.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -194,6 +197,77 @@ class HpackDecoderTest {
         assertThat(unchecked.decode(again, 0, 1, Http2FieldValidator.TRAILERS, other)).isNull();
         assertThat(other.fromTable).containsExactly(false);
         assertThat(other.copies.fields).containsExactly("a: b");
+    }
+
+    /**
+     * Huffman strings of every length up to 200 (the decoder reads eight bytes at a time, then the
+     * rest byte by byte), of every byte value: decoded back to the input; with EOS's code placed after
+     * any symbol, EOS; with a 0 bit in the padding, bad padding.
+     */
+    @Test
+    void huffman_strings_of_every_length_decode_and_fail_as_they_should() {
+        SplittableRandom random = new SplittableRandom(20261206);
+        byte[] dst = new byte[256];
+        for (int length = 0; length <= 200; length++) {
+            byte[] text = new byte[length];
+            for (int i = 0; i < length; i++) {
+                text[i] = (byte) (random.nextInt(3) == 0 ? random.nextInt(256) : 'a' + random.nextInt(26));
+            }
+            ByteBuf src = Unpooled.wrappedBuffer(text);
+            ByteBuf encoded = Unpooled.directBuffer(4 * length + 8);
+            try {
+                HpackHuffman.encode(encoded, src, 0, length);
+                int n = HpackHuffman.decode(encoded, 0, encoded.readableBytes(), dst, 0, dst.length);
+                assertThat(n).isEqualTo(length);
+                assertThat(Arrays.copyOf(dst, n)).isEqualTo(text);
+                if (length > 0 && (HpackHuffman.encodedLength(src, 0, length) * 8 - totalBits(text)) > 0) {
+                    // clear the last padding bit: padding must be all ones
+                    int last = encoded.writerIndex() - 1;
+                    encoded.setByte(last, encoded.getByte(last) & 0xFE);
+                    assertThat(HpackHuffman.decode(encoded, 0, encoded.readableBytes(), dst, 0, dst.length))
+                            .as("length %d", length).isEqualTo(HpackHuffman.BAD_PADDING);
+                }
+                // EOS (30 one bits) after the first k symbols
+                int k = length == 0 ? 0 : random.nextInt(length + 1);
+                ByteBuf withEos = Unpooled.directBuffer(4 * length + 16);
+                try {
+                    long acc = 0;
+                    int bits = 0;
+                    for (int i = 0; i <= length; i++) {
+                        int sym = i == k ? 256 : i < length ? text[i] & 0xFF : -1;
+                        if (sym < 0) {
+                            break;
+                        }
+                        acc = (acc << HpackHuffman.LENGTHS[sym]) | HpackHuffman.CODES[sym];
+                        bits += HpackHuffman.LENGTHS[sym];
+                        while (bits >= 8) {
+                            bits -= 8;
+                            withEos.writeByte((int) (acc >>> bits));
+                        }
+                        if (sym == 256) {
+                            break;
+                        }
+                    }
+                    if (bits > 0) {
+                        withEos.writeByte((int) ((acc << (8 - bits)) | (0xFF >>> bits)));
+                    }
+                    assertThat(HpackHuffman.decode(withEos, 0, withEos.readableBytes(), dst, 0, dst.length))
+                            .as("EOS after %d of %d", k, length).isEqualTo(HpackHuffman.EOS);
+                } finally {
+                    withEos.release();
+                }
+            } finally {
+                encoded.release();
+            }
+        }
+    }
+
+    private static int totalBits(byte[] text) {
+        int bits = 0;
+        for (byte b : text) {
+            bits += HpackHuffman.LENGTHS[b & 0xFF];
+        }
+        return bits;
     }
 
     @Test
