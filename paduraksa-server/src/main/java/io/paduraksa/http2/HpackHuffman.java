@@ -144,43 +144,14 @@ public final class HpackHuffman {
      * {@link #EOS} or {@link #BAD_PADDING}.
      */
     public static int decode(ByteBuf src, int index, int length, byte[] dst, int dstIndex, int dstLimit) {
-        int state = 0; // node << 8, plus ACCEPT when the node is a valid end (the root is)
-        state |= ACCEPT;
+        int node = 0;
+        boolean accept = true;
         int out = dstIndex;
-        int i = index;
         int end = index + length;
-        // eight input bytes per bounds-checked read, then byte by byte
-        for (; i + 8 <= end; i += 8) {
-            long word = src.getLong(i);
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                int b = (int) (word >>> shift) & 0xFF;
-                int step = STEPS[(state >>> 4 & 0xFF0) | b >>> 4];
-                if ((step & FAIL) != 0) {
-                    return EOS;
-                }
-                if ((step & EMIT) != 0) {
-                    if (out < dstLimit) {
-                        dst[out] = (byte) step;
-                    }
-                    out++;
-                }
-                step = STEPS[(step >>> 4 & 0xFF0) | b & 0x0F];
-                if ((step & FAIL) != 0) {
-                    return EOS;
-                }
-                if ((step & EMIT) != 0) {
-                    if (out < dstLimit) {
-                        dst[out] = (byte) step;
-                    }
-                    out++;
-                }
-                state = step;
-            }
-        }
-        for (; i < end; i++) {
+        for (int i = index; i < end; i++) {
             int b = src.getByte(i) & 0xFF;
             for (int shift = 4; shift >= 0; shift -= 4) { // high nibble, then low
-                int step = STEPS[(state >>> 4 & 0xFF0) | ((b >>> shift) & 0x0F)];
+                int step = STEPS[(node << 4) | ((b >>> shift) & 0x0F)];
                 if ((step & FAIL) != 0) {
                     return EOS;
                 }
@@ -190,10 +161,11 @@ public final class HpackHuffman {
                     }
                     out++;
                 }
-                state = step;
+                node = (step >>> 8) & 0xFF;
+                accept = (step & ACCEPT) != 0;
             }
         }
-        return (state & ACCEPT) != 0 ? out - dstIndex : BAD_PADDING;
+        return accept ? out - dstIndex : BAD_PADDING;
     }
 
     /** The Huffman-encoded length of {@code src[index, index + length)} in bytes. */
