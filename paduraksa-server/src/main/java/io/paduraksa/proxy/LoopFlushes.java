@@ -3,6 +3,8 @@ package io.paduraksa.proxy;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flushes deferred to the end of the event loop's turn: the requests this loop forwards in one batch
@@ -17,6 +19,7 @@ import java.util.Arrays;
  * time, so it is listed once; an HTTP/2 connection lists itself once per turn.
  */
 public final class LoopFlushes implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(LoopFlushes.class);
     private static final FastThreadLocal<LoopFlushes> LOCAL = new FastThreadLocal<>() {
         @Override
         protected LoopFlushes initialValue() {
@@ -75,10 +78,15 @@ public final class LoopFlushes implements Runnable {
         for (int i = 0; i < n; i++) {
             Object p = pending[i];
             pending[i] = null;
-            if (p instanceof Channel ch) {
-                ch.flush();
-            } else {
-                ((Runnable) p).run();
+            try {
+                if (p instanceof Channel ch) {
+                    ch.flush();
+                } else {
+                    ((Runnable) p).run();
+                }
+            } catch (RuntimeException e) {
+                // one connection's failure must not leave the others listed this turn unflushed
+                LOG.warn("deferred flush failed", e);
             }
         }
     }

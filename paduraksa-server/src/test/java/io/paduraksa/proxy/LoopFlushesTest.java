@@ -64,6 +64,21 @@ class LoopFlushesTest {
     }
 
     @Test
+    void aFlushThatThrowsLeavesTheOthersOfItsTurnFlushed() throws Exception {
+        List<String> events = new ArrayList<>();
+        LocalChannel a = channel("a", events);
+        a.eventLoop().submit(() -> {
+            LoopFlushes.flushLater(a, () -> {
+                throw new IllegalStateException("broken connection");
+            });
+            LoopFlushes.flushLater(a, () -> events.add("second"));
+            LoopFlushes.flushLater(a);
+        }).get();
+        a.eventLoop().submit(() -> { }).get();
+        assertThat(events).containsExactly("second", "a flush");
+    }
+
+    @Test
     void offTheLoopTheFlushIsImmediate() throws Exception {
         List<String> events = new ArrayList<>();
         LocalChannel a = channel("a", events);
