@@ -46,7 +46,8 @@ final class UpstreamRequestHead {
 
     /** A first guess at the head's size, so that most heads fit the first buffer. */
     static int estimate(RequestState state) {
-        // a browser's fields are about 1 KB; a buffer that has to grow is copied (measured: 3 % of a proxied h2c request)
+        // a browser's fields are about 1 KB (951 B reach the e2e upstream); a head that outgrows the
+        // buffer is copied into a bigger one
         return 2048 + state.pathLength() + state.view().target().length();
     }
 
