@@ -1,10 +1,10 @@
 package io.paduraksa.gate;
 
-import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.text.AsciiText;
 import io.paduraksa.text.ByteHash;
+import io.paduraksa.text.TextBytes;
 import io.paduraksa.text.ValueSlots;
 
 /**
@@ -51,9 +51,9 @@ final class ClientIpMemo {
         int from;
         if (n == 0 || n > MAX) {
             return false; // no address is empty or longer than MAX: what the parser answers unread
-        } else if (value instanceof AsciiString a) {
-            b = a.array();
-            from = a.arrayOffset();
+        } else if (TextBytes.array(value) != null) {
+            b = TextBytes.array(value);
+            from = TextBytes.offset(value);
         } else if (value instanceof AsciiText t) {
             b = scratch;
             from = 0;

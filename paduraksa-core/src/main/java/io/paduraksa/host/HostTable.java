@@ -4,6 +4,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.text.AsciiText;
+import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -137,9 +138,9 @@ public final class HostTable<T> {
     }
 
     /**
-     * The entry for the {@code Host} value in {@code s[from, to)}, or null. Every lookup reads bytes: an
-     * {@link AsciiString} (HTTP/3, tests) or an {@link AsciiText} with an array (the HTTP/2 view) in
-     * that array, any other text (the HTTP/1.1 view, a String from {@code explain}) copied once into a
+     * The entry for the {@code Host} value in {@code s[from, to)}, or null. Every lookup reads bytes: in
+     * place when they are in an array ({@link TextBytes}: an {@link AsciiString} of HTTP/3 and tests, the
+     * HTTP/2 view), any other text (the HTTP/1.1 view, a String from {@code explain}) copied once into a
      * per-thread scratch; a char above 255 becomes 0xFF,
      * which no name and no address contains. A text longer than {@link #MAX_TEXT} names no entry.
      */
@@ -148,13 +149,10 @@ public final class HostTable<T> {
         if (n <= 0 || n > MAX_TEXT) {
             return null;
         }
-        if (s instanceof AsciiString a) {
-            int base = a.arrayOffset();
-            return find(a.array(), base + from, base + to);
-        }
-        if (s instanceof AsciiText t && t.array() != null) {
-            int base = t.arrayOffset();
-            return find(t.array(), base + from, base + to);
+        byte[] inPlace = TextBytes.array(s);
+        if (inPlace != null) {
+            int base = TextBytes.offset(s);
+            return find(inPlace, base + from, base + to);
         }
         byte[] text = SCRATCH.get().text;
         copy(s, from, n, text);

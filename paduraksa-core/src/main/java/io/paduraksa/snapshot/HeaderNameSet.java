@@ -1,6 +1,6 @@
 package io.paduraksa.snapshot;
 
-import io.paduraksa.text.AsciiText;
+import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -70,13 +70,13 @@ final class HeaderNameSet {
     }
 
     /**
-     * Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing; an
-     * {@link AsciiText} with an array (the HTTP/2 request view) is read in that array.
+     * Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing; a name
+     * with its bytes in an array ({@link TextBytes}: an AsciiString, the HTTP/2 request view) is read there.
      */
     boolean contains(CharSequence name) {
         int n = name.length();
-        byte[] a = name instanceof AsciiText t ? t.array() : null;
-        int offset = a == null ? 0 : ((AsciiText) name).arrayOffset();
+        byte[] a = TextBytes.array(name);
+        int offset = TextBytes.offset(name);
         if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, a, offset, false)) {
             return true;
         }
