@@ -76,7 +76,7 @@ final class HeaderNameSet {
     boolean contains(CharSequence name) {
         int n = name.length();
         byte[] a = TextBytes.array(name);
-        int offset = TextBytes.offset(name);
+        int offset = a == null ? 0 : TextBytes.offset(name);
         if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, a, offset, false)) {
             return true;
         }

@@ -19,7 +19,7 @@ public final class TextBytes {
         return s instanceof AsciiText t ? t.array() : null;
     }
 
-    /** Where index 0 of {@code s} is in {@link #array}; meaningless when that is null. */
+    /** Where index 0 of {@code s} is in {@link #array}; ask only when that is not null. */
     public static int offset(CharSequence s) {
         if (s instanceof AsciiString a) {
             return a.arrayOffset();

@@ -74,9 +74,10 @@ public final class AsciiView implements AsciiText {
         return buf != null && buf.hasArray() ? buf.array() : null;
     }
 
+    /** Where index 0 is in {@link #array()}; 0 when there is no array (a direct buffer has no offset to ask). */
     @Override
     public int arrayOffset() {
-        return buf.arrayOffset() + from;
+        return buf != null && buf.hasArray() ? buf.arrayOffset() + from : 0;
     }
 
     /** Compares with {@code lowerCase} folding ASCII letters only; {@code lowerCase} must be lower case. */
