@@ -1,6 +1,10 @@
 package io.paduraksa.respond;
 
 import io.netty.buffer.ByteBuf;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
  * Non-negative numbers written as ASCII digits straight into a buffer: Content-Length values,
@@ -8,6 +12,8 @@ import io.netty.buffer.ByteBuf;
  * {@code Integer.toHexString}).
  */
 public final class AsciiNumbers {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private AsciiNumbers() {
     }
 
@@ -41,6 +47,16 @@ public final class AsciiNumbers {
     public static void writeHex16(ByteBuf out, long value) {
         out.writeLong(hex8((int) (value >>> 32)));
         out.writeLong(hex8((int) value));
+    }
+
+    /**
+     * {@code value} as exactly 16 lower-case hexadecimal digits into {@code out} at {@code at} (a
+     * request id, a trace id's half), as two 8-byte stores. Throws when the 16 bytes do not fit.
+     */
+    public static void writeHex16(byte[] out, int at, long value) {
+        Objects.checkFromIndexSize(at, 16, out.length);
+        LONGS.set(out, at, hex8((int) (value >>> 32)));
+        LONGS.set(out, at + 8, hex8((int) value));
     }
 
     /**

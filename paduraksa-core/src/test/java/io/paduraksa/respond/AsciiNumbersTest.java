@@ -1,10 +1,14 @@
 package io.paduraksa.respond;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,19 +44,32 @@ class AsciiNumbersTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void sixteenDigitHexOfSeededRandomValues() {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(20261203);
+        SplittableRandom random = new SplittableRandom(20261203);
         ByteBuf out = Unpooled.buffer();
+        byte[] array = new byte[20];
         try {
             for (int i = 0; i < 100_000; i++) {
                 long v = random.nextLong();
                 out.clear();
                 AsciiNumbers.writeHex16(out, v);
                 assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo(String.format("%016x", v));
+                int at = i % 5;
+                Arrays.fill(array, (byte) '.');
+                AsciiNumbers.writeHex16(array, at, v);
+                assertThat(new String(array, StandardCharsets.US_ASCII))
+                        .isEqualTo(".".repeat(at) + String.format("%016x", v) + ".".repeat(4 - at));
             }
         } finally {
             out.release();
         }
+    }
+
+    @Test
+    void sixteenDigitHexIntoAnArrayThatIsTooShortThrowsAndWritesNothing() {
+        byte[] array = new byte[20];
+        assertThatThrownBy(() -> AsciiNumbers.writeHex16(array, 5, -1L)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(array).containsOnly(0);
     }
 }

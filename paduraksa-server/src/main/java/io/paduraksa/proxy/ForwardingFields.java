@@ -7,6 +7,7 @@ import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.net.IpParser;
 import io.paduraksa.policy.UpstreamFields;
+import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.snapshot.ForwardingRules;
 import java.util.concurrent.ThreadLocalRandom;
@@ -175,11 +176,7 @@ public final class ForwardingFields {
         if (incoming != null) {
             sink.value(incoming);
         } else {
-            long id = state.requestId();
-            for (int i = 0; i < 16; i++) {
-                int d = (int) (id >>> (60 - 4 * i)) & 0xF;
-                scratch[i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
-            }
+            AsciiNumbers.writeHex16(scratch, 0, state.requestId());
             sink.value(scratch, 0, 16);
         }
         sink.end();

@@ -4,6 +4,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.respond.AsciiNumbers;
 
 /**
  * W3C Trace Context {@code traceparent} (https://www.w3.org/TR/trace-context/ section 3.2) read
@@ -110,21 +111,18 @@ public final class TraceParent {
         out[at] = '0';
         out[at + 1] = '0';
         out[at + 2] = '-';
-        writeHex(out, at + 3, traceHigh, 16);
-        writeHex(out, at + 19, traceLow, 16);
+        AsciiNumbers.writeHex16(out, at + 3, traceHigh);
+        AsciiNumbers.writeHex16(out, at + 19, traceLow);
         out[at + 35] = '-';
-        writeHex(out, at + 36, parent, 16);
+        AsciiNumbers.writeHex16(out, at + 36, parent);
         out[at + 52] = '-';
-        writeHex(out, at + 53, flags, 2);
+        out[at + 53] = hexDigit(flags >>> 4 & 0xF);
+        out[at + 54] = hexDigit(flags & 0xF);
         return at + LENGTH;
     }
 
-    /** The low {@code digits} hex digits of {@code x}, lower case. */
-    public static void writeHex(byte[] out, int at, long x, int digits) {
-        for (int i = 0; i < digits; i++) {
-            int d = (int) (x >>> (4 * (digits - 1 - i))) & 0xF;
-            out[at + i] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
-        }
+    private static byte hexDigit(int d) {
+        return (byte) (d < 10 ? '0' + d : 'a' + d - 10);
     }
 
     /** A {@code tracestate} worth passing on: 1 to 512 visible ASCII characters, spaces, tabs. */
