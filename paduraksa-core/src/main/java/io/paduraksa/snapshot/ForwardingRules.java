@@ -2,6 +2,7 @@ package io.paduraksa.snapshot;
 
 import io.netty.util.AsciiString;
 import io.paduraksa.config.ForwardingSpec;
+import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -227,15 +228,33 @@ public final class ForwardingRules {
      * it sets itself pass. Per request; allocates nothing.
      */
     public boolean isRemovedRequestHeader(CharSequence name, boolean fromTrustedProxy) {
-        if (removed.contains(name) || (dropUnderscores && hasUnderscore(name))) {
+        byte[] a = TextBytes.bytes(name); // read in place or copied once, for all three sets
+        if (a == null) {
+            if (removed.contains(name) || (dropUnderscores && hasUnderscore(name))) {
+                return true;
+            }
+            return identity.contains(name) && !(fromTrustedProxy && fromTrustedProxies.contains(name));
+        }
+        int offset = TextBytes.offset(name, a);
+        int n = name.length();
+        if (removed.contains(a, offset, n) || (dropUnderscores && hasUnderscore(a, offset, n))) {
             return true;
         }
-        return identity.contains(name) && !(fromTrustedProxy && fromTrustedProxies.contains(name));
+        return identity.contains(a, offset, n) && !(fromTrustedProxy && fromTrustedProxies.contains(a, offset, n));
     }
 
     private static boolean hasUnderscore(CharSequence name) {
         for (int i = 0, n = name.length(); i < n; i++) {
             if (name.charAt(i) == '_') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasUnderscore(byte[] a, int offset, int n) {
+        for (int i = offset, end = offset + n; i < end; i++) {
+            if (a[i] == '_') {
                 return true;
             }
         }

@@ -22,7 +22,6 @@ import java.util.Set;
 final class HeaderNameSet {
     private static final byte[][] NONE = new byte[0][];
     private static final byte[] PROXY_PREFIX = "proxy-".getBytes(StandardCharsets.US_ASCII);
-
     private final byte[][][] byLength;
     private final boolean proxyPrefix;
     private final boolean foldSeparators;
@@ -70,14 +69,17 @@ final class HeaderNameSet {
     }
 
     /**
-     * Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing; a name
-     * with its bytes in an array ({@link TextBytes}: an AsciiString, the HTTP/2 request view) is read there.
+     * Whether {@code name} (ASCII, any case) is in the set. Per request; allocates nothing; the name is
+     * read as bytes ({@link TextBytes#bytes}) when it has them in an array or can hand them over in one copy.
      */
     boolean contains(CharSequence name) {
-        int n = name.length();
-        byte[] a = TextBytes.array(name);
-        int offset = a == null ? 0 : TextBytes.offset(name);
-        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, a, offset, false)) {
+        byte[] a = TextBytes.bytes(name);
+        return a != null ? contains(a, TextBytes.offset(name, a), name.length()) : containsChars(name);
+    }
+
+    /** Whether the name in {@code a[offset, offset + n)} (ASCII, any case) is in the set. */
+    boolean contains(byte[] a, int offset, int n) {
+        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, a, offset, false)) {
             return true;
         }
         if (n >= byLength.length) {
@@ -85,7 +87,25 @@ final class HeaderNameSet {
         }
         byte[][] bucket = byLength[n];
         for (int i = 0; i < bucket.length; i++) {
-            if (startsWithFolded(bucket[i], name, a, offset, foldSeparators)) {
+            if (startsWithFolded(bucket[i], a, offset, foldSeparators)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link #contains(byte[], int, int)} for a name without bytes to read: per char. */
+    private boolean containsChars(CharSequence name) {
+        int n = name.length();
+        if (proxyPrefix && n > PROXY_PREFIX.length && startsWithFolded(PROXY_PREFIX, name, false)) {
+            return true;
+        }
+        if (n >= byLength.length) {
+            return false;
+        }
+        byte[][] bucket = byLength[n];
+        for (int i = 0; i < bucket.length; i++) {
+            if (startsWithFolded(bucket[i], name, foldSeparators)) {
                 return true;
             }
         }
@@ -93,23 +113,34 @@ final class HeaderNameSet {
     }
 
     /**
-     * Whether {@code s} starts with {@code lower}, folding ASCII upper-case letters of {@code s} and,
-     * with {@code separators}, reading {@code _} in {@code s} as {@code -}; {@code s}'s chars are read
-     * from {@code a} at {@code offset} when {@code a} is not null.
+     * Whether {@code a} from {@code offset} starts with {@code lower}, folding ASCII upper-case
+     * letters and, with {@code separators}, reading {@code _} as {@code -}.
      */
-    private static boolean startsWithFolded(byte[] lower, CharSequence s, byte[] a, int offset, boolean separators) {
+    private static boolean startsWithFolded(byte[] lower, byte[] a, int offset, boolean separators) {
         for (int i = 0; i < lower.length; i++) {
-            int c = a != null ? a[offset + i] & 0xFF : s.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                c += 'a' - 'A';
-            } else if (separators && c == '_') {
-                c = '-';
-            }
+            int c = fold(a[offset + i] & 0xFF, separators);
             if (c != lower[i]) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** As {@link #startsWithFolded(byte[], byte[], int, boolean)} over the chars of {@code s}. */
+    private static boolean startsWithFolded(byte[] lower, CharSequence s, boolean separators) {
+        for (int i = 0; i < lower.length; i++) {
+            if (fold(s.charAt(i), separators) != lower[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int fold(int c, boolean separators) {
+        if (c >= 'A' && c <= 'Z') {
+            return c + ('a' - 'A');
+        }
+        return separators && c == '_' ? '-' : c;
     }
 
     /** The lower-case names, in the order first given (without the {@code proxy-} rule); for explain output and tests. */

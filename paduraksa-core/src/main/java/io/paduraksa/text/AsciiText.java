@@ -1,5 +1,7 @@
 package io.paduraksa.text;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * A {@link CharSequence} of one byte per char (ISO-8859-1) that can hand a range of its bytes out
  * in one bulk copy.
@@ -27,5 +29,24 @@ public interface AsciiText extends CharSequence {
     /** Where this text's index 0 is in {@link #array()}. */
     default int arrayOffset() {
         return 0;
+    }
+
+    /**
+     * Appends {@code [index, index + n)} to {@code out}, one byte per char: from {@link #array()} in
+     * one copy when there is one, else per char (a subtype over a buffer copies buffer to buffer).
+     * Throws {@link IndexOutOfBoundsException} when the range is not within this text.
+     */
+    default void writeTo(ByteBuf out, int index, int n) {
+        if (index < 0 || n < 0 || index + n > length()) {
+            throw new IndexOutOfBoundsException("range " + index + "+" + n + " of " + length());
+        }
+        byte[] a = array();
+        if (a != null) {
+            out.writeBytes(a, arrayOffset() + index, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                out.writeByte(charAt(index + i));
+            }
+        }
     }
 }

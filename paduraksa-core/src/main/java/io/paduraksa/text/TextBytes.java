@@ -1,13 +1,27 @@
 package io.paduraksa.text;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.util.Objects;
 
 /**
  * Where a text's bytes can be read in place: an {@link AsciiString}'s array, or the array of an
  * {@link AsciiText} that has one (the HTTP/2 request view); null for any other text, which a reader
- * copies out instead ({@link AsciiText#copyTo}, or per char). Nothing allocates.
+ * copies out instead ({@link AsciiText#copyTo}, or per char); and the one way to append a text to a
+ * buffer in as few copies as its type allows ({@link #write}). Nothing allocates.
  */
 public final class TextBytes {
+    /** The longest text {@link #bytes} copies into its scratch array; a longer one (never a field name) gets null. */
+    public static final int SCRATCH_LENGTH = 128;
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[SCRATCH_LENGTH];
+        }
+    };
+
     private TextBytes() {
     }
 
@@ -25,5 +39,60 @@ public final class TextBytes {
             return a.arrayOffset();
         }
         return s instanceof AsciiText t ? t.arrayOffset() : 0;
+    }
+
+    /**
+     * The bytes of a short text (a field name) to read as an array: the array it already has
+     * ({@link #array}), else this thread's scratch array after one bulk copy (an {@link AsciiText}
+     * without an array, such as a view over a direct buffer; up to {@value #SCRATCH_LENGTH} bytes);
+     * null for anything else, which the caller reads per char. Index 0 of {@code s} is at
+     * {@link #offset(CharSequence, byte[])} in the array returned. The scratch copy holds until the
+     * next call on this thread: read it before asking again.
+     */
+    public static byte[] bytes(CharSequence s) {
+        byte[] a = array(s);
+        if (a != null) {
+            return a;
+        }
+        int n = s.length();
+        if (s instanceof AsciiText t && n <= SCRATCH_LENGTH) {
+            byte[] scratch = SCRATCH.get();
+            t.copyTo(0, scratch, 0, n);
+            return scratch;
+        }
+        return null;
+    }
+
+    /** Where index 0 of {@code s} is in {@code a}, the array {@link #bytes} returned for it. */
+    public static int offset(CharSequence s, byte[] a) {
+        return a == SCRATCH.get() ? 0 : offset(s);
+    }
+
+    /**
+     * Appends {@code s} to {@code out}, one byte per char: an {@link AsciiString} or an
+     * {@link AsciiText} (a view over a received head or a decoded field) in one copy, any other text
+     * per char (chars above 0xFF become {@code ?}).
+     */
+    public static void write(ByteBuf out, CharSequence s) {
+        if (s instanceof AsciiText t) {
+            t.writeTo(out, 0, t.length());
+        } else {
+            ByteBufUtil.writeAscii(out, s);
+        }
+    }
+
+    /** As {@link #write(ByteBuf, CharSequence)} for {@code [from, to)} of {@code s}; a range outside {@code s} throws. */
+    public static void write(ByteBuf out, CharSequence s, int from, int to) {
+        Objects.checkFromToIndex(from, to, s.length());
+        if (s instanceof AsciiText t) {
+            t.writeTo(out, from, to - from);
+        } else if (s instanceof AsciiString a) {
+            out.writeBytes(a.array(), a.arrayOffset() + from, to - from);
+        } else {
+            for (int i = from; i < to; i++) {
+                char c = s.charAt(i);
+                out.writeByte(c > 0xFF ? '?' : c);
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.paduraksa.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.AsciiString;
@@ -10,6 +11,7 @@ import io.paduraksa.config.ConfigLoader;
 import io.paduraksa.config.LoadedConfig;
 import io.paduraksa.testing.BulkText;
 import io.paduraksa.testing.CompiledFixtures;
+import io.paduraksa.text.TextBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -126,6 +128,22 @@ class ForwardingRulesTest {
         assertThat(f.isRemovedRequestHeader(header)).isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(new AsciiString(header))).isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(BulkText.inArray(header))).as("read in an array").isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(BulkText.of(header))).as("copied out once, never per char").isEqualTo(removed);
+    }
+
+    @Test
+    void aNameLongerThanTheScratchArrayIsReadPerCharWithTheSameAnswers() {
+        ForwardingRules f = rules(DEFAULTS + "\n");
+        String longProxy = "Proxy-" + "x".repeat(TextBytes.SCRATCH_LENGTH);
+        String longPlain = "X-" + "y".repeat(TextBytes.SCRATCH_LENGTH);
+        String longUnderscore = "X_" + "y".repeat(TextBytes.SCRATCH_LENGTH);
+
+        assertThat(f.isRemovedRequestHeader(BulkText.readable(longProxy))).isTrue();
+        assertThat(f.isRemovedRequestHeader(BulkText.readable(longPlain))).isFalse();
+        assertThat(f.isRemovedRequestHeader(BulkText.readable(longUnderscore))).isTrue();
+        assertThatThrownBy(() -> f.isRemovedRequestHeader(BulkText.of(longPlain)))
+                .as("too long to copy: read per char").isInstanceOf(AssertionError.class);
+        assertThat(f.isRemovedRequestHeader(BulkText.of(longPlain.substring(0, TextBytes.SCRATCH_LENGTH)))).isFalse();
     }
 
     @Test
@@ -153,6 +171,7 @@ class ForwardingRulesTest {
         assertThat(pass.isRemovedRequestHeader(name, false)).isTrue();
         assertThat(pass.isRemovedRequestHeader(new AsciiString(name), false)).isTrue();
         assertThat(pass.isRemovedRequestHeader(BulkText.inArray(name), false)).isTrue();
+        assertThat(pass.isRemovedRequestHeader(BulkText.of(name), false)).isTrue();
     }
 
     @ParameterizedTest(name = "{0}: {1} from a trusted proxy -> removed {2}")
@@ -192,6 +211,7 @@ class ForwardingRulesTest {
 
         assertThat(f.isRemovedRequestHeader(header, true)).isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(BulkText.inArray(header), true)).as("read in an array").isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(BulkText.of(header), true)).as("copied out once").isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(header, false)).as("from an untrusted peer").isEqualTo(removed || !header.equals("X-Custom") && !header.equals("X_Custom"));
     }
 

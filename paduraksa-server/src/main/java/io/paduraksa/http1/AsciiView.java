@@ -63,9 +63,13 @@ public final class AsciiView implements AsciiText {
         buf.getBytes(from + index, dst, at, n);
     }
 
-    /** Appends this view's bytes to {@code out} in one copy. */
-    public void writeTo(ByteBuf out) {
-        out.writeBytes(buf, from, length);
+    /** Appends {@code [index, index + n)} of this view to {@code out} in one buffer-to-buffer copy. */
+    @Override
+    public void writeTo(ByteBuf out, int index, int n) {
+        if (index < 0 || n < 0 || index + n > length) {
+            throw indexOutOfBounds(index + n, length);
+        }
+        out.writeBytes(buf, from + index, n);
     }
 
     /** The array of a heap buffer (HTTP/2's copied fields), null for a direct one (HTTP/1.1's inbound bytes). */

@@ -1,8 +1,7 @@
 package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
-import io.paduraksa.http1.AsciiView;
-import java.nio.charset.StandardCharsets;
+import io.paduraksa.text.TextBytes;
 
 /**
  * HPACK encoding without a dynamic table (RFC 7541 section 6): a field that is in the static table
@@ -59,13 +58,15 @@ public final class HpackEncoder {
      * the name; {@code value} as is, without Huffman. One char per byte; allocates nothing.
      */
     public static void literal(ByteBuf out, CharSequence name, CharSequence value) {
-        int staticName = HpackStaticTable.indexOfName(name);
+        int n = name.length();
+        byte[] a = TextBytes.bytes(name); // the name's bytes read in place or copied once
+        int offset = a != null ? TextBytes.offset(name, a) : 0;
+        int staticName = a != null ? HpackStaticTable.indexOfName(a, offset, n) : HpackStaticTable.indexOfName(name);
         integer(out, WITHOUT_INDEXING, 4, staticName);
         if (staticName == 0) {
-            int n = name.length();
             integer(out, 0, 7, n);
             for (int i = 0; i < n; i++) {
-                int c = name.charAt(i);
+                int c = a != null ? a[offset + i] & 0xFF : name.charAt(i);
                 out.writeByte(c >= 'A' && c <= 'Z' ? c + 32 : c);
             }
         }
@@ -78,11 +79,7 @@ public final class HpackEncoder {
      */
     public static void text(ByteBuf out, CharSequence value) {
         integer(out, 0, 7, value.length());
-        if (value instanceof AsciiView v) {
-            v.writeTo(out);
-        } else {
-            out.writeCharSequence(value, StandardCharsets.ISO_8859_1);
-        }
+        TextBytes.write(out, value);
     }
 
     /** {@code :status}: the static index for 200, 204, 206, 304, 400, 404 and 500, else a literal with its name's index. */

@@ -2,6 +2,7 @@ package io.paduraksa.http2;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.IntStream;
 
@@ -44,6 +45,8 @@ public final class HpackStaticTable {
 
     /** All names and values back to back. */
     static final ByteBuf BYTES;
+    /** The same bytes as an array, for comparisons without a bounds-checked read per byte; never written. */
+    private static final byte[] ARRAY;
     private static final int[] NAME_START = new int[LENGTH + 1];
     private static final int[] NAME_LENGTH = new int[LENGTH + 1];
     private static final int[] VALUE_START = new int[LENGTH + 1];
@@ -74,7 +77,8 @@ public final class HpackStaticTable {
             final int length = n;
             BY_NAME_LENGTH[n] = IntStream.rangeClosed(1, LENGTH).filter(i -> NAME_LENGTH[i] == length).toArray();
         }
-        BYTES = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(all.toString().getBytes(StandardCharsets.ISO_8859_1)));
+        ARRAY = all.toString().getBytes(StandardCharsets.ISO_8859_1);
+        BYTES = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(ARRAY));
     }
 
     private HpackStaticTable() {
@@ -115,6 +119,10 @@ public final class HpackStaticTable {
 
     /** The first index whose name equals {@code name} ignoring ASCII case, or 0. */
     public static int indexOfName(CharSequence name) {
+        byte[] a = TextBytes.bytes(name);
+        if (a != null) {
+            return indexOfName(a, TextBytes.offset(name, a), name.length());
+        }
         int length = name.length();
         if (length >= BY_NAME_LENGTH.length) {
             return 0;
@@ -127,14 +135,39 @@ public final class HpackStaticTable {
         return 0;
     }
 
+    /** The first index whose name equals {@code a[offset, offset + length)} ignoring ASCII case, or 0. */
+    public static int indexOfName(byte[] a, int offset, int length) {
+        if (length >= BY_NAME_LENGTH.length) {
+            return 0;
+        }
+        for (int i : BY_NAME_LENGTH[length]) {
+            if (equalIgnoreCase(a, offset, NAME_START[i], length)) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
     private static boolean equalIgnoreCase(CharSequence name, int start, int length) {
         for (int k = 0; k < length; k++) {
-            int c = name.charAt(k);
-            if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != BYTES.getByte(start + k)) {
+            if (lower(name.charAt(k)) != ARRAY[start + k]) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean equalIgnoreCase(byte[] a, int offset, int start, int length) {
+        for (int k = 0; k < length; k++) {
+            if (lower(a[offset + k] & 0xFF) != ARRAY[start + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int lower(int c) {
+        return c >= 'A' && c <= 'Z' ? c + 32 : c;
     }
 
     /** The index of the entry with this name and value, or 0. */

@@ -4,7 +4,6 @@ import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
@@ -12,6 +11,7 @@ import io.paduraksa.gate.RequestView;
 import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
+import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -34,6 +34,8 @@ final class UpstreamRequestHead {
     private static final byte[] COOKIE_LINE = ascii("cookie: ");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final int CRLF = ('\r' << 8) | '\n';
+    private static final int COLON_SPACE = (':' << 8) | ' ';
+    private static final int SEMICOLON_SPACE = (';' << 8) | ' ';
     private static final FastThreadLocal<Lines> LINES = new FastThreadLocal<>() {
         @Override
         protected Lines initialValue() {
@@ -55,17 +57,17 @@ final class UpstreamRequestHead {
                       AsciiString endpointAuthority, long bodyLength) {
         ForwardingRules rules = state.snapshot().forwarding();
         RequestView view = state.view();
-        ByteBufUtil.writeAscii(out, view.method());
+        TextBytes.write(out, view.method());
         out.writeByte(' ');
         out.writeBytes(state.path(), 0, state.pathLength());
         if (state.queryStart() >= 0) {
             out.writeByte('?');
-            writeRange(out, view.target(), state.queryStart(), state.queryEnd());
+            TextBytes.write(out, view.target(), state.queryStart(), state.queryEnd());
         }
         out.writeBytes(HTTP_1_1_CRLF);
         CharSequence authority = view.authority();
         out.writeBytes(HOST);
-        ByteBufUtil.writeAscii(out, cluster.preserveHost() && authority != null ? authority : endpointAuthority);
+        TextBytes.write(out, cluster.preserveHost() && authority != null ? authority : endpointAuthority);
         out.writeShort(CRLF);
         Lines lines = LINES.get();
         lines.out = out;
@@ -111,9 +113,9 @@ final class UpstreamRequestHead {
                 cookies[cookieCount++] = value;
                 return;
             }
-            ByteBufUtil.writeAscii(out, name);
-            out.writeByte(':').writeByte(' ');
-            ByteBufUtil.writeAscii(out, value);
+            TextBytes.write(out, name);
+            out.writeShort(COLON_SPACE);
+            TextBytes.write(out, value);
             out.writeShort(CRLF);
         }
 
@@ -126,9 +128,9 @@ final class UpstreamRequestHead {
             out.writeBytes(COOKIE_LINE);
             for (int i = 0; i < n; i++) {
                 if (i > 0) {
-                    out.writeByte(';').writeByte(' ');
+                    out.writeShort(SEMICOLON_SPACE);
                 }
-                ByteBufUtil.writeAscii(out, cookies[i]);
+                TextBytes.write(out, cookies[i]);
                 cookies[i] = null;
             }
             cookieCount = 0;
@@ -138,12 +140,12 @@ final class UpstreamRequestHead {
         @Override
         public void name(AsciiString http1Name, AsciiString lowerName) {
             out.writeBytes(http1Name.array(), http1Name.arrayOffset(), http1Name.length());
-            out.writeByte(':').writeByte(' ');
+            out.writeShort(COLON_SPACE);
         }
 
         @Override
         public void value(CharSequence text) {
-            ByteBufUtil.writeAscii(out, text);
+            TextBytes.write(out, text);
         }
 
         @Override
@@ -154,12 +156,6 @@ final class UpstreamRequestHead {
         @Override
         public void end() {
             out.writeShort(CRLF);
-        }
-    }
-
-    private static void writeRange(ByteBuf out, CharSequence text, int from, int to) {
-        for (int i = from; i < to; i++) {
-            out.writeByte(text.charAt(i));
         }
     }
 

@@ -20,6 +20,7 @@ import io.paduraksa.respond.PrecomputedResponse;
 import io.paduraksa.respond.RateLimitFields;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.ResponseHeaderRules;
+import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
@@ -363,9 +364,9 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     private static void writeField(ByteBuf out, CharSequence name, CharSequence value) {
-        ByteBufUtil.writeAscii(out, name);
+        TextBytes.write(out, name);
         out.writeBytes(COLON_SPACE);
-        ByteBufUtil.writeAscii(out, value);
+        TextBytes.write(out, value);
         out.writeShort(CRLF);
     }
 

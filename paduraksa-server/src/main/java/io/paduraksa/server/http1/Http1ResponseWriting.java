@@ -1,9 +1,9 @@
 package io.paduraksa.server.http1;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.util.AsciiString;
 import io.paduraksa.proxy.ResponseTrailers;
+import io.paduraksa.text.TextBytes;
 
 /** Number and trailer writing for forwarded HTTP/1.1 responses; allocates nothing. */
 final class Http1ResponseWriting {
@@ -29,9 +29,9 @@ final class Http1ResponseWriting {
             if (isForbidden(name)) {
                 continue;
             }
-            ByteBufUtil.writeAscii(out, name);
+            TextBytes.write(out, name);
             out.writeByte(':').writeByte(' ');
-            ByteBufUtil.writeAscii(out, trailers.value(i));
+            TextBytes.write(out, trailers.value(i));
             out.writeShort(CRLF);
         }
     }
