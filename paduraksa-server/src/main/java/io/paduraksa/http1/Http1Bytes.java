@@ -264,6 +264,23 @@ public final class Http1Bytes {
         return false;
     }
 
+    /**
+     * For the comma-separated list in {@code in[from, to)}: bit {@code min(length, 63)} set for the
+     * length of every element, OWS trimmed as {@link #listContains} trims it (empty elements set bit 0).
+     */
+    public static long listElementLengths(ByteBuf in, int from, int to) {
+        long lengths = 0;
+        int p = from;
+        while (p < to) {
+            int comma = in.indexOf(p, to, (byte) ',');
+            int elementEnd = comma < 0 ? to : comma;
+            int s = skipOws(in, p, elementEnd);
+            lengths |= 1L << Math.min(trimOws(in, s, elementEnd) - s, 63);
+            p = elementEnd + 1;
+        }
+        return lengths;
+    }
+
     /** {@code buf[from, to)} equals {@code s} ignoring ASCII case on both sides. */
     public static boolean rangeEqualsIgnoreCase(ByteBuf buf, int from, int to, CharSequence s) {
         int n = s.length();

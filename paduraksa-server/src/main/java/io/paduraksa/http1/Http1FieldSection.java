@@ -20,6 +20,10 @@ import io.netty.util.AsciiString;
 public abstract class Http1FieldSection {
     private final FieldPositions fields;
     private ByteBuf buffer;
+    /** Bit {@code min(length, 63)} set for the length of every option the Connection fields list, once scanned. */
+    private long optionLengths;
+    /** Whether {@link #optionLengths} was scanned for the current message (by its first {@link #isConnectionOption}). */
+    private boolean optionsScanned;
 
     /** Room for {@code initialCapacity} fields at first, at most {@code maxCount}. */
     protected Http1FieldSection(int maxCount, int initialCapacity) {
@@ -94,6 +98,37 @@ public abstract class Http1FieldSection {
         return fields.find(buffer, lowerCaseName, fromIndex);
     }
 
+    /**
+     * Whether {@code name} is listed as an option in any {@code Connection} field of this section
+     * (ASCII case ignored, RFC 9110 section 7.6.1): such fields are hop-by-hop and are not forwarded.
+     * The first call per message notes the lengths of the options listed, so that a name of no
+     * listed length (most names: browsers and servers list {@code keep-alive} or {@code close}) is
+     * answered without reading the fields; allocates nothing.
+     */
+    public final boolean isConnectionOption(CharSequence name) {
+        if (!optionsScanned) {
+            optionLengths = scanOptionLengths();
+            optionsScanned = true;
+        }
+        if ((optionLengths & 1L << Math.min(name.length(), 63)) == 0) {
+            return false;
+        }
+        for (int i = findHeader(Http1Names.CONNECTION); i >= 0; i = findHeader(Http1Names.CONNECTION, i + 1)) {
+            if (Http1Bytes.listContains(buffer, headerValueStart(i), headerValueEnd(i), name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long scanOptionLengths() {
+        long lengths = 0;
+        for (int i = findHeader(Http1Names.CONNECTION); i >= 0; i = findHeader(Http1Names.CONNECTION, i + 1)) {
+            lengths |= Http1Bytes.listElementLengths(buffer, headerValueStart(i), headerValueEnd(i));
+        }
+        return lengths;
+    }
+
     /** For {@code toString}: appends {@code ", name: value"} per field (allocates; logs and tests only). */
     protected final StringBuilder appendFields(StringBuilder sb, String separator) {
         for (int i = 0, n = fields.count(); i < n; i++) {
@@ -107,6 +142,8 @@ public abstract class Http1FieldSection {
     /** Forgets the fields of the previous message. */
     protected final void clearFields() {
         fields.reset();
+        optionsScanned = false;
+        optionLengths = 0;
     }
 
     /** Adds a field's positions; false when the field count limit is reached. */

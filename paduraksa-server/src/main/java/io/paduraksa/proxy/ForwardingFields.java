@@ -55,15 +55,13 @@ public final class ForwardingFields {
     }
 
     /**
-     * Whether the client's field {@code name} goes on to the upstream: {@code rules} do not remove it
-     * (hop-by-hop fields, Host, framing, configured removals, identity fields unless they come from a
-     * trusted proxy: {@code trustedPeer}) and the client's Connection field ({@code connectionOptions},
-     * or null) does not name it (RFC 9110 7.6.1). Per field; allocates nothing.
+     * Whether the client's field {@code name} goes on to the upstream as far as {@code rules} say: they
+     * do not remove it (hop-by-hop fields, Host, framing, configured removals, identity fields unless
+     * they come from a trusted proxy: {@code trustedPeer}). An HTTP/1.1 request also drops what its
+     * Connection fields name ({@code Http1FieldSection.isConnectionOption}). Per field; allocates nothing.
      */
-    public static boolean isForwarded(CharSequence name, ForwardingRules rules, boolean trustedPeer,
-                                      CharSequence connectionOptions) {
-        return !rules.isRemovedRequestHeader(name, trustedPeer)
-                && (connectionOptions == null || !ConnectionOptions.names(connectionOptions, name));
+    public static boolean isForwarded(CharSequence name, ForwardingRules rules, boolean trustedPeer) {
+        return !rules.isRemovedRequestHeader(name, trustedPeer);
     }
 
     /**

@@ -87,6 +87,18 @@ class ForwardingIT {
     }
 
     @Test
+    void everyConnectionFieldOfTheRequestNamesHopByHopFields() throws IOException {
+        try (RawHttp c = client()) {
+            RawHttp.Response r = c.exchange("GET /conn HTTP/1.1\r\nHost: app.test\r\nConnection: keep-alive\r\n"
+                    + "X-First: first-value\r\nConnection: X-First,\tx-second \r\nX-Second: second-value\r\nX-Third: three\r\n\r\n");
+            assertThat(r.status()).isEqualTo(200);
+            String seen = r.body();
+            assertThat(seen).contains("x-third: three\n");
+            assertThat(seen).doesNotContain("x-first", "x-second", "first-value", "second-value");
+        }
+    }
+
+    @Test
     void clientRequestIdNeverReachesTheUpstreamWhenIdsAreGenerated() throws IOException {
         try (RawHttp c = client()) {
             String seen = c.exchange("GET /id HTTP/1.1\r\nHost: app.test\r\nX-Request-Id: forged\r\nx-request-id: again\r\n\r\n").body();

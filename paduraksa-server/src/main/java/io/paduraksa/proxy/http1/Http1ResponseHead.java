@@ -1,10 +1,7 @@
 package io.paduraksa.proxy.http1;
 
-import static io.paduraksa.http1.Http1Names.CONNECTION;
-
 import io.netty.buffer.ByteBuf;
 import io.paduraksa.http1.AsciiView;
-import io.paduraksa.http1.Http1Bytes;
 import io.paduraksa.http1.Http1FieldSection;
 import io.paduraksa.proxy.ResponseHead;
 
@@ -92,20 +89,6 @@ public final class Http1ResponseHead extends Http1FieldSection implements Respon
     }
 
     // ---- header fields
-
-    /**
-     * Whether {@code headerName} is listed as an option in any {@code Connection} field (ASCII case
-     * ignored, RFC 9110 section 7.6.1): such fields are hop-by-hop and must not be forwarded. Walks
-     * the {@code Connection} fields (found by the field index's name key) on each call; allocates nothing.
-     */
-    public boolean isConnectionOption(CharSequence headerName) {
-        for (int i = findHeader(CONNECTION); i >= 0; i = findHeader(CONNECTION, i + 1)) {
-            if (Http1Bytes.listContains(buffer(), headerValueStart(i), headerValueEnd(i), headerName)) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     // ---- framing facts
 

@@ -1,5 +1,7 @@
 package io.paduraksa.server.http1;
 
+import static io.paduraksa.http1.Http1Names.CONNECTION;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
@@ -7,6 +9,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.http1.AsciiView;
 import io.paduraksa.http1.WebSocketAccept;
 import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardCall;
@@ -53,7 +56,6 @@ final class Http1Exchange implements ForwardExchange {
     private static final byte[] CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n'};
-    private static final AsciiString CONNECTION = AsciiString.cached("connection");
     private static final AsciiString CONTENT_LENGTH_NAME = AsciiString.cached("content-length");
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
     private static final byte[] CONNECTION_UPGRADE = "Connection: Upgrade\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -211,21 +213,13 @@ final class Http1Exchange implements ForwardExchange {
     public void offerRequestFields(FieldSink sink, ForwardingRules rules) {
         Http1RequestHead h = head;
         ByteBuf bytes = h.buffer();
-        int connection = h.findHeader(CONNECTION);
-        CharSequence options = connection < 0 ? null : copyOf(h, connection);
         boolean trusted = handler.state().isPeerTrustedProxy();
         for (int i = 0, n = h.headerCount(); i < n; i++) {
-            if (ForwardingFields.isForwarded(h.headerName(i), rules, trusted, options)) {
+            AsciiView name = h.headerName(i);
+            if (ForwardingFields.isForwarded(name, rules, trusted) && !h.isConnectionOption(name)) {
                 sink.line(bytes, h.headerNameStart(i), h.headerNameEnd(i), h.headerValueStart(i), h.headerValueEnd(i));
             }
         }
-    }
-
-    /** The Connection field's value as a second view (the head's value view is re-pointed per field). */
-    private final io.paduraksa.http1.AsciiView connectionValue = new io.paduraksa.http1.AsciiView();
-
-    private CharSequence copyOf(Http1RequestHead h, int index) {
-        return connectionValue.point(h.buffer(), h.headerValueStart(index), h.headerValueEnd(index));
     }
 
     @Override

@@ -405,7 +405,7 @@ final class Http2Exchange implements ForwardExchange, ProtocolExchange {
         @Override
         public boolean accepts(CharSequence name) {
             // a connection field makes a request malformed on HTTP/2 (the validator refused it): no options to honour
-            return ForwardingFields.isForwarded(name, rules, trusted, null)
+            return ForwardingFields.isForwarded(name, rules, trusted)
                     && !(websocket && SEC_WEBSOCKET_KEY.contentEqualsIgnoreCase(name))
                     && !CONNECTION.contentEqualsIgnoreCase(name);
         }

@@ -543,7 +543,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
         boolean trusted = state.isPeerTrustedProxy();
         for (Map.Entry<CharSequence, CharSequence> e : view.headers()) {
             CharSequence name = e.getKey();
-            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted, null)) {
+            if (name.length() > 0 && name.charAt(0) != ':' && ForwardingFields.isForwarded(name, rules, trusted)) {
                 sink.field(name, e.getValue()); // QPACK's names are lower case; values are immutable
             }
         }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -698,5 +699,69 @@ class Http1ResponseDecoderTest {
         } finally {
             ch.finishAndReleaseAll();
         }
+    }
+
+    /**
+     * The Connection options of one head answer as a plain reading of the lists would (split at
+     * commas, OWS trimmed, ASCII case ignored), over every Connection field, for names of a listed
+     * length and of none (the length filter), and again for the next head on the same decoder.
+     */
+    @Test
+    void connectionOptionsMatchAPlainReadingOfEveryConnectionField() throws Exception {
+        SplittableRandom random = new SplittableRandom(20261206);
+        String[] tokens = {"keep-alive", "close", "x-hop", "X-Hop", "upgrade", "te", "x-a", "x-b", "a".repeat(70),
+            "b".repeat(63), "x_hop", "", "x-hop-2"};
+        String[] names = {"keep-alive", "KEEP-ALIVE", "close", "x-hop", "x-ho", "x-hop-", "x-hop-2", "te", "upgrade",
+            "x-a", "x-c", "a".repeat(70), "a".repeat(71), "b".repeat(63), "c".repeat(63), "x_hop", "x-pad"};
+        EmbeddedChannel ch = new EmbeddedChannel(new Http1ResponseDecoder());
+        Http1ResponseDecoder decoder = ch.pipeline().get(Http1ResponseDecoder.class);
+        for (int round = 0; round < 2_000; round++) {
+            List<List<String>> fields = new ArrayList<>();
+            StringBuilder response = new StringBuilder("HTTP/1.1 200 OK\r\n");
+            for (int f = random.nextInt(0, 4); f > 0; f--) {
+                List<String> listed = new ArrayList<>();
+                StringBuilder value = new StringBuilder();
+                for (int t = random.nextInt(1, 4); t > 0; t--) {
+                    String token = tokens[random.nextInt(tokens.length)];
+                    listed.add(token);
+                    value.append(value.length() > 0 ? "," : "").append(ows(random)).append(token).append(ows(random));
+                }
+                fields.add(listed);
+                response.append("Connection: ").append(value).append("\r\n");
+                response.append("X-Pad: ").append(round).append("\r\n");
+            }
+            response.append("Content-Length: 0\r\n\r\n");
+            decoder.expectResponse(false, false);
+            ch.writeInbound(Unpooled.copiedBuffer(response.toString(), ISO_8859_1));
+            Object decoded = ch.readInbound();
+            assertThat(decoded).as(response.toString()).isInstanceOf(Http1ResponseHead.class);
+            Http1ResponseHead head = (Http1ResponseHead) decoded;
+            try {
+                for (String name : names) {
+                    boolean expected = fields.stream().flatMap(List::stream).anyMatch(t -> t.equalsIgnoreCase(name));
+                    assertThat(head.isConnectionOption(name)).as("%s in %s", name, response).isEqualTo(expected);
+                    assertThat(head.isConnectionOption(AsciiString.of(name))).isEqualTo(expected);
+                }
+            } finally {
+                head.release();
+                decoder.resume();
+            }
+            assertThat((Object) ch.readInbound()).isSameAs(Http1ResponseEnd.INSTANCE);
+            if (!head.isKeepAlive()) { // "close" listed: the connection ends, the next head comes on a new one
+                ch.finishAndReleaseAll();
+                ch = new EmbeddedChannel(new Http1ResponseDecoder());
+                decoder = ch.pipeline().get(Http1ResponseDecoder.class);
+            }
+        }
+        ch.finishAndReleaseAll();
+    }
+
+    private static String ows(SplittableRandom random) {
+        return switch (random.nextInt(4)) {
+            case 0 -> "";
+            case 1 -> " ";
+            case 2 -> "\t";
+            default -> " \t ";
+        };
     }
 }
