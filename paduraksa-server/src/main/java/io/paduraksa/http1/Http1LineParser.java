@@ -5,6 +5,10 @@ import static io.paduraksa.http1.Http1Bytes.LF;
 import static io.paduraksa.http1.Http1Bytes.NUL;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * The line grammar both directions share (RFC 9112): field lines of heads and trailer sections
@@ -24,6 +28,14 @@ import io.netty.buffer.ByteBuf;
  * </ul>
  */
 public final class Http1LineParser {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Per thread: the field line being parsed, copied out of the buffer in one read; grows to the longest line seen. */
+    private static final FastThreadLocal<byte[]> LINE = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[1024];
+        }
+    };
     private final boolean namesNul;
     private final int maxChunkSizeDigits;
     private final boolean saturatesChunkSize;
@@ -74,18 +86,23 @@ public final class Http1LineParser {
      */
     public Http1Error parseFields(ByteBuf in, int p, int end, Http1FieldSection section, int sectionStart,
             FieldSink sink) {
+        byte[] line = LINE.get();
         while (true) {
             int lf = in.indexOf(p, end, LF);
             int cr = lf - 1;
             if (cr == p) {
                 return null;
             }
-            Http1Error error = parseField(in, p, cr);
+            if (cr - p > line.length) {
+                line = longerLine(cr - p);
+            }
+            in.getBytes(p, line, 0, cr - p);
+            Http1Error error = parseLine(line, cr - p, p);
             if (error != null) {
                 return error;
             }
             if (!section.addField(p - sectionStart, nameEnd - sectionStart, valueStart - sectionStart,
-                    valueEnd - sectionStart, in.getByte(p))) {
+                    valueEnd - sectionStart, line[0])) {
                 return Http1Error.TOO_MANY_HEADERS;
             }
             error = sink.field(in, p, section.headerCount() - 1);
@@ -102,56 +119,78 @@ public final class Http1LineParser {
      * the field's absolute positions.
      */
     public Http1Error parseField(ByteBuf in, int p, int cr) {
-        int first = in.getByte(p);
+        byte[] line = LINE.get();
+        if (cr - p > line.length) {
+            line = longerLine(cr - p);
+        }
+        in.getBytes(p, line, 0, cr - p);
+        return parseLine(line, cr - p, p);
+    }
+
+    /**
+     * {@link #parseField} over the line's bytes copied into {@code a[0, n)} (one bulk read from the
+     * buffer instead of a checked read per byte); {@code at} is where the line starts in the buffer,
+     * added to the positions recorded.
+     */
+    private Http1Error parseLine(byte[] a, int n, int at) {
+        int first = n > 0 ? a[0] : CR;
         if (Http1Bytes.isOws(first)) {
             return Http1Error.OBS_FOLD;
         }
-        int q = p;
-        while (Http1Bytes.isToken(in.getByte(q))) {
+        int q = 0;
+        while (q < n && Http1Bytes.isToken(a[q])) {
             q++;
         }
-        int c = in.getByte(q);
+        int c = q < n ? a[q] : CR;
         if (c != ':') {
-            return nameError(c, q, cr);
+            return nameError(c, q == n);
         }
-        if (q == p) {
+        if (q == 0) {
             return Http1Error.EMPTY_HEADER_NAME;
         }
-        nameEnd = q++;
-        while (q < cr && Http1Bytes.isOws(in.getByte(q))) {
+        nameEnd = at + q++;
+        while (q < n && Http1Bytes.isOws(a[q])) {
             q++;
         }
-        valueStart = q;
+        int start = q;
         // eight bytes a step while none is a CTL or DEL; a word that has one (a tab, or an error) and
         // the tail are checked a byte at a time
-        for (; q + 8 <= cr; q += 8) {
-            if (!Http1Bytes.isPlainFieldValueWord(in.getLong(q))) {
-                Http1Error error = checkValueBytes(in, q, q + 8);
+        for (; q + 8 <= n; q += 8) {
+            if (!Http1Bytes.isPlainFieldValueWord((long) LONGS.get(a, q))) {
+                Http1Error error = checkValueBytes(a, q, q + 8);
                 if (error != null) {
                     return error;
                 }
             }
         }
-        Http1Error error = checkValueBytes(in, q, cr);
+        Http1Error error = checkValueBytes(a, q, n);
         if (error != null) {
             return error;
         }
-        int end = cr;
-        while (end > valueStart && Http1Bytes.isOws(in.getByte(end - 1))) {
+        int end = n;
+        while (end > start && Http1Bytes.isOws(a[end - 1])) {
             end--; // trailing OWS is not part of the value
         }
-        valueEnd = end;
+        valueStart = at + start;
+        valueEnd = at + end;
         return null;
     }
 
-    private Http1Error checkValueBytes(ByteBuf in, int from, int to) {
+    private Http1Error checkValueBytes(byte[] a, int from, int to) {
         for (int q = from; q < to; q++) {
-            int b = in.getByte(q);
+            int b = a[q];
             if (!Http1Bytes.isFieldValue(b)) {
                 return invalidByte(b, Http1Error.INVALID_HEADER_VALUE);
             }
         }
         return null;
+    }
+
+    /** This thread's line array grown to hold {@code n} bytes (a line is at most a head long: bounded). */
+    private static byte[] longerLine(int n) {
+        byte[] line = new byte[Math.max(n, 2 * LINE.get().length)];
+        LINE.set(line);
+        return line;
     }
 
     public int nameEnd() {
@@ -166,11 +205,11 @@ public final class Http1LineParser {
         return valueEnd;
     }
 
-    private Http1Error nameError(int c, int at, int cr) {
+    private Http1Error nameError(int c, boolean atLineEnd) {
         if (Http1Bytes.isOws(c)) {
             return Http1Error.WHITESPACE_BEFORE_COLON;
         }
-        return at == cr ? Http1Error.INVALID_HEADER_NAME : invalidByte(c, Http1Error.INVALID_HEADER_NAME);
+        return atLineEnd ? Http1Error.INVALID_HEADER_NAME : invalidByte(c, Http1Error.INVALID_HEADER_NAME);
     }
 
     /** The error for a byte not allowed where it is: a CR is always a bare CR, a NUL per this side's rule. */
