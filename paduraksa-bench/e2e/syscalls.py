@@ -16,6 +16,10 @@ calls that batch (epoll_wait returns more events when each is slower) can: read 
 Also, in a window without strace: voluntary context switches (wake-ups) per request of the subject
 and the upstream worker, their CPU per request, and the bytes the upstream received per request (an
 access log of $request_length added to the upstream for this script).
+With --tracer perf the traced window counts with the kernel's syscall tracepoints (`perf stat -e
+syscalls:sys_enter_*`, package linux-perf) instead of strace: in-kernel counters that barely slow the
+processes, so calls that batch are counted as they batch without a tracer (epoll_wait, the writes to an
+HTTP/2 client); "other" is every call not listed.
 Results: results/syscalls-<timestamp>/summary.md and runs.json.
 """
 import argparse
@@ -37,6 +41,33 @@ from harness import Procs, choose_ports, descendants, log, wait_port  # noqa: E4
 
 SHOWN = ["read", "readv", "recvfrom", "recvmsg", "write", "writev", "sendto", "sendmsg", "epoll_wait", "epoll_ctl",
          "accept4", "connect", "close", "setsockopt", "futex"]
+
+
+PERF_CALLS = SHOWN + ["epoll_pwait", "epoll_pwait2", "io_uring_enter", "getsockopt", "clock_gettime"]
+
+
+def perf(pids, out):
+    events = ",".join("syscalls:sys_enter_" + c for c in PERF_CALLS) + ",raw_syscalls:sys_enter"
+    return subprocess.Popen(["perf", "stat", "-x", ",", "-o", out, "-e", events, "-p", ",".join(str(p) for p in pids)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def parse_perf(path):
+    """perf stat's CSV: count,unit,event,...; raw_syscalls:sys_enter is every call, "other" what no named one counted."""
+    calls, everything = {}, 0
+    with open(path) as f:
+        for line in f:
+            parts = line.strip().split(",")
+            if len(parts) < 3 or not parts[0].isdigit():
+                continue
+            if parts[2] == "raw_syscalls:sys_enter":
+                everything = int(parts[0])
+            elif parts[2].startswith("syscalls:sys_enter_") and int(parts[0]) > 0:
+                calls[parts[2][len("syscalls:sys_enter_"):]] = int(parts[0])
+    if not everything:
+        raise SystemExit("syscalls.py: perf counted nothing in %s (is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)" % path)
+    calls["other"] = everything - sum(calls.values())
+    return calls
 
 
 def strace(pids, out):
@@ -119,11 +150,14 @@ def main():
     ap.add_argument("--rate", type=int, default=0, help="pace the load at this many requests/s (harness.py --rate)")
     ap.add_argument("--paduraksa", default=os.path.join(REPO, "bin", "paduraksa"))
     ap.add_argument("--paduraksa-transport", default="", help="server.transport for Paduraksa (io_uring, epoll, nio)")
+    ap.add_argument("--tracer", choices=["strace", "perf"], default="strace",
+                    help="count the traced window's calls with strace -c (default) or perf's syscall tracepoints")
     ap.add_argument("--out")
     a = ap.parse_args()
-    for tool in ("strace", "nginx", "haproxy", "wrk", "h2load", "taskset"):
+    for tool in (a.tracer, "nginx", "haproxy", "wrk", "h2load", "taskset"):
         if shutil.which(tool) is None:
-            raise SystemExit("syscalls.py: %s is missing (apt-get install -y strace nginx-light haproxy wrk nghttp2-client)" % tool)
+            raise SystemExit("syscalls.py: %s is missing (apt-get install -y %s nginx-light haproxy wrk nghttp2-client)"
+                             % (tool, "linux-perf" if tool == "perf" else "strace"))
     run = a.out or os.path.join(HERE, "results", "syscalls-" + time.strftime("%Y%m%d-%H%M%S"))
     raw = os.path.join(run, "raw")
     os.makedirs(raw, exist_ok=True)
@@ -172,9 +206,10 @@ def main():
             if n1 == 0:
                 raise SystemExit("%s: no requests counted; load output:\n%s" % (name, out))
             # Window 2, traced: syscalls per request.
-            t_sub = strace(subject_pids, os.path.join(raw, "strace-%s.txt" % name))
-            t_up = strace([upstream_worker], os.path.join(raw, "strace-upstream-%s.txt" % name))
-            time.sleep(1)  # strace attached to every thread
+            tracer = perf if a.tracer == "perf" else strace
+            t_sub = tracer(subject_pids, os.path.join(raw, "%s-%s.txt" % (a.tracer, name)))
+            t_up = tracer([upstream_worker], os.path.join(raw, "%s-upstream-%s.txt" % (a.tracer, name)))
+            time.sleep(1)  # the tracer attached to every thread
             out = subprocess.run(argv, capture_output=True, text=True, timeout=a.seconds + 60).stdout
             time.sleep(0.5)
             for t in (t_sub, t_up):
@@ -182,9 +217,10 @@ def main():
                 t.wait(timeout=30)
             n = counter(out)
             if n == 0:
-                raise SystemExit("%s: no requests counted under strace; load output:\n%s" % (name, out))
-            sub = parse_strace(os.path.join(raw, "strace-%s.txt" % name))
-            ups = parse_strace(os.path.join(raw, "strace-upstream-%s.txt" % name))
+                raise SystemExit("%s: no requests counted under %s; load output:\n%s" % (name, a.tracer, out))
+            parse = parse_perf if a.tracer == "perf" else parse_strace
+            sub = parse(os.path.join(raw, "%s-%s.txt" % (a.tracer, name)))
+            ups = parse(os.path.join(raw, "%s-upstream-%s.txt" % (a.tracer, name)))
             # the 1 s before and 0.5 s after the traced load add idle calls only: epoll timeouts, timers
             tick = os.sysconf("SC_CLK_TCK")
             results.append({"subject": name, "requests": n, "subject_calls": sub, "upstream_calls": ups,
@@ -213,12 +249,13 @@ def main():
     lines = ["# Syscalls and bytes per proxied request", "",
              "`paduraksa-bench/e2e/syscalls.py %s` at %s (HTTP %s, %s requests, the e2e site and upstream)."
              % (" ".join(sys.argv[1:]), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.proto, a.shape), "",
-             "Calls per request, the subject's processes, then the upstream's worker:", "",
+             "Calls per request (%s), the subject's processes, then the upstream's worker:"
+             % ("perf's syscall tracepoints" if a.tracer == "perf" else "strace -c"), "",
              "| syscall | " + " | ".join(r["subject"] for r in results) + " | " + " | ".join(
                  "upstream behind " + r["subject"] for r in results) + " |",
              "|---|" + "---|" * (2 * len(results))]
     names = sorted({k for r in results for k in list(r["subject_calls"]) + list(r["upstream_calls"])},
-                   key=lambda k: (SHOWN.index(k) if k in SHOWN else 99, k))
+                   key=lambda k: (SHOWN.index(k) if k in SHOWN else 100 if k == "other" else 99, k))
     for k in names:
         vals = [r["subject_calls"].get(k, 0) / r["requests"] for r in results] + \
                [r["upstream_calls"].get(k, 0) / r["requests"] for r in results]
