@@ -227,8 +227,12 @@ public final class LoadBalancer {
     }
 
     private int nextPosition() {
+        int length = sequence.length;
+        if (length == 1) {
+            return 0; // one destination: no turn to take, and no shared counter to bump from every event loop
+        }
         int p = (int) NEXT.getAndAdd(this, 1) & Integer.MAX_VALUE;
-        return p % sequence.length;
+        return p % length;
     }
 
     /**
