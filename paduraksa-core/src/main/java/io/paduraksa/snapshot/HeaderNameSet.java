@@ -22,6 +22,7 @@ import java.util.Set;
 final class HeaderNameSet {
     private static final byte[][] NONE = new byte[0][];
     private static final byte[] PROXY_PREFIX = "proxy-".getBytes(StandardCharsets.US_ASCII);
+
     private final byte[][][] byLength;
     private final boolean proxyPrefix;
     private final boolean foldSeparators;
