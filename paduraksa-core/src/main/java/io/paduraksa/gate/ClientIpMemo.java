@@ -2,7 +2,6 @@ package io.paduraksa.gate;
 
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.net.IpParser;
-import io.paduraksa.text.AsciiText;
 import io.paduraksa.text.ByteHash;
 import io.paduraksa.text.TextBytes;
 import io.paduraksa.text.ValueSlots;
@@ -34,8 +33,6 @@ final class ClientIpMemo {
     private final boolean[] address = new boolean[SLOTS];
     private final long[] high = new long[SLOTS];
     private final long[] low = new long[SLOTS];
-    /** A request view's value, copied out to be hashed and compared. */
-    private final byte[] scratch = new byte[MAX];
 
     static ClientIpMemo current() {
         return CURRENT.get();
@@ -47,20 +44,14 @@ final class ClientIpMemo {
      */
     boolean parse(CharSequence value, long[] out) {
         int n = value.length();
-        byte[] b;
-        int from;
         if (n == 0 || n > MAX) {
             return false; // no address is empty or longer than MAX: what the parser answers unread
-        } else if (TextBytes.array(value) != null) {
-            b = TextBytes.array(value);
-            from = TextBytes.offset(value);
-        } else if (value instanceof AsciiText t) {
-            b = scratch;
-            from = 0;
-            t.copyTo(0, b, 0, n);
-        } else {
-            return IpParser.parse(value, 0, n, out);
         }
+        byte[] b = TextBytes.bytes(value); // in place, or copied once (MAX fits its scratch)
+        if (b == null) {
+            return IpParser.parse(value, 0, n, out); // a char above 0xFF: no address, and nothing to remember
+        }
+        int from = TextBytes.offset(value, b);
         long key = ValueSlots.key(ByteHash.hash(b, from, n), n);
         int slot = slots.slot(key);
         if (slots.holds(slot, key, b, from, n)) {

@@ -42,12 +42,13 @@ public final class TextBytes {
     }
 
     /**
-     * The bytes of a short text (a field name) to read as an array: the array it already has
-     * ({@link #array}), else this thread's scratch array after one bulk copy (an {@link AsciiText}
-     * without an array, such as a view over a direct buffer; up to {@value #SCRATCH_LENGTH} bytes);
-     * null for anything else, which the caller reads per char. Index 0 of {@code s} is at
-     * {@link #offset(CharSequence, byte[])} in the array returned. The scratch copy holds until the
-     * next call on this thread: read it before asking again.
+     * The bytes of a short text (a field name, a method, an address) to read as an array: the array it
+     * already has ({@link #array}), else this thread's scratch array after one copy (an
+     * {@link AsciiText} such as a view over a direct buffer in one bulk read, any other text per char),
+     * up to {@value #SCRATCH_LENGTH} bytes. Null for a longer text and for one with a char above 0xFF
+     * (which equals no ASCII name); the caller then reads it per char or knows the answer. Index 0 of
+     * {@code s} is at {@link #offset(CharSequence, byte[])} in the array returned. The scratch copy
+     * holds until the next call on this thread: read it before asking again.
      */
     public static byte[] bytes(CharSequence s) {
         byte[] a = array(s);
@@ -55,12 +56,22 @@ public final class TextBytes {
             return a;
         }
         int n = s.length();
-        if (s instanceof AsciiText t && n <= SCRATCH_LENGTH) {
-            byte[] scratch = SCRATCH.get();
+        if (n > SCRATCH_LENGTH) {
+            return null;
+        }
+        byte[] scratch = SCRATCH.get();
+        if (s instanceof AsciiText t) {
             t.copyTo(0, scratch, 0, n);
             return scratch;
         }
-        return null;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c > 0xFF) {
+                return null;
+            }
+            scratch[i] = (byte) c;
+        }
+        return scratch;
     }
 
     /** Where index 0 of {@code s} is in {@code a}, the array {@link #bytes} returned for it. */

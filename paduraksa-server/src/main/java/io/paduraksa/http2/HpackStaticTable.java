@@ -117,22 +117,13 @@ public final class HpackStaticTable {
         return 0;
     }
 
-    /** The first index whose name equals {@code name} ignoring ASCII case, or 0. */
+    /**
+     * The first index whose name equals {@code name} ignoring ASCII case, or 0 (also for a name
+     * {@link TextBytes#bytes} has no bytes for: longer than any static name, or not Latin-1).
+     */
     public static int indexOfName(CharSequence name) {
         byte[] a = TextBytes.bytes(name);
-        if (a != null) {
-            return indexOfName(a, TextBytes.offset(name, a), name.length());
-        }
-        int length = name.length();
-        if (length >= BY_NAME_LENGTH.length) {
-            return 0;
-        }
-        for (int i : BY_NAME_LENGTH[length]) {
-            if (equalIgnoreCase(name, NAME_START[i], length)) {
-                return i;
-            }
-        }
-        return 0;
+        return a == null ? 0 : indexOfName(a, TextBytes.offset(name, a), name.length());
     }
 
     /** The first index whose name equals {@code a[offset, offset + length)} ignoring ASCII case, or 0. */
@@ -148,26 +139,14 @@ public final class HpackStaticTable {
         return 0;
     }
 
-    private static boolean equalIgnoreCase(CharSequence name, int start, int length) {
-        for (int k = 0; k < length; k++) {
-            if (lower(name.charAt(k)) != ARRAY[start + k]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static boolean equalIgnoreCase(byte[] a, int offset, int start, int length) {
         for (int k = 0; k < length; k++) {
-            if (lower(a[offset + k] & 0xFF) != ARRAY[start + k]) {
+            int c = a[offset + k] & 0xFF;
+            if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != ARRAY[start + k]) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static int lower(int c) {
-        return c >= 'A' && c <= 'Z' ? c + 32 : c;
     }
 
     /** The index of the entry with this name and value, or 0. */

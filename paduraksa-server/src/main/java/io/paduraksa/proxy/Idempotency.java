@@ -9,7 +9,7 @@ import java.util.Arrays;
  * and DELETE. A retry after a failed attempt is only made for these. Compared in place; allocates
  * nothing.
  */
-final class Idempotency {
+public final class Idempotency {
     private static final byte[] GET = ascii("GET");
     private static final byte[] PUT = ascii("PUT");
     private static final byte[] HEAD = ascii("HEAD");
@@ -20,7 +20,7 @@ final class Idempotency {
     private Idempotency() {
     }
 
-    static boolean isIdempotent(CharSequence method) {
+    public static boolean isIdempotent(CharSequence method) {
         return switch (method.length()) {
             case 3 -> is(method, GET) || is(method, PUT);
             case 4 -> is(method, HEAD);
@@ -31,20 +31,23 @@ final class Idempotency {
         };
     }
 
-    static boolean isHead(CharSequence method) {
+    public static boolean isHead(CharSequence method) {
         return method.length() == 4 && is(method, HEAD);
     }
 
-    /** Exact bytes (methods are case-sensitive, RFC 9110 9.1); {@code method} is as long as {@code name}. */
+    public static boolean isGet(CharSequence method) {
+        return method.length() == 3 && is(method, GET);
+    }
+
+    /**
+     * Exact bytes (methods are case-sensitive, RFC 9110 9.1), read in place or copied once, not a
+     * checked read per char; {@code method} is as long as {@code name}. A method with a char above
+     * 0xFF has no bytes and is none of these.
+     */
     private static boolean is(CharSequence method, byte[] name) {
-        byte[] a = TextBytes.bytes(method); // read in place or copied once, not a checked read per char
+        byte[] a = TextBytes.bytes(method);
         if (a == null) {
-            for (int i = 0; i < name.length; i++) {
-                if (method.charAt(i) != name[i]) {
-                    return false;
-                }
-            }
-            return true;
+            return false;
         }
         int offset = TextBytes.offset(method, a);
         return Arrays.equals(a, offset, offset + name.length, name, 0, name.length);

@@ -69,6 +69,24 @@ class TextBytesWriteTest {
         }
     }
 
+    @Test
+    void bytesOfEveryKindOfShortTextAndNoneForLongOrNonLatin1Text() {
+        Forms forms = forms("Host-\u00e9");
+        try {
+            for (CharSequence form : forms.texts()) {
+                byte[] a = TextBytes.bytes(form);
+                assertThat(a).as(form.getClass().getSimpleName()).isNotNull();
+                int offset = TextBytes.offset(form, a);
+                assertThat(new String(a, offset, form.length(), StandardCharsets.ISO_8859_1)).isEqualTo("Host-\u00e9");
+            }
+        } finally {
+            forms.release();
+        }
+        assertThat(TextBytes.bytes("GE\u0100")).as("a char above 0xFF").isNull();
+        assertThat(TextBytes.bytes("x".repeat(TextBytes.SCRATCH_LENGTH + 1))).as("longer than the scratch").isNull();
+        assertThat(TextBytes.bytes(AsciiString.of("x".repeat(500)))).as("an array is read in place, whatever its length").isNotNull();
+    }
+
     /** The text as a heap view, a direct view, an offset AsciiString, a String and a bare AsciiText; bytes around each. */
     private static Forms forms(String text) {
         byte[] bytes = (AROUND + text + AROUND).getBytes(StandardCharsets.ISO_8859_1);

@@ -18,7 +18,7 @@ class IdempotencyTest {
     @CsvSource({"GET, true, false", "PUT, true, false", "HEAD, true, true", "TRACE, true, false", "DELETE, true, false",
         "OPTIONS, true, false", "POST, false, false", "PATCH, false, false", "CONNECT, false, false", "get, false, false",
         "head, false, false", "GEt, false, false", "GETS, false, false", "HEAD., false, false", "XET, false, false",
-        "OPTIONX, false, false", "DELETF, false, false"})
+        "OPTIONX, false, false", "DELETF, false, false", "G\u0145T, false, false", "HE\u0141D, false, false"})
     void methodsAreComparedExactlyInEveryForm(String method, boolean idempotent, boolean head) {
         byte[] around = ("<" + method + ">").getBytes(StandardCharsets.ISO_8859_1);
         ByteBuf heap = Unpooled.wrappedBuffer(around);
@@ -30,6 +30,7 @@ class IdempotencyTest {
                 CharSequence m = form.apply(method);
                 assertThat(Idempotency.isIdempotent(m)).as("%s as %s", method, m.getClass().getSimpleName()).isEqualTo(idempotent);
                 assertThat(Idempotency.isHead(m)).as("%s as %s", method, m.getClass().getSimpleName()).isEqualTo(head);
+                assertThat(Idempotency.isGet(m)).as("%s as %s", method, m.getClass().getSimpleName()).isEqualTo(method.equals("GET"));
             }
         } finally {
             heap.release();

@@ -2,6 +2,7 @@ package io.paduraksa.proxy.cache;
 
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.proxy.Idempotency;
 import io.paduraksa.snapshot.RouteCache;
 
 /**
@@ -34,7 +35,7 @@ public final class CacheExplain {
         if (!key.primary(state)) {
             return "not used: the key would be longer than " + CacheKey.MAX_LENGTH + " bytes";
         }
-        String head = CachingForwarder.isHead(state.method()) ? " (HEAD: answered from the stored GET; a miss is forwarded, not stored)" : "";
+        String head = Idempotency.isHead(state.method()) ? " (HEAD: answered from the stored GET; a miss is forwarded, not stored)" : "";
         return "eligible" + head + ": key " + key + " (plus the fields a stored response's Vary names); " + settings
                 + "; stored if the response allows it (Cache-Control, Expires, Vary, Set-Cookie)";
     }

@@ -6,6 +6,7 @@ import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.Forwarder;
+import io.paduraksa.proxy.Idempotency;
 import io.paduraksa.respond.DateHeader;
 import io.paduraksa.snapshot.CompiledHost;
 import io.paduraksa.snapshot.CompiledRoute;
@@ -94,7 +95,7 @@ public final class CachingForwarder implements Forwarder {
             store.hits.increment();
             return;
         }
-        if (isHead(state.method())) {
+        if (Idempotency.isHead(state.method())) {
             bypass(state, exchange);
             return;
         }
@@ -209,7 +210,7 @@ public final class CachingForwarder implements Forwarder {
      * request path and {@code explain}.
      */
     static String refusal(CharSequence method, long bodyLength, boolean upgrade, RequestView view, RouteCache settings) {
-        if (!isGet(method) && !isHead(method)) {
+        if (!Idempotency.isGet(method) && !Idempotency.isHead(method)) {
             return "the method is not GET or HEAD";
         }
         if (bodyLength != 0) {
@@ -225,15 +226,6 @@ public final class CachingForwarder implements Forwarder {
             return "the request has Authorization (store_authorized is off)";
         }
         return null;
-    }
-
-    /** Package-visible for {@link CacheExplain}. */
-    static boolean isGet(CharSequence m) {
-        return m.length() == 3 && m.charAt(0) == 'G' && m.charAt(1) == 'E' && m.charAt(2) == 'T';
-    }
-
-    static boolean isHead(CharSequence m) {
-        return m.length() == 4 && m.charAt(0) == 'H' && m.charAt(1) == 'E' && m.charAt(2) == 'A' && m.charAt(3) == 'D';
     }
 
     private static final class Probe {
