@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
-import io.paduraksa.text.AsciiText;
+import io.paduraksa.testing.BulkText;
 import io.paduraksa.text.TextBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link TextBytes#write} appends the same bytes whatever the text is: a view over a heap or a direct
  * buffer (only its own range, not the bytes around it), an {@link AsciiString} with an offset, a
- * String, an {@link AsciiText} with neither an array nor a buffer; and refuses a range outside it.
+ * String, an AsciiText with neither an array nor a buffer ({@link BulkText}: the interface's own per-char
+ * path); and refuses a range outside it.
  */
 class TextBytesWriteTest {
     private static final String AROUND = "<<";
@@ -95,7 +96,7 @@ class TextBytesWriteTest {
         int from = AROUND.length();
         int to = from + text.length();
         return new Forms(List.of(new AsciiView().point(heap, from, to), new AsciiView().point(direct, from, to),
-                new AsciiString(bytes, from, text.length(), false), text, new Bare(text)), heap, direct);
+                new AsciiString(bytes, from, text.length(), false), text, BulkText.readable(text)), heap, direct);
     }
 
     private record Forms(List<CharSequence> texts, ByteBuf heap, ByteBuf direct) {
@@ -111,30 +112,5 @@ class TextBytesWriteTest {
             b.append((char) random.nextInt(0, 256));
         }
         return b.toString();
-    }
-
-    /** An AsciiText with no array: the interface's own per-char path. */
-    private record Bare(String text) implements AsciiText {
-        @Override
-        public void copyTo(int index, byte[] dst, int at, int n) {
-            for (int i = 0; i < n; i++) {
-                dst[at + i] = (byte) text.charAt(index + i);
-            }
-        }
-
-        @Override
-        public int length() {
-            return text.length();
-        }
-
-        @Override
-        public char charAt(int index) {
-            return text.charAt(index);
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return text.subSequence(start, end);
-        }
     }
 }
