@@ -131,16 +131,17 @@ final class ClusterRuntime implements AutoCloseable {
         return endpoints;
     }
 
-    void onRequest() {
-        budget.onRequest(System.nanoTime());
+    /** A request arrived at {@code now} (System.nanoTime). */
+    void onRequest(long now) {
+        budget.onRequest(now);
     }
 
     boolean tryRetry() {
         return budget.tryAcquire(System.nanoTime());
     }
 
-    int choose(int exclude) {
-        return balancer.choose(System.nanoTime(), exclude);
+    int choose(long now, int exclude) {
+        return balancer.choose(now, exclude);
     }
 
     /** A destination for a retry: none of {@code tried} (a {@link LoadBalancer#bit} mask) nor {@code last}; -1 when none is left. */
@@ -149,7 +150,7 @@ final class ClusterRuntime implements AutoCloseable {
     }
 
     /** The destination the request's affinity cookie names, when it is available and did not fail recently; else -1. */
-    int affinityChoice(RequestState state) {
+    int affinityChoice(RequestState state, long now) {
         if (affinity == null) {
             return -1;
         }
@@ -158,7 +159,6 @@ final class ClusterRuntime implements AutoCloseable {
         if (d < 0) {
             return -1;
         }
-        long now = System.nanoTime();
         return states[d].isAvailable(now) && !states[d].isFailedRecently(now) ? d : -1;
     }
 

@@ -82,6 +82,9 @@ public final class ForwardCall implements UpstreamCall {
     private ResponseTrailers trailers;
     /** When the current attempt's request head was written (System.nanoTime). */
     private long sentNanos;
+    /** When the current attempt picked its destination; {@code acquiring}: its pool is being asked (a connection handed over now was sent at that time). */
+    private long pickNanos;
+    private boolean acquiring;
 
     private ForwardCall(Recycler.Handle<ForwardCall> handle) {
         this.handle = handle;
@@ -110,18 +113,19 @@ public final class ForwardCall implements UpstreamCall {
         // An HTTP/1.1 upstream takes an Upgrade; an HTTP/2 one an extended CONNECT (RFC 8441), if it advertises it.
         call.upgradeRequest = exchange.isUpgradeRequest();
         call.extendedConnect = call.upgradeRequest && cluster.model().protocol() != UpstreamCluster.Protocol.HTTP1;
-        cluster.onRequest();
+        long now = System.nanoTime(); // one clock read for the budget, the pick and, from an idle connection, the send
+        cluster.onRequest(now);
         exchange.attach(call);
         if (call.extendedConnect && !exchange.hasWebSocketKey()) {
             call.fail(400); // no key to compute the client's Sec-WebSocket-Accept from: nothing goes upstream
             return;
         }
-        call.cookieDestination = cluster.affinityChoice(state);
-        call.pickAndConnect(call.cookieDestination, -1);
+        call.cookieDestination = cluster.affinityChoice(state, now);
+        call.pickAndConnect(call.cookieDestination, -1, now);
     }
 
-    private void pickAndConnect(int preferred, int exclude) {
-        int d = preferred >= 0 ? preferred : cluster.choose(exclude);
+    private void pickAndConnect(int preferred, int exclude, long now) {
+        int d = preferred >= 0 ? preferred : cluster.choose(now, exclude);
         if (d < 0) {
             fail(503);
             return;
@@ -131,7 +135,10 @@ public final class ForwardCall implements UpstreamCall {
         affinityLine = cluster.affinityLine(d, d == cookieDestination);
         cluster.destination(d).requestStarted();
         inPool = true;
+        pickNanos = now;
+        acquiring = true; // connected() now, from an idle connection, sends at the pick's time
         cluster.pool(d, exchange.eventLoop()).acquire(this);
+        acquiring = false;
     }
 
     /** Whether the WebSocket goes to an HTTP/2 upstream as an extended CONNECT (no Sec-WebSocket-Key, a 2xx opens it). */
@@ -158,11 +165,11 @@ public final class ForwardCall implements UpstreamCall {
         }
         upstream = stream;
         reusedConnection = reused;
-        sentNanos = System.nanoTime();
+        sentNanos = acquiring ? pickNanos : System.nanoTime();
         cluster.meter(destination).request();
         state.upstream(destination, -1);
         state.upstreamError(-1); // a new attempt: what failed before it was retried
-        stream.begin(this, cluster.model().timeouts().responseHeaders().toNanos(), headRequest, upgradeRequest);
+        stream.begin(this, sentNanos, cluster.model().timeouts().responseHeaders().toNanos(), headRequest, upgradeRequest);
         stream.writeHead(state, exchange, cluster.model(), cluster.endpointAuthority(destination), requestLength);
         if (!requestDone && upstream == stream) {
             exchange.requestBodyReady();
@@ -295,10 +302,11 @@ public final class ForwardCall implements UpstreamCall {
     @Override
     public void onResponseHead(ResponseHead head) {
         responseStarted = true;
-        long latency = System.nanoTime() - sentNanos;
+        long now = System.nanoTime();
+        long latency = now - sentNanos;
         cluster.meter(destination).response(head.status(), latency / 1_000);
         state.upstream(destination, latency);
-        cluster.destination(destination).onResponse(head.status(), System.nanoTime());
+        cluster.destination(destination).onResponse(head.status(), now);
         CompiledHost host = state.host();
         ResponseHeaderRules rules = host == null ? state.snapshot().defaultResponseHeaders() : host.responseHeaders();
         if (extendedConnect) {
@@ -415,7 +423,7 @@ public final class ForwardCall implements UpstreamCall {
         }
         if (reusedConnection && retryable) {
             // A stale keep-alive connection: no response byte came, nothing of a body was sent.
-            pickAndConnect(-1, -1);
+            pickAndConnect(-1, -1, System.nanoTime());
             return;
         }
         // Closed or reset on a fresh connection before any response byte: counts at once, as a refused connect.
@@ -436,7 +444,7 @@ public final class ForwardCall implements UpstreamCall {
         upstreamFailed(UpstreamMetrics.RESET);
         if (!responseStarted && !refusedOnce && (retryable || extendedConnect) && exchange.isOpen()) {
             refusedOnce = true;
-            pickAndConnect(-1, -1);
+            pickAndConnect(-1, -1, System.nanoTime());
             return;
         }
         if (responseStarted) {
@@ -499,7 +507,7 @@ public final class ForwardCall implements UpstreamCall {
             int next = cluster.chooseRetry(tried, destination);
             if (next >= 0 && cluster.tryRetry()) {
                 retriesLeft--;
-                pickAndConnect(next, -1);
+                pickAndConnect(next, -1, System.nanoTime());
                 return;
             }
         }

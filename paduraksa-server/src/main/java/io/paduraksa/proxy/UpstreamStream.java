@@ -16,11 +16,12 @@ import io.paduraksa.snapshot.UpstreamCluster;
 public interface UpstreamStream {
 
     /**
-     * Takes the stream for {@code call}; its response head is due within {@code headersTimeoutNanos}.
+     * Takes the stream for {@code call} at {@code now} (System.nanoTime, read by the caller); its
+     * response head is due within {@code headersTimeoutNanos}.
      * {@code headRequest}: the response has no body whatever it declares; {@code upgradeRequest}: a
      * WebSocket handshake forwarded with its Upgrade fields (HTTP/1.1 only).
      */
-    void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest);
+    void begin(UpstreamCall call, long now, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest);
 
     /**
      * Writes the request head: the normalised path and query, the authority (the client's when the

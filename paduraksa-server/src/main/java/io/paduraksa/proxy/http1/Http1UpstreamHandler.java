@@ -1,5 +1,6 @@
 package io.paduraksa.proxy.http1;
 
+import io.paduraksa.proxy.Activity;
 import io.paduraksa.proxy.UpstreamCall;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.LoopFlushes;
@@ -36,7 +37,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     private ChannelHandlerContext ctx;
     private UpstreamCall call;
     private long headersDeadline;
-    private long lastActivity;
+    private final Activity activity = new Activity();
     private int requests;
     private boolean closed;
     private boolean chunkedUp;
@@ -58,13 +59,12 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         return requests;
     }
 
-    /** Takes the connection for {@code call}; the response must start within {@code headersTimeoutNanos}. */
+    /** Takes the connection for {@code call} at {@code now}; the response must start within {@code headersTimeoutNanos}. */
     @Override
-    public void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
+    public void begin(UpstreamCall call, long now, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
         this.call = call;
         requests++;
-        long now = System.nanoTime();
-        lastActivity = now;
+        activity.at(now);
         headersDeadline = now + headersTimeoutNanos;
         decoder.expectResponse(headRequest, upgradeRequest);
         readResponse(true);
@@ -91,7 +91,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
             chunk.release();
             return ch.isWritable();
         }
-        lastActivity = System.nanoTime();
+        activity.touch();
         if (chunkedUp) {
             ByteBuf size = ch.alloc().ioBuffer(12);
             AsciiNumbers.writeHex(size, n);
@@ -144,7 +144,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     public void finish() {
         call = null;
         headersDeadline = 0;
-        lastActivity = System.nanoTime();
+        activity.touch();
         pool.release(this, decoder.isReusable() && !closed);
     }
 
@@ -167,8 +167,9 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     /** Called by the pool's sweep with the current time: fires the timeouts that are due. */
     void sweep(long now, long idleNanos, long poolIdleNanos) {
         UpstreamCall c = call;
+        long idle = activity.idleAt(now);
         if (c == null) {
-            if (now - lastActivity >= poolIdleNanos) {
+            if (idle >= poolIdleNanos) {
                 close();
             }
             return;
@@ -176,7 +177,7 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
         if (headersDeadline != 0 && now - headersDeadline >= 0) {
             headersDeadline = 0;
             c.onHeadersTimeout();
-        } else if (headersDeadline == 0 && now - lastActivity >= idleNanos) {
+        } else if (headersDeadline == 0 && idle >= idleNanos) {
             c.onIdleTimeout();
         }
     }
@@ -184,12 +185,12 @@ final class Http1UpstreamHandler extends ChannelInboundHandlerAdapter implements
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        lastActivity = System.nanoTime();
+        activity.at(System.nanoTime());
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        lastActivity = System.nanoTime();
+        activity.touch();
         UpstreamCall c = call;
         if (c == null) {
             ReferenceCountUtil.release(msg);

@@ -10,6 +10,7 @@ import io.paduraksa.http2.HpackFieldSink;
 import io.paduraksa.http2.Http2Connection;
 import io.paduraksa.http2.Http2ErrorCodes;
 import io.paduraksa.http2.Http2Violation;
+import io.paduraksa.proxy.Activity;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,10 +68,11 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
     private int goAwayLastStreamId = Integer.MAX_VALUE;
     private int opened;
     private final long created = System.nanoTime();
-    private long lastActivity = created;
+    private final Activity activity = new Activity();
 
     private Http2UpstreamHandler(Http2UpstreamPool pool) {
         this.pool = pool;
+        activity.at(created);
         this.connection = new Http2Connection(new Http2Connection.Config(false, MAX_STREAMS, MAX_HEADER_LIST_SIZE, false,
                 // No bound on the upstream's RST_STREAM frames (rapid reset is a client's attack on a server; the
                 // streams are ours, and Netty's client had none either); as Netty's client: 2 empty frames in a
@@ -115,7 +117,7 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        lastActivity = System.nanoTime();
+        activity.touch();
         connection.flush();
         ArrayList<Http2UpstreamStream> d = dirty;
         for (int i = 0; i < d.size(); i++) {
@@ -285,7 +287,7 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
             free = Arrays.copyOf(free, freeCount * 2);
         }
         free[freeCount++] = stream;
-        lastActivity = System.nanoTime();
+        activity.touch();
         pool.streamEnded(this);
     }
 
@@ -316,7 +318,7 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
             return;
         }
         if (isIdle()) {
-            if (phase == Phase.DRAINING || now - lastActivity >= poolIdleNanos) {
+            if (phase == Phase.DRAINING || activity.idleAt(now) >= poolIdleNanos) {
                 drain();
             }
             return;
@@ -408,7 +410,7 @@ public final class Http2UpstreamHandler extends ByteToMessageDecoder implements 
             return;
         }
         bySlot[slot] = null;
-        lastActivity = System.nanoTime();
+        activity.touch();
         s.onClosed(errorCode, connection.isLocalReset(), streamId > goAwayLastStreamId);
     }
 

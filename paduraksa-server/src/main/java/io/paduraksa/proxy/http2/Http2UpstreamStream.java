@@ -6,6 +6,7 @@ import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
 import io.paduraksa.http2.Http2ErrorCodes;
+import io.paduraksa.proxy.Activity;
 import io.paduraksa.proxy.ConnectionOptions;
 import io.paduraksa.proxy.ForwardExchange;
 import io.paduraksa.proxy.ForwardingFields;
@@ -60,7 +61,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
     private boolean paused;
     private int unconsumed;
     private long headersDeadline;
-    private long lastActivity;
+    private final Activity activity = new Activity();
 
     Http2UpstreamStream(Http2UpstreamHandler connection) {
         this.connection = connection;
@@ -121,12 +122,11 @@ public final class Http2UpstreamStream implements UpstreamStream {
     // ---- UpstreamStream, from the call
 
     @Override
-    public void begin(UpstreamCall call, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
+    public void begin(UpstreamCall call, long now, long headersTimeoutNanos, boolean headRequest, boolean upgradeRequest) {
         this.call = call;
         this.headRequest = headRequest;
         this.webSocket = upgradeRequest;
-        long now = System.nanoTime();
-        lastActivity = now;
+        activity.at(now);
         headersDeadline = now + headersTimeoutNanos;
     }
 
@@ -186,7 +186,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
             chunk.release();
             return true;
         }
-        lastActivity = System.nanoTime();
+        activity.touch();
         connection.connection().writeData(slot, chunk, false);
         connection.flush();
         return slot >= 0 && connection.connection().isWritable(slot);
@@ -259,7 +259,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
         }
         call = null;
         lingering = true;
-        lastActivity = System.nanoTime();
+        activity.touch();
         endLocal(); // the client left the tunnel: what it sent goes first, then END_STREAM; the upstream ends its side
         connection.recycle(this); // when the slot closes
     }
@@ -272,7 +272,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
         if (c == null) {
             return;
         }
-        lastActivity = System.nanoTime();
+        activity.touch();
         if (trailers) {
             c.onTrailers(fields);
             end(c);
@@ -317,7 +317,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
             connection.connection().consumed(s, length);
             return;
         }
-        lastActivity = System.nanoTime();
+        activity.touch();
         int g = generation;
         if (length > 0) {
             c.onResponseBody(buf.retainedSlice(index, length));
@@ -381,8 +381,9 @@ public final class Http2UpstreamStream implements UpstreamStream {
     /** The connection's sweep: response-headers and idle timeouts of this stream. */
     void sweep(long now, long idleNanos) {
         UpstreamCall c = call;
+        long idle = activity.idleAt(now);
         if (c == null) {
-            if (lingering && slot >= 0 && now - lastActivity >= idleNanos) {
+            if (lingering && slot >= 0 && idle >= idleNanos) {
                 lingering = false;
                 connection.reset(this, Http2ErrorCodes.CANCEL); // the upstream never ended its side of the tunnel
                 connection.recycle(this);
@@ -392,7 +393,7 @@ public final class Http2UpstreamStream implements UpstreamStream {
         if (headersDeadline != 0 && now - headersDeadline >= 0) {
             headersDeadline = 0;
             c.onHeadersTimeout();
-        } else if (headersDeadline == 0 && now - lastActivity >= idleNanos) {
+        } else if (headersDeadline == 0 && idle >= idleNanos) {
             c.onIdleTimeout();
         }
     }

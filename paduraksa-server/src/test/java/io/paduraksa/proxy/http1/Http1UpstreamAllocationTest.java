@@ -342,7 +342,7 @@ class Http1UpstreamAllocationTest {
             if (u == null || !c.reused) {
                 throw new AssertionError("no idle connection: " + c);
             }
-            u.begin(c, TimeUnit.HOURS.toNanos(1), false, false);
+            u.begin(c, System.nanoTime(), TimeUnit.HOURS.toNanos(1), false, false);
             u.writeHead(s.request, s.exchange, s.cluster, s.authority, 0);
             long start = System.nanoTime();
             while (!c.done) {
