@@ -23,7 +23,9 @@ public interface FieldSink {
 
     /**
      * A client's HTTP/1.1 field line in {@code head}: the name is {@code [nameStart, nameEnd)}, the
-     * value (OWS trimmed) {@code [valueStart, valueEnd)}. The positions are valid during the call only.
+     * value (OWS trimmed) {@code [valueStart, valueEnd)}. The bytes of {@code head} (the request's own)
+     * stay as they are while the upstream request head is written, so a sink may copy lines that
+     * follow one another in one go once it knows where the run ends.
      */
     void line(ByteBuf head, int nameStart, int nameEnd, int valueStart, int valueEnd);
 

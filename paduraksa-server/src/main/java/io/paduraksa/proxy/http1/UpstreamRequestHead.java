@@ -8,6 +8,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.gate.RequestView;
+import io.paduraksa.http1.Http1LineRun;
 import io.paduraksa.respond.AsciiNumbers;
 import io.paduraksa.snapshot.ForwardingRules;
 import io.paduraksa.snapshot.UpstreamCluster;
@@ -70,7 +71,7 @@ final class UpstreamRequestHead {
         TextBytes.write(out, cluster.preserveHost() && authority != null ? authority : endpointAuthority);
         out.writeShort(CRLF);
         Lines lines = LINES.get();
-        lines.out = out;
+        lines.begin(out);
         exchange.offerRequestFields(lines, rules);
         lines.writeCookies();
         if (exchange.isUpgradeRequest()) {
@@ -90,22 +91,31 @@ final class UpstreamRequestHead {
 
     /**
      * Every field as a {@code Name: value\r\n} line; one per thread, pointed at the head being
-     * written. An HTTP/2 client's {@code cookie} values wait in {@code cookies} (references to its
-     * decoded, immutable values) for {@link #writeCookies}.
+     * written. A client's field lines that lie one after the other in its bytes, each ended by CRLF
+     * (an HTTP/1.1 head's lines, an HTTP/2 request's stored fields), are copied as one run when the
+     * first line that does not continue the run, or any other field, comes. An HTTP/2 client's
+     * {@code cookie} values wait in {@code cookies} (references to its decoded, immutable values) for
+     * {@link #writeCookies}.
      */
-    private static final class Lines implements FieldSink {
+    static final class Lines implements FieldSink {
         ByteBuf out;
         private CharSequence[] cookies = new CharSequence[4];
         private int cookieCount;
+        private final Http1LineRun run = new Http1LineRun();
+
+        void begin(ByteBuf out) {
+            this.out = out;
+            run.reset(); // a head written before may have ended by an exception
+        }
 
         @Override
         public void line(ByteBuf head, int nameStart, int nameEnd, int valueStart, int valueEnd) {
-            out.writeBytes(head, nameStart, valueEnd - nameStart); // the client's bytes, as they came
-            out.writeShort(CRLF);
+            run.add(out, head, nameStart, valueEnd); // the client's bytes, as they came
         }
 
         @Override
         public void field(CharSequence name, CharSequence value) {
+            run.flush(out);
             if (COOKIE.contentEqualsIgnoreCase(name)) {
                 if (cookieCount == cookies.length) {
                     cookies = Arrays.copyOf(cookies, cookieCount * 2);
@@ -119,8 +129,9 @@ final class UpstreamRequestHead {
             out.writeShort(CRLF);
         }
 
-        /** The cookie fields an HTTP/2 client split, as one line in the order sent; forgets them. */
+        /** Ends the client's fields: the lines not yet copied, then the cookie fields an HTTP/2 client split, as one line in the order sent (forgets them). */
         void writeCookies() {
+            run.flush(out);
             int n = cookieCount;
             if (n == 0) {
                 return;
@@ -139,6 +150,7 @@ final class UpstreamRequestHead {
 
         @Override
         public void name(AsciiString http1Name, AsciiString lowerName) {
+            run.flush(out);
             out.writeBytes(http1Name.array(), http1Name.arrayOffset(), http1Name.length());
             out.writeShort(COLON_SPACE);
         }

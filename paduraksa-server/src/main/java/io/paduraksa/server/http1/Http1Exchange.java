@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AsciiString;
 import io.paduraksa.gate.RequestState;
 import io.paduraksa.http1.AsciiView;
+import io.paduraksa.http1.Http1LineRun;
 import io.paduraksa.http1.WebSocketAccept;
 import io.paduraksa.proxy.FieldSink;
 import io.paduraksa.proxy.ForwardCall;
@@ -69,6 +70,7 @@ final class Http1Exchange implements ForwardExchange {
     private static final int CRLF = ('\r' << 8) | '\n';
 
     private final Http1GateHandler handler;
+    private final Http1LineRun lineRun = new Http1LineRun();
     /**
      * Body chunks that arrived before the upstream could take them (while a policy waited, or before
      * the upstream head was written); allocated on first use.
@@ -328,24 +330,26 @@ final class Http1Exchange implements ForwardExchange {
     }
 
     /**
-     * The upstream's head bytes copied field by field: no String, no header object. With our own
-     * {@code RateLimit-*} fields ({@code rateLimit}) the upstream's are left out, so each is sent once.
+     * The upstream's head bytes copied as they came, consecutive kept lines at once: no String, no
+     * header object. With our own {@code RateLimit-*} fields ({@code rateLimit}) the upstream's are
+     * left out, so each is sent once.
      */
-    private static void writeHttp1Head(ByteBuf out, Http1ResponseHead h, ResponseHeaderRules rules, boolean rateLimit) {
+    private void writeHttp1Head(ByteBuf out, Http1ResponseHead h, ResponseHeaderRules rules, boolean rateLimit) {
         ByteBuf src = h.buffer();
         out.writeBytes(HTTP_1_1);
         Http1ResponseWriting.writeStatus(out, h.status());
         out.writeByte(' ');
         out.writeBytes(src, h.reasonStart(), h.reasonEnd() - h.reasonStart());
         out.writeShort(CRLF);
+        lineRun.reset(); // a head written before may have ended by an exception
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             CharSequence name = h.headerName(i);
             if (rules.isRemoved(name) || h.isConnectionOption(name) || isFraming(name) || (rateLimit && RateLimitFields.isField(name))) {
                 continue;
             }
-            out.writeBytes(src, h.headerNameStart(i), h.headerValueEnd(i) - h.headerNameStart(i));
-            out.writeShort(CRLF);
+            lineRun.add(out, src, h.headerNameStart(i), h.headerValueEnd(i));
         }
+        lineRun.flush(out);
     }
 
     /** A status line for a head without a reason phrase (HTTP/2): the standard phrase. */

@@ -13,7 +13,8 @@ import io.paduraksa.proxy.FieldSink;
 /**
  * One HTTP/2 request's fields as the gate and the forwarder read them: the HPACK decoder's fields
  * ({@link HpackFieldSink}) copied into this stream's own byte store, each regular field as a
- * {@code name: value} line (so an upstream takes it as a field line, {@link FieldSink#line}), the
+ * {@code name: value\r\n} line (so an upstream takes it as a field line, {@link FieldSink#line}, and
+ * an HTTP/1.1 upstream copies consecutive forwarded lines at once), the
  * pseudo-header fields as their values, with positions. Copied because the decoder's positions
  * hold only until the next field block, and a forwarded request is read again when its upstream
  * connection is ready. The store grows to the largest request seen and stays with the recycled
@@ -127,7 +128,7 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
             pseudo(name, nameIndex, nameLength, value, valueIndex, valueLength, staticIndex);
             return;
         }
-        if (count == MAX_FIELDS || !room(nameLength + 2 + valueLength)) {
+        if (count == MAX_FIELDS || !room(nameLength + 4 + valueLength)) {
             overflow = true;
             return;
         }
@@ -143,7 +144,10 @@ final class Http2RequestFields implements RequestView, HpackFieldSink {
         nameStart[count] = used;
         valueStart[count] = at;
         valueEnd[count] = at + valueLength;
-        used = at + valueLength;
+        at += valueLength;
+        bytes[at++] = '\r'; // ended as on HTTP/1.1: lines forwarded one after the other go up in one copy
+        bytes[at++] = '\n';
+        used = at;
         if (staticIndex == HpackStaticTable.COOKIE || staticIndex == 0 && nameLength == 6 && isName(count, COOKIE)) {
             cookies++;
         }
