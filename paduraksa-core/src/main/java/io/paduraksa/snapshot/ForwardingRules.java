@@ -228,28 +228,34 @@ public final class ForwardingRules {
      * it sets itself pass. Per request; allocates nothing.
      */
     public boolean isRemovedRequestHeader(CharSequence name, boolean fromTrustedProxy) {
+        int n = name.length();
+        if (n > 0) {
+            // Most names are in no set: their first and last chars say so, and only an underscore can remove them.
+            // The names that pass from trusted proxies are identity names too, so two outlines decide.
+            int first = HeaderNameSet.key(name.charAt(0));
+            int last = HeaderNameSet.key(name.charAt(n - 1));
+            if (!removed.mayContain(n, first, last) && !identity.mayContain(n, first, last)) {
+                return dropUnderscores && TextBytes.indexOf(name, '_') >= 0;
+            }
+        }
+        return isRemovedInFull(name, fromTrustedProxy);
+    }
+
+    /** {@link #isRemovedRequestHeader(CharSequence, boolean)} past the outlines: every set compared by its names (the reference for the outlines' tests). */
+    boolean isRemovedInFull(CharSequence name, boolean fromTrustedProxy) {
+        int n = name.length();
         byte[] a = TextBytes.bytes(name); // read in place or copied once, for all three sets
         if (a == null) {
-            if (removed.contains(name) || (dropUnderscores && hasUnderscore(name))) {
+            if (removed.contains(name) || (dropUnderscores && TextBytes.indexOf(name, '_') >= 0)) {
                 return true;
             }
             return identity.contains(name) && !(fromTrustedProxy && fromTrustedProxies.contains(name));
         }
         int offset = TextBytes.offset(name, a);
-        int n = name.length();
         if (removed.contains(a, offset, n) || (dropUnderscores && hasUnderscore(a, offset, n))) {
             return true;
         }
         return identity.contains(a, offset, n) && !(fromTrustedProxy && fromTrustedProxies.contains(a, offset, n));
-    }
-
-    private static boolean hasUnderscore(CharSequence name) {
-        for (int i = 0, n = name.length(); i < n; i++) {
-            if (name.charAt(i) == '_') {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean hasUnderscore(byte[] a, int offset, int n) {

@@ -27,12 +27,18 @@ final class HeaderNameSet {
     private final boolean proxyPrefix;
     private final boolean foldSeparators;
     private final List<String> names;
+    /** One bit per (length, first, last) {@link #key} of the names, hashed to 1,024: a name whose bit is clear is not in the set. */
+    private final long[] outline = new long[16];
 
     private HeaderNameSet(byte[][][] byLength, boolean proxyPrefix, boolean foldSeparators, List<String> names) {
         this.byLength = byLength;
         this.proxyPrefix = proxyPrefix;
         this.foldSeparators = foldSeparators;
         this.names = names;
+        for (String name : names) {
+            int bit = outlineBit(name.length(), key(name.charAt(0)), key(name.charAt(name.length() - 1)));
+            outline[bit >>> 6] |= 1L << bit;
+        }
     }
 
     /** The set of {@code names} (any case; repeats are kept once), plus {@code proxy-*} when asked. */
@@ -74,8 +80,42 @@ final class HeaderNameSet {
      * read as bytes ({@link TextBytes#bytes}) when it has them in an array or can hand them over in one copy.
      */
     boolean contains(CharSequence name) {
+        int n = name.length();
+        if (n == 0 || !mayContain(n, key(name.charAt(0)), key(name.charAt(n - 1)))) {
+            return false; // most names: two chars read, nothing copied
+        }
         byte[] a = TextBytes.bytes(name);
         return a != null ? contains(a, TextBytes.offset(name, a), name.length()) : containsChars(name);
+    }
+
+    /**
+     * False when no name of {@code n} chars that starts and ends with chars of these {@link #key}s can
+     * be in the set (true says only that one may be). Two reads instead of the whole name, for the
+     * many names no set holds; with the {@code proxy-} rule, every name starting with {@code p} may be.
+     */
+    boolean mayContain(int n, int firstKey, int lastKey) {
+        if (proxyPrefix && firstKey == 'p') {
+            return true;
+        }
+        int bit = outlineBit(n, firstKey, lastKey);
+        return (outline[bit >>> 6] & 1L << bit) != 0;
+    }
+
+    /**
+     * A name's char as the outline reads it: ASCII letters folded to lower case and {@code _} read as
+     * {@code -} (the widest folding any set does, so a member's key is always its matches' key); a
+     * char above 0xFF (in no set) is cut to its low byte, which can only make {@link #mayContain} say "may".
+     */
+    static int key(char c) {
+        int b = c & 0xFF;
+        if (b >= 'A' && b <= 'Z') {
+            return b + ('a' - 'A');
+        }
+        return b == '_' ? '-' : b;
+    }
+
+    private static int outlineBit(int n, int firstKey, int lastKey) {
+        return (n * 0x9E3779B1 + firstKey * 0x85EBCA77 + lastKey * 0xC2B2AE3D) >>> 22;
     }
 
     /** Whether the name in {@code a[offset, offset + n)} (ASCII, any case) is in the set. */

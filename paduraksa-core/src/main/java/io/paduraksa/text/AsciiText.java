@@ -31,6 +31,16 @@ public interface AsciiText extends CharSequence {
         return 0;
     }
 
+    /** The index of the first {@code c}, or -1; a text over a buffer searches it in bulk. */
+    default int indexOf(char c) {
+        for (int i = 0, n = length(); i < n; i++) {
+            if (charAt(i) == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * Appends {@code [index, index + n)} to {@code out}, one byte per char: from {@link #array()} in
      * one copy when there is one, else per char (a subtype over a buffer copies buffer to buffer).

@@ -74,6 +74,22 @@ public final class TextBytes {
         return scratch;
     }
 
+    /** The index of the first {@code c} in {@code s}, or -1: over the bytes in place where {@code s} has them (no char-by-char reads of a buffer view). */
+    public static int indexOf(CharSequence s, char c) {
+        if (s instanceof AsciiText t) {
+            return t.indexOf(c);
+        }
+        if (s instanceof AsciiString a) {
+            return a.indexOf(c, 0);
+        }
+        for (int i = 0, n = s.length(); i < n; i++) {
+            if (s.charAt(i) == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Where index 0 of {@code s} is in {@code a}, the array {@link #bytes} returned for it. */
     public static int offset(CharSequence s, byte[] a) {
         return a == SCRATCH.get() ? 0 : offset(s);

@@ -38,7 +38,10 @@ public record BulkText(byte[] bytes, boolean perChar, int offset, byte[] shared)
         return offset;
     }
 
-    /** Bulk reads only: {@code charAt} throws an {@link AssertionError}. */
+    /**
+     * Bulk reads only: {@code charAt} throws an {@link AssertionError}, except at the first and the
+     * last index (a name set's outline reads those two, {@code HeaderNameSet.mayContain}).
+     */
     public static BulkText of(String latin1) {
         return new BulkText(latin1.getBytes(StandardCharsets.ISO_8859_1), false);
     }
@@ -54,13 +57,23 @@ public record BulkText(byte[] bytes, boolean perChar, int offset, byte[] shared)
     }
 
     @Override
+    public int indexOf(char c) {
+        for (int i = 0; i < bytes.length; i++) {
+            if ((bytes[i] & 0xFF) == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
     public int length() {
         return bytes.length;
     }
 
     @Override
     public char charAt(int index) {
-        if (!perChar) {
+        if (!perChar && index != 0 && index != bytes.length - 1) {
             throw new AssertionError("expected to be read through copyTo");
         }
         return (char) (bytes[index] & 0xFF);

@@ -84,6 +84,16 @@ public final class AsciiView implements AsciiText {
         return buf != null && buf.hasArray() ? buf.arrayOffset() + from : 0;
     }
 
+    /** The index of the first {@code c}, or -1: one bulk search of the buffer (a char above 0xFF is in no view). */
+    @Override
+    public int indexOf(char c) {
+        if (c > 0xFF || length == 0) {
+            return -1;
+        }
+        int i = buf.indexOf(from, from + length, (byte) c);
+        return i < 0 ? -1 : i - from;
+    }
+
     /** Compares with {@code lowerCase} folding ASCII letters only; {@code lowerCase} must be lower case. */
     public boolean contentEqualsIgnoreCase(AsciiString lowerCase) {
         return length == lowerCase.length() && Http1Bytes.equalsLowerCase(buf, from, lowerCase);

@@ -30,4 +30,21 @@ class AsciiViewArrayTest {
             direct.release();
         }
     }
+
+    @Test
+    void indexOfSearchesOnlyTheViewedBytes() {
+        ByteBuf direct = Unpooled.directBuffer(32).writeBytes("_a_X_Custom_b_".getBytes(StandardCharsets.ISO_8859_1));
+        try {
+            AsciiView v = new AsciiView().point(direct, 3, 11); // "X_Custom"
+            assertThat(v.indexOf('_')).isEqualTo(1);
+            assertThat(TextBytes.indexOf(v, '_')).isEqualTo(1);
+            assertThat(v.indexOf('b')).as("after the view").isEqualTo(-1);
+            assertThat(v.indexOf('a')).as("before the view").isEqualTo(-1);
+            assertThat(new AsciiView().point(direct, 5, 11).indexOf('_')).as("none inside").isEqualTo(-1);
+            assertThat(v.indexOf('\u015F')).as("a char above 0xFF (its low byte is '_')").isEqualTo(-1);
+            assertThat(new AsciiView().indexOf('_')).as("an empty view").isEqualTo(-1);
+        } finally {
+            direct.release();
+        }
+    }
 }
