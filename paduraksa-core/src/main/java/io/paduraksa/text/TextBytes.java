@@ -76,11 +76,20 @@ public final class TextBytes {
 
     /** The index of the first {@code c} in {@code s}, or -1: over the bytes in place where {@code s} has them (no char-by-char reads of a buffer view). */
     public static int indexOf(CharSequence s, char c) {
-        if (s instanceof AsciiText t) {
-            return t.indexOf(c);
+        byte[] a = array(s);
+        if (a != null) {
+            if (c > 0xFF) {
+                return -1;
+            }
+            for (int from = offset(s), i = from, end = from + s.length(); i < end; i++) {
+                if (a[i] == (byte) c) {
+                    return i - from;
+                }
+            }
+            return -1;
         }
-        if (s instanceof AsciiString a) {
-            return a.indexOf(c, 0);
+        if (s instanceof AsciiText t) {
+            return t.indexOf(c); // a buffer without an array: its own bulk search
         }
         for (int i = 0, n = s.length(); i < n; i++) {
             if (s.charAt(i) == c) {

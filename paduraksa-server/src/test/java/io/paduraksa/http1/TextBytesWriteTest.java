@@ -88,6 +88,27 @@ class TextBytesWriteTest {
         assertThat(TextBytes.bytes(AsciiString.of("x".repeat(500)))).as("an array is read in place, whatever its length").isNotNull();
     }
 
+    @Test
+    void indexOfFindsTheFirstCharInsideTheTextOnlyForEveryKind() {
+        SplittableRandom random = new SplittableRandom(20261207);
+        for (int round = 0; round < 2_000; round++) {
+            String text = randomLatin1(random, random.nextInt(0, 24));
+            Forms forms = forms(text);
+            try {
+                char[] wanted = {'<', (char) random.nextInt(0, 256), text.isEmpty() ? '_' : text.charAt(random.nextInt(0, text.length())),
+                        (char) ('<' + 0x100)};
+                for (CharSequence form : forms.texts()) {
+                    for (char c : wanted) {
+                        assertThat(TextBytes.indexOf(form, c)).as("%s over %s, char %s", form.getClass().getSimpleName(), text, (int) c)
+                                .isEqualTo(text.indexOf(c));
+                    }
+                }
+            } finally {
+                forms.release();
+            }
+        }
+    }
+
     /** The text as a heap view, a direct view, an offset AsciiString, a String and a bare AsciiText; bytes around each. */
     private static Forms forms(String text) {
         byte[] bytes = (AROUND + text + AROUND).getBytes(StandardCharsets.ISO_8859_1);
