@@ -7,9 +7,7 @@ Each pair is one run.sh run with BASE, then one with NEW (the order of a pair al
 in odd pairs, new first in even ones), with `--subjects paduraksa` unless the options name subjects.
 Prints, per cell (scenario, shape, protocol), every run's median CPU µs per request and its ratio to
 the upstream, then new/base per pair: on a shared machine the runs of one code move by several per
-cent between pairs, so a change is only as clear as its direction in every pair. A second table has
-the user-space CPU alone (utime): the kernel's part (sends, receives, wake-ups on loopback) moves with
-the machine, so a change to our own code shows there more clearly. A launcher is a
+cent between pairs, so a change is only as clear as its direction in every pair. A launcher is a
 bin/paduraksa of another checkout (build an older commit with `git worktree add DIR COMMIT` and
 `./mvnw -q -DskipTests package` there). Standard library only; the run directories stay in results/.
 """
@@ -43,10 +41,8 @@ def medians(run_dir):
     out = {}
     for cell, rs in cells.items():
         ratios = [r["ratio_to_upstream"] for r in rs if r.get("ratio_to_upstream") is not None]
-        users = [r["subject_user_us_per_req"] for r in rs if r.get("subject_user_us_per_req") is not None]
         out[cell] = (statistics.median(r["subject_us_per_req"] for r in rs),
-                     statistics.median(ratios) if ratios else None,
-                     statistics.median(users) if users else None)
+                     statistics.median(ratios) if ratios else None)
     return out
 
 
@@ -76,32 +72,14 @@ def main():
     for cell in cells:
         row = []
         for _, _, m, _ in results:
-            us, ratio, _user = m.get(cell, (None, None, None))
+            us, ratio = m.get(cell, (None, None))
             row.append("-" if us is None else "%.2f" % us + ("" if ratio is None else " (x%.2f)" % ratio))
-        print("| %s %s %s | %s | %s |" % (cell[0], cell[1], cell[2], " | ".join(row), per_pair(results, pairs, cell, 0)))
-    # The same in user space only (utime): the kernel's share (sends, receives, wake-ups) moves with the
-    # machine, our own code's changes show here without it.
-    print()
-    print("User space only (µs per request):")
-    print()
-    print("| cell | " + " | ".join("%s %d" % (w, p) for p, w, _, _ in results) + " | new/base per pair |")
-    print("|---|" + "---|" * (len(results) + 1))
-    for cell in cells:
-        row = []
-        for _, _, m, _ in results:
-            user = m.get(cell, (None, None, None))[2]
-            row.append("-" if user is None else "%.2f" % user)
-        print("| %s %s %s | %s | %s |" % (cell[0], cell[1], cell[2], " | ".join(row), per_pair(results, pairs, cell, 2)))
-
-
-def per_pair(results, pairs, cell, k):
-    """new/base of value k of the cell's medians, per pair."""
-    out = []
-    for pair in range(1, pairs + 1):
-        b = [m[cell][k] for p, w, m, _ in results if p == pair and w == "base" and cell in m and m[cell][k]]
-        n = [m[cell][k] for p, w, m, _ in results if p == pair and w == "new" and cell in m and m[cell][k]]
-        out.append("%.3f" % (n[0] / b[0]) if b and n else "-")
-    return " / ".join(out)
+        per_pair = []
+        for pair in range(1, pairs + 1):
+            b = [m[cell][0] for p, w, m, _ in results if p == pair and w == "base" and cell in m]
+            n = [m[cell][0] for p, w, m, _ in results if p == pair and w == "new" and cell in m]
+            per_pair.append("%.3f" % (n[0] / b[0]) if b and n else "-")
+        print("| %s %s %s | %s | %s |" % (cell[0], cell[1], cell[2], " | ".join(row), " / ".join(per_pair)))
 
 
 if __name__ == "__main__":

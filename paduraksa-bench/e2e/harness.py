@@ -121,13 +121,7 @@ def descendants(pid):
 
 def proc_ticks(pids):
     """utime+stime of the processes (each covers all its threads, live and exited)."""
-    user, system = proc_ticks_split(pids)
-    return user + system
-
-
-def proc_ticks_split(pids):
-    """(utime, stime) of the processes: user-space and kernel time apart."""
-    user = system = 0
+    total = 0
     for pid in pids:
         try:
             with open("/proc/%d/stat" % pid) as f:
@@ -135,9 +129,8 @@ def proc_ticks_split(pids):
         except OSError:
             continue
         fields = s[s.rindex(")") + 2:].split()
-        user += int(fields[11])
-        system += int(fields[12])
-    return user, system
+        total += int(fields[11]) + int(fields[12])
+    return total
 
 
 def system_ticks():
@@ -359,14 +352,12 @@ def measure(load, subj, upstream, scenario, shape, proto, a, procs):
     sp, upp = subj.pids(), upstream.pids()
     alloc0 = metric(subj.admin) if subj.admin else None
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    (su0, ss0), u0 = proc_ticks_split(sp), proc_ticks(upp)
-    s0 = su0 + ss0
+    s0, u0 = proc_ticks(sp), proc_ticks(upp)
     b0, st0 = system_ticks()
     t0 = time.time()
     res = load.run(proto, port, scenario, shape, a.duration, measure=True)
     t1 = time.time()
-    (su1, ss1), u1 = proc_ticks_split(sp), proc_ticks(upp)
-    s1 = su1 + ss1
+    s1, u1 = proc_ticks(sp), proc_ticks(upp)
     b1, st1 = system_ticks()
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     alloc1 = metric(subj.admin) if subj.admin else None
@@ -385,8 +376,6 @@ def measure(load, subj, upstream, scenario, shape, proto, a, procs):
         "other_cores": round(other_s / window, 3) if window else None,
     })
     rec["subject_us_per_req"] = round(subj_s * 1e6 / n, 3) if n else None
-    # user space apart from the kernel: a change to the subject's own code shows there first
-    rec["subject_user_us_per_req"] = round((su1 - su0) / TICK * 1e6 / n, 3) if n else None
     rec["upstream_us_per_req"] = round(up_s * 1e6 / n, 3) if n and (scenario in PROXIED or scenario in CACHED) else None
     if scenario in PROXIED and subj.name != "direct" and n and up_s > 0:
         rec["ratio_to_upstream"] = round(subj_s / up_s, 3)
