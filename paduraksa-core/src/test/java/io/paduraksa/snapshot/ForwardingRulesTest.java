@@ -266,15 +266,7 @@ class ForwardingRulesTest {
                     name.append(token.charAt(random.nextInt(token.length())));
                 }
             }
-            for (int k = 0; k < name.length(); k++) {
-                char c = name.charAt(k);
-                if (random.nextInt(3) == 0) {
-                    name.setCharAt(k, Character.isUpperCase(c) ? Character.toLowerCase(c) : Character.toUpperCase(c));
-                }
-                if ((c == '-' || c == '_') && random.nextInt(4) == 0) {
-                    name.setCharAt(k, c == '-' ? '_' : '-');
-                }
-            }
+            HeaderNameSetTest.scramble(random, name);
             switch (random.nextInt(8)) {
                 case 0 -> name.insert(0, random.nextBoolean() ? "proxy-" : "Proxy_");
                 case 1 -> name.append(token.charAt(random.nextInt(token.length())));

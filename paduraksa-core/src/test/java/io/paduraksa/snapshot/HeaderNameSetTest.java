@@ -31,15 +31,7 @@ class HeaderNameSetTest {
             for (int i = 0; i < 2_000; i++) {
                 StringBuilder name = new StringBuilder(random.nextInt(4) == 0 ? random(random, 1 + random.nextInt(24))
                         : names.get(random.nextInt(names.size())));
-                for (int k = 0; k < name.length(); k++) {
-                    char c = name.charAt(k);
-                    if (random.nextInt(3) == 0) {
-                        name.setCharAt(k, Character.isUpperCase(c) ? Character.toLowerCase(c) : Character.toUpperCase(c));
-                    }
-                    if ((c == '-' || c == '_') && random.nextInt(3) == 0) {
-                        name.setCharAt(k, c == '-' ? '_' : '-');
-                    }
-                }
+                scramble(random, name);
                 if (random.nextInt(6) == 0) {
                     name.insert(0, "Proxy-");
                 }
@@ -48,6 +40,19 @@ class HeaderNameSetTest {
                 boolean expected = s.contains(bytes, 0, bytes.length);
                 assertThat(s.contains(n)).as("%s in %s", n, s).isEqualTo(expected);
                 assertThat(s.contains(BulkText.of(n))).as("%s as a view", n).isEqualTo(expected);
+            }
+        }
+    }
+
+    /** Flips the case of about a third of the chars and swaps about a third of the {@code -} and {@code _}. */
+    static void scramble(Random random, StringBuilder name) {
+        for (int k = 0; k < name.length(); k++) {
+            char c = name.charAt(k);
+            if (random.nextInt(3) == 0) {
+                name.setCharAt(k, Character.isUpperCase(c) ? Character.toLowerCase(c) : Character.toUpperCase(c));
+            }
+            if ((c == '-' || c == '_') && random.nextInt(3) == 0) {
+                name.setCharAt(k, c == '-' ? '_' : '-');
             }
         }
     }
