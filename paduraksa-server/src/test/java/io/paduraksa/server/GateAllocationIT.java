@@ -79,6 +79,12 @@ public class GateAllocationIT {
      * 3,128 B {@code PoolArena.allocateNormal -> newChunk} traced in {@code AllocationAssert}).
      */
     static final long H1_LOOP_BYTES = 4_096;
+    /**
+     * Counted runs a scenario may take to come in under its bound: a one-off (a pool refill, a new
+     * chunk) lands in one run and rarely in two in a row; an allocation per request, even one byte,
+     * exceeds the bound in every run.
+     */
+    public static final int COUNTED_RUNS = 3;
 
     static final String YAML = """
             listeners:
@@ -164,13 +170,13 @@ public class GateAllocationIT {
             long[] allocated = measure(meter, c::run);
             report("HTTP/1.1 " + what + ", log " + log, meter, allocated, settling);
             int counted = MEASURED;
-            if (allocated[1] > H1_LOOP_BYTES) {
+            for (int run = 2; allocated[1] > H1_LOOP_BYTES && run <= COUNTED_RUNS; run++) {
                 // A pool refill can land in one counted run on a loaded machine (6,080 B seen once with
-                // seven builds on two cores); anything per request repeats, so a second run must be clean too.
+                // seven builds on two cores); anything per request repeats, so a later run must be clean too.
                 assertThat(meter.requests()).isEqualTo(MEASURED);
-                assertThat(meter.bytes()).as("gate bytes over the first counted run: %s", meter).isZero();
+                assertThat(meter.bytes()).as("gate bytes over counted run %d: %s", run - 1, meter).isZero();
                 allocated = measure(meter, c::run);
-                report("HTTP/1.1 " + what + ", log " + log + " (second counted run)", meter, allocated, settling);
+                report("HTTP/1.1 " + what + ", log " + log + " (counted run " + run + ")", meter, allocated, settling);
                 counted += MEASURED;
             }
             assertThat(meter.requests()).isEqualTo(MEASURED);
@@ -209,12 +215,13 @@ public class GateAllocationIT {
             long[] allocated = measure(meter, n -> h2Run(c, requests, status, n));
             report("HTTP/2 " + what, meter, allocated, settling);
             int counted = MEASURED;
-            if (allocated[1] > maxTotal) {
-                // As on HTTP/1.1: a pool refill or a new pool chunk can land in one counted run
-                // (4,560 B seen once on h2c forwarding); a per-request cost repeats in a second run.
+            for (int run = 2; allocated[1] > maxTotal && run <= COUNTED_RUNS; run++) {
+                // As on HTTP/1.1: a pool refill or a new pool chunk can land in a counted run (4,560 B
+                // seen once on h2c forwarding; 5,912 and then 4,576 B in two runs on CI, 2026-12-06, and
+                // 0 B in the next CI run); a per-request cost repeats in every run.
                 assertThat(meter.requests()).isEqualTo(MEASURED);
                 allocated = measure(meter, n -> h2Run(c, requests, status, n));
-                report("HTTP/2 " + what + " (second counted run)", meter, allocated, settling);
+                report("HTTP/2 " + what + " (counted run " + run + ")", meter, allocated, settling);
                 counted += MEASURED;
             }
             assertThat(meter.requests()).isEqualTo(MEASURED);
