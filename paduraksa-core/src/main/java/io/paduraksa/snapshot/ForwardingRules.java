@@ -57,6 +57,8 @@ public final class ForwardingRules {
     private final HeaderNameSet removed;
     private final HeaderNameSet identity;
     private final HeaderNameSet fromTrustedProxies;
+    /** The outline of {@code removed} and {@code identity} together (the trusted proxies' names are identity names too). */
+    private final HeaderNameSet.Outline removable;
     private final boolean dropUnderscores;
     private final boolean echoRequestId;
     private final byte[] requestIdPrefix;
@@ -76,6 +78,7 @@ public final class ForwardingRules {
         this.removed = removed;
         this.identity = identity;
         this.fromTrustedProxies = fromTrustedProxies;
+        this.removable = HeaderNameSet.Outline.union(removed, identity);
         this.dropUnderscores = spec.headersWithUnderscores().equals("drop");
         this.echoRequestId = spec.requestId().echo();
         this.requestIdPrefix = (spec.requestId().header() + ": ").getBytes(StandardCharsets.US_ASCII);
@@ -228,15 +231,9 @@ public final class ForwardingRules {
      * it sets itself pass. Per request; allocates nothing.
      */
     public boolean isRemovedRequestHeader(CharSequence name, boolean fromTrustedProxy) {
-        int n = name.length();
-        if (n > 0) {
-            // Most names are in no set: their first and last chars say so, and only an underscore can remove them.
-            // The names that pass from trusted proxies are identity names too, so two outlines decide.
-            int first = HeaderNameSet.key(name.charAt(0));
-            int last = HeaderNameSet.key(name.charAt(n - 1));
-            if (!removed.mayContain(n, first, last) && !identity.mayContain(n, first, last)) {
-                return dropUnderscores && TextBytes.indexOf(name, '_') >= 0;
-            }
+        if (!removable.mayContain(name)) {
+            // most names are in no set (their length and ends say so): only an underscore can remove them
+            return dropUnderscores && TextBytes.indexOf(name, '_') >= 0;
         }
         return isRemovedInFull(name, fromTrustedProxy);
     }

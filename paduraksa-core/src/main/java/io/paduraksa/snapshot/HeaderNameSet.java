@@ -27,17 +27,16 @@ final class HeaderNameSet {
     private final boolean proxyPrefix;
     private final boolean foldSeparators;
     private final List<String> names;
-    /** One bit per (length, first, last) {@link #key} of the names, hashed to 1,024: a name whose bit is clear is not in the set. */
-    private final long[] outline = new long[16];
+    private final Outline outline;
 
     private HeaderNameSet(byte[][][] byLength, boolean proxyPrefix, boolean foldSeparators, List<String> names) {
         this.byLength = byLength;
         this.proxyPrefix = proxyPrefix;
         this.foldSeparators = foldSeparators;
         this.names = names;
+        this.outline = new Outline(proxyPrefix);
         for (String name : names) {
-            int bit = outlineBit(name.length(), key(name.charAt(0)), key(name.charAt(name.length() - 1)));
-            outline[bit >>> 6] |= 1L << bit;
+            outline.add(name);
         }
     }
 
@@ -80,8 +79,7 @@ final class HeaderNameSet {
      * read as bytes ({@link TextBytes#bytes}) when it has them in an array or can hand them over in one copy.
      */
     boolean contains(CharSequence name) {
-        int n = name.length();
-        if (n == 0 || !mayContain(n, key(name.charAt(0)), key(name.charAt(n - 1)))) {
+        if (!outline.mayContain(name)) {
             return false; // most names: two chars read, nothing copied
         }
         byte[] a = TextBytes.bytes(name);
@@ -89,33 +87,63 @@ final class HeaderNameSet {
     }
 
     /**
-     * False when no name of {@code n} chars that starts and ends with chars of these {@link #key}s can
-     * be in the set (true says only that one may be). Two reads instead of the whole name, for the
-     * many names no set holds; with the {@code proxy-} rule, every name starting with {@code p} may be.
+     * One bit per (length, first char, last char) of some names, hashed to 1,024: a name whose bit is
+     * clear is none of them. Built at compile time, for one set or for several together
+     * ({@link #union}); asked per request with two reads instead of the whole name, for the many
+     * names no set holds. With the {@code proxy-} rule every name starting with {@code p} may be one.
      */
-    boolean mayContain(int n, int firstKey, int lastKey) {
-        if (proxyPrefix && firstKey == 'p') {
-            return true;
-        }
-        int bit = outlineBit(n, firstKey, lastKey);
-        return (outline[bit >>> 6] & 1L << bit) != 0;
-    }
+    static final class Outline {
+        private final long[] bits = new long[16];
+        private final boolean proxyPrefix;
 
-    /**
-     * A name's char as the outline reads it: ASCII letters folded to lower case and {@code _} read as
-     * {@code -} (the widest folding any set does, so a member's key is always its matches' key); a
-     * char above 0xFF (in no set) is cut to its low byte, which can only make {@link #mayContain} say "may".
-     */
-    static int key(char c) {
-        int b = c & 0xFF;
-        if (b >= 'A' && b <= 'Z') {
-            return b + ('a' - 'A');
+        private Outline(boolean proxyPrefix) {
+            this.proxyPrefix = proxyPrefix;
         }
-        return b == '_' ? '-' : b;
-    }
 
-    private static int outlineBit(int n, int firstKey, int lastKey) {
-        return (n * 0x9E3779B1 + firstKey * 0x85EBCA77 + lastKey * 0xC2B2AE3D) >>> 22;
+        /** The names of {@code a} and of {@code b} in one outline. */
+        static Outline union(HeaderNameSet a, HeaderNameSet b) {
+            Outline u = new Outline(a.proxyPrefix || b.proxyPrefix);
+            for (int i = 0; i < u.bits.length; i++) {
+                u.bits[i] = a.outline.bits[i] | b.outline.bits[i];
+            }
+            return u;
+        }
+
+        private void add(String name) {
+            int bit = bit(name.length(), key(name.charAt(0)), key(name.charAt(name.length() - 1)));
+            bits[bit >>> 6] |= 1L << bit;
+        }
+
+        /** False when {@code name} is none of the names (true says only that it may be one). Allocates nothing. */
+        boolean mayContain(CharSequence name) {
+            int n = name.length();
+            if (n == 0) {
+                return false;
+            }
+            int first = key(name.charAt(0));
+            if (proxyPrefix && first == 'p') {
+                return true;
+            }
+            int bit = bit(n, first, key(name.charAt(n - 1)));
+            return (bits[bit >>> 6] & 1L << bit) != 0;
+        }
+
+        /**
+         * A name's char as the outline reads it: ASCII letters folded to lower case and {@code _} read as
+         * {@code -} (the widest folding any set does, so a member's key is always its matches' key); a
+         * char above 0xFF (in no set) is cut to its low byte, which can only make {@link #mayContain} say "may".
+         */
+        private static int key(char c) {
+            int b = c & 0xFF;
+            if (b >= 'A' && b <= 'Z') {
+                return b + ('a' - 'A');
+            }
+            return b == '_' ? '-' : b;
+        }
+
+        private static int bit(int n, int firstKey, int lastKey) {
+            return (n * 0x9E3779B1 + firstKey * 0x85EBCA77 + lastKey * 0xC2B2AE3D) >>> 22;
+        }
     }
 
     /** Whether the name in {@code a[offset, offset + n)} (ASCII, any case) is in the set. */

@@ -33,12 +33,7 @@ public interface AsciiText extends CharSequence {
 
     /** The index of the first {@code c}, or -1; a text over a buffer searches it in bulk. */
     default int indexOf(char c) {
-        for (int i = 0, n = length(); i < n; i++) {
-            if (charAt(i) == c) {
-                return i;
-            }
-        }
-        return -1;
+        return TextBytes.indexOfChars(this, c);
     }
 
     /**

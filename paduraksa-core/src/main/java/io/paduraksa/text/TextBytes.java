@@ -91,6 +91,11 @@ public final class TextBytes {
         if (s instanceof AsciiText t) {
             return t.indexOf(c); // a buffer without an array: its own bulk search
         }
+        return indexOfChars(s, c);
+    }
+
+    /** {@link #indexOf} char by char, for a text with nothing faster to offer. */
+    static int indexOfChars(CharSequence s, char c) {
         for (int i = 0, n = s.length(); i < n; i++) {
             if (s.charAt(i) == c) {
                 return i;

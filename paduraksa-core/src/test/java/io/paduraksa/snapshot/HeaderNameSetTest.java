@@ -44,6 +44,16 @@ class HeaderNameSetTest {
         }
     }
 
+    @Test
+    void aCharAboveLatin1WhoseLowByteMatchesAMembersEndIsNoMember() {
+        HeaderNameSet s = HeaderNameSet.of(List.of("X-Real-IP", "proxy-authorization"), true, true);
+        assertThat(s.contains("x-real-ip")).isTrue();
+        assertThat(s.contains("\u0178-Real-IP")).as("U+0178: low byte 'x'").isFalse();
+        assertThat(s.contains("X-Real-I\u0150")).as("U+0150: low byte 'P'").isFalse();
+        assertThat(s.contains("\u0170roxy-authorization")).as("U+0170: low byte 'p', the proxy- rule's way in").isFalse();
+        assertThat(s.contains("proxy-x\u0100")).as("proxy- and anything after it").isTrue();
+    }
+
     /** Flips the case of about a third of the chars and swaps about a third of the {@code -} and {@code _}. */
     static void scramble(Random random, StringBuilder name) {
         for (int k = 0; k < name.length(); k++) {

@@ -40,7 +40,7 @@ public record BulkText(byte[] bytes, boolean perChar, int offset, byte[] shared)
 
     /**
      * Bulk reads only: {@code charAt} throws an {@link AssertionError}, except at the first and the
-     * last index (a name set's outline reads those two, {@code HeaderNameSet.mayContain}).
+     * last index (a name set's outline reads those two, {@code HeaderNameSet.Outline}).
      */
     public static BulkText of(String latin1) {
         return new BulkText(latin1.getBytes(StandardCharsets.ISO_8859_1), false);
