@@ -3,6 +3,9 @@ package io.paduraksa.policy;
 import io.netty.util.AsciiString;
 import io.paduraksa.text.AsciiText;
 import io.paduraksa.text.ByteHash;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,19 +81,20 @@ public final class UserAgentPolicy extends NamedPolicy {
      * (unfolded, both letter cases) pairs that occur at offsets {@code 0 .. stride-1} of some needle,
      * where {@code stride} is the shortest needle's length minus one (at most {@value #MAX_STRIDE}).
      * Every occurrence of a needle therefore covers a pair starting at a multiple of {@code stride},
-     * so the scan looks only at those positions: one pair of loads and one bit test each, and no
+     * so the scan looks only at those positions: one load and one bit test each, and no
      * iteration depends on the one before (the Aho-Corasick DFA this replaced chained one dependent
      * table load per byte: 145-150 ns against 95-115 ns on a 111-byte Chrome user agent, 378 against
      * 150-285 ns on a 267-byte mobile one, in one {@code UserAgentBenchmark} run with 30 needles).
-     * Of about 60 ns for the Chrome agent, the filter loop is 25; the rest is the five candidates
-     * ("Mo"zilla, "li"ke, ...) that it sends to the compare, mostly mispredicted branches.
-         * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
+     * A pair's key is its bytes as a little-endian number ({@code b0 | b1 << 8}), so that at a position
+     * with a byte on each side one four-byte little-endian load gives the pair (its low 16 bits) and the
+     * byte after it (docs/benchmarks.md: 0.83x the time of two byte loads per position on a Chrome agent).
+     * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
      * (needle, offset) entries for that pair, and each entry is compared in place.
-         *
+     *
      * <p>Third-byte filter: most of those false candidates share their pair with a needle but not
      * the byte next to it ("Mo"zilla against "mo"rfeus). So each sampled pair of a needle also records
      * one neighbour inside the needle: the byte after it, or, for the needle's last pair, the byte before
-     * it. {@code right[b]} and {@code left[b]} hold, as bit {@code second byte & 63}, the pairs with
+     * it. {@code right[b]} and {@code left[b]} hold, as bit {@link #thirdClass} of the pair, the pairs with
      * neighbour b; the scan ANDs the pair's bitset word with {@code right[next] | left[previous]} and tests
      * the same bit, with no extra branch. No occurrence is lost: the pair an occurrence puts on a
      * scanned position is one of its needle's sampled pairs, whose recorded neighbour is inside the
@@ -112,9 +116,10 @@ public final class UserAgentPolicy extends NamedPolicy {
         /** The third-byte mask of a position with no byte on either side: the pair decides alone. */
         private static final long ANY_THIRD = -1L;
         private static final AtomicInteger IDS = new AtomicInteger();
+        private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
         private final byte[][] folded;
-        /** 1,024 words: bit {@code b0 << 8 | b1} is set when bytes b0 b1 may start a sampled pair of a needle. */
+        /** 1,024 words: bit {@code b0 | b1 << 8} is set when bytes b0 b1 may start a sampled pair of a needle. */
         private final long[] pairs;
         /** Number of set bits in {@code pairs} words before each word. */
         private final int[] rank;
@@ -198,7 +203,7 @@ public final class UserAgentPolicy extends NamedPolicy {
             int n = s.length();
             for (int i = 0, last = n - 1; i < last; i += step) {
                 // A char above 255 garbles the key; the compare rejects it, and a true match has none.
-                int key = (s.charAt(i) << 8 | s.charAt(i + 1)) & 0xFFFF;
+                int key = (s.charAt(i) | s.charAt(i + 1) << 8) & 0xFFFF;
                 if ((bits[key >>> 6] & 1L << key) != 0 && (third(s, n, i) & 1L << thirdClass(key)) != 0
                         && verify(s, n, i, key)) {
                     return true;
@@ -208,17 +213,37 @@ public final class UserAgentPolicy extends NamedPolicy {
         }
 
         private boolean anyPair(byte[] a, int offset, int length) {
-            long[] bits = pairs;
             int step = stride;
             int end = offset + length;
-            for (int i = offset, last = end - 1; i < last; i += step) {
-                int key = (a[i] & 0xFF) << 8 | a[i + 1] & 0xFF;
-                if ((bits[key >>> 6] & 1L << key) != 0 && (third(a, offset, end, i) & 1L << thirdClass(key)) != 0
+            int i = offset;
+            if (i < end - 1 && pairAt(a, offset, end, i)) {
+                return true;
+            }
+            // Positions with a byte before them and four bytes from them inside the range: one load gives
+            // the pair (low 16 bits) and the byte after it (bits 16-23).
+            long[] bits = pairs;
+            for (i += step; i + Integer.BYTES <= end; i += step) {
+                int x = (int) INTS.get(a, i);
+                int key = x & 0xFFFF;
+                if ((bits[key >>> 6] & 1L << key) != 0
+                        && ((right[x >>> 16 & 0xFF] | left[a[i - 1] & 0xFF]) & 1L << thirdClass(key)) != 0
                         && verify(a, offset, length, i - offset, key)) {
                     return true;
                 }
             }
+            for (int last = end - 1; i < last; i += step) {
+                if (pairAt(a, offset, end, i)) {
+                    return true;
+                }
+            }
             return false;
+        }
+
+        /** The pair at {@code a[i]} (any position with a byte after it) starts an occurrence of a needle. */
+        private boolean pairAt(byte[] a, int offset, int end, int i) {
+            int key = a[i] & 0xFF | (a[i + 1] & 0xFF) << 8;
+            return (pairs[key >>> 6] & 1L << key) != 0 && (third(a, offset, end, i) & 1L << thirdClass(key)) != 0
+                    && verify(a, offset, end - offset, i - offset, key);
         }
 
         /**
@@ -239,11 +264,11 @@ public final class UserAgentPolicy extends NamedPolicy {
         }
 
         /**
-         * The third-byte class of pair {@code key}: its second byte plus three times its first, modulo
-         * 64, so that pairs sharing a second byte ("li"ke, "ni"kto) rarely share a class.
+         * The third-byte class of pair {@code key} ({@code b0 | b1 << 8}): its second byte plus three times
+         * its first, modulo 64, so that pairs sharing a second byte ("li"ke, "ni"kto) rarely share a class.
          */
         private static int thirdClass(int key) {
-            return (key + 3 * (key >>> 8)) & 63;
+            return ((key >>> 8) + 3 * key) & 63;
         }
 
         private boolean verify(CharSequence s, int n, int at, int key) {
@@ -368,7 +393,7 @@ public final class UserAgentPolicy extends NamedPolicy {
                     long classes = 0;
                     for (int b0 : cases(needle[offset])) {
                         for (int b1 : cases(needle[offset + 1])) {
-                            classes |= 1L << thirdClass(b0 << 8 | b1);
+                            classes |= 1L << thirdClass(b0 | b1 << 8);
                         }
                     }
                     if (offset + 2 < needle.length) {
@@ -397,7 +422,7 @@ public final class UserAgentPolicy extends NamedPolicy {
                 for (int offset = 0; needle.length > 1 && offset < stride; offset++) {
                     for (int b0 : cases(needle[offset])) {
                         for (int b1 : cases(needle[offset + 1])) {
-                            byKey.computeIfAbsent(b0 << 8 | b1, k -> new ArrayList<>()).add(n << OFFSET_BITS | offset);
+                            byKey.computeIfAbsent(b0 | b1 << 8, k -> new ArrayList<>()).add(n << OFFSET_BITS | offset);
                         }
                     }
                 }
