@@ -219,17 +219,19 @@ public final class UserAgentPolicy extends NamedPolicy {
             if (i < end - 1 && pairAt(a, offset, end, i)) {
                 return true;
             }
-            // Positions with a byte before them and four bytes from them inside the range: one load gives
-            // the pair (low 16 bits) and the byte after it (bits 16-23).
-            long[] bits = pairs;
-            for (i += step; i + Integer.BYTES <= end; i += step) {
-                int x = (int) INTS.get(a, i);
-                int key = x & 0xFFFF;
-                if ((bits[key >>> 6] & 1L << key) != 0
-                        && ((right[x >>> 16 & 0xFF] | left[a[i - 1] & 0xFF]) & 1L << thirdClass(key)) != 0
-                        && verify(a, offset, length, i - offset, key)) {
-                    return true;
-                }
+            // The stride as a constant at each call, so that the compiler sees a counted loop.
+            i = switch (step) {
+                case 1 -> interior(a, offset, end, i + 1, 1);
+                case 2 -> interior(a, offset, end, i + 2, 2);
+                case 3 -> interior(a, offset, end, i + 3, 3);
+                case 4 -> interior(a, offset, end, i + 4, 4);
+                case 5 -> interior(a, offset, end, i + 5, 5);
+                case 6 -> interior(a, offset, end, i + 6, 6);
+                case 7 -> interior(a, offset, end, i + 7, 7);
+                default -> interior(a, offset, end, i + step, step);
+            };
+            if (i < 0) {
+                return true;
             }
             for (int last = end - 1; i < last; i += step) {
                 if (pairAt(a, offset, end, i)) {
@@ -237,6 +239,25 @@ public final class UserAgentPolicy extends NamedPolicy {
                 }
             }
             return false;
+        }
+
+        /**
+         * Scans positions {@code i, i + step, ...} that have a byte before them and four bytes from them inside
+         * {@code [offset, end)}: one load gives the pair (low 16 bits) and the byte after it (bits 16-23).
+         * Returns -1 when a needle occurs, else the first position not scanned.
+         */
+        private int interior(byte[] a, int offset, int end, int i, int step) {
+            long[] bits = pairs;
+            for (; i <= end - Integer.BYTES; i += step) {
+                int x = (int) INTS.get(a, i);
+                int key = x & 0xFFFF;
+                if ((bits[key >>> 6] & 1L << key) != 0
+                        && ((right[x >>> 16 & 0xFF] | left[a[i - 1] & 0xFF]) & 1L << thirdClass(key)) != 0
+                        && verify(a, offset, end - offset, i - offset, key)) {
+                    return -1;
+                }
+            }
+            return i;
         }
 
         /** The pair at {@code a[i]} (any position with a byte after it) starts an occurrence of a needle. */

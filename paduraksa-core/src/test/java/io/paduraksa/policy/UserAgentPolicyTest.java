@@ -169,7 +169,8 @@ class UserAgentPolicyTest {
 
     /**
      * Random needle sets (every shortest length from 1 to 10, so every stride and the one-byte path)
-     * and user agents over a small alphabet with non-ASCII bytes, each as a String, an AsciiString
+     * and user agents over a small alphabet with non-ASCII bytes, every other one with a needle planted
+     * at a random position (case flipped, sometimes one byte changed), each as a String, an AsciiString
      * and an AsciiString in the middle of a bigger array, against a naive byte search that folds
      * ASCII letters only.
      */
@@ -188,7 +189,21 @@ class UserAgentPolicyTest {
             }
             UserAgentPolicy p = new UserAgentPolicy("random", needles, false, PolicyDecision.DROP);
             for (int u = 0; u < 20; u++) {
-                String ua = randomString(random, alphabet, random.nextInt(3 * shortest + 10));
+                String ua = randomString(random, alphabet, random.nextInt(3 * shortest + 40));
+                if (u % 2 == 1) {
+                    // A needle (as its UTF-8 bytes, letter case flipped at random, one byte changed in a
+                    // third of them) at a random position: every alignment to the stride, found or near miss.
+                    char[] planted = utf8AsChars(needles.get(random.nextInt(needles.size()))).toCharArray();
+                    for (int k = 0; k < planted.length; k++) {
+                        planted[k] = random.nextBoolean() && Character.isLetter(planted[k]) && planted[k] < 0x80
+                                ? (char) (planted[k] ^ 0x20) : planted[k];
+                    }
+                    if (random.nextInt(3) == 0) {
+                        planted[random.nextInt(planted.length)] = alphabet[random.nextInt(alphabet.length)];
+                    }
+                    int at = random.nextInt(ua.length() + 1);
+                    ua = ua.substring(0, at) + new String(planted) + ua.substring(at);
+                }
                 boolean expected = false;
                 for (String needle : needles) {
                     expected |= asciiLower(ua).contains(asciiLower(utf8AsChars(needle)));
