@@ -29,7 +29,8 @@ import java.nio.ByteOrder;
  */
 public final class Http1LineParser {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    /** Per thread: the field line being parsed, copied out of the buffer in one read; grows to the longest line seen. */
+    private static final VarHandle LITTLE_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Per thread: the field lines being parsed, copied out of the buffer in one read; grows to the longest section seen. */
     private static final FastThreadLocal<byte[]> LINE = new FastThreadLocal<>() {
         @Override
         protected byte[] initialValue() {
@@ -86,31 +87,53 @@ public final class Http1LineParser {
      */
     public Http1Error parseFields(ByteBuf in, int p, int end, Http1FieldSection section, int sectionStart,
             FieldSink sink) {
-        byte[] line = LINE.get();
-        while (true) {
-            int lf = in.indexOf(p, end, LF);
-            int cr = lf - 1;
-            if (cr == p) {
+        // The section's lines are copied out in one read (a section is at most a head long: bounded)
+        // and walked in the copy: a[q] is in[p + q].
+        int n = end - p;
+        byte[] a = LINE.get();
+        if (n > a.length) {
+            a = longerLine(n);
+        }
+        in.getBytes(p, a, 0, n);
+        for (int q = 0; ; ) {
+            int cr = indexOfLf(a, q, n) - 1;
+            if (cr == q) {
                 return null;
             }
-            if (cr - p > line.length) {
-                line = longerLine(cr - p);
-            }
-            in.getBytes(p, line, 0, cr - p);
-            Http1Error error = parseLine(line, cr - p, p);
+            Http1Error error = parseLine(a, q, cr, p + q);
             if (error != null) {
                 return error;
             }
-            if (!section.addField(p - sectionStart, nameEnd - sectionStart, valueStart - sectionStart,
-                    valueEnd - sectionStart, line[0])) {
+            if (!section.addField(p + q - sectionStart, nameEnd - sectionStart, valueStart - sectionStart,
+                    valueEnd - sectionStart, a[q])) {
                 return Http1Error.TOO_MANY_HEADERS;
             }
-            error = sink.field(in, p, section.headerCount() - 1);
+            error = sink.field(in, p + q, section.headerCount() - 1);
             if (error != null) {
                 return error;
             }
-            p = lf + 1;
+            q = cr + 2;
         }
+    }
+
+    /**
+     * The index of the first LF in {@code a[from, to)}, eight bytes a step; {@code to} when there is none
+     * (a caller's section always ends with one).
+     */
+    static int indexOfLf(byte[] a, int from, int to) {
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long x = (long) LITTLE_LONGS.get(a, i) ^ 0x0A0A0A0A0A0A0A0AL;
+            // The lowest byte that was an LF sets the lowest flag (a borrow only runs upwards).
+            long lf = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
+            if (lf != 0) {
+                return i + (Long.numberOfTrailingZeros(lf) >>> 3);
+            }
+        }
+        while (i < to && a[i] != LF) {
+            i++;
+        }
+        return i;
     }
 
     /**
@@ -124,20 +147,21 @@ public final class Http1LineParser {
             line = longerLine(cr - p);
         }
         in.getBytes(p, line, 0, cr - p);
-        return parseLine(line, cr - p, p);
+        return parseLine(line, 0, cr - p, p);
     }
 
     /**
-     * {@link #parseField} over the line's bytes copied into {@code a[0, n)} (one bulk read from the
-     * buffer instead of a checked read per byte); {@code at} is where the line starts in the buffer,
-     * added to the positions recorded.
+     * {@link #parseField} over the line's bytes copied into {@code a[from, n)} ({@code n} is the index of its
+     * CR; one bulk read from the buffer instead of a checked read per byte); {@code at} is where the line
+     * starts in the buffer, to which the positions recorded are relative.
      */
-    private Http1Error parseLine(byte[] a, int n, int at) {
-        int first = n > 0 ? a[0] : CR;
+    private Http1Error parseLine(byte[] a, int from, int n, int at) {
+        int first = n > from ? a[from] : CR;
         if (Http1Bytes.isOws(first)) {
             return Http1Error.OBS_FOLD;
         }
-        int q = 0;
+        at -= from;
+        int q = from;
         while (q < n && Http1Bytes.isToken(a[q])) {
             q++;
         }
@@ -145,7 +169,7 @@ public final class Http1LineParser {
         if (c != ':') {
             return nameError(c, q == n);
         }
-        if (q == 0) {
+        if (q == from) {
             return Http1Error.EMPTY_HEADER_NAME;
         }
         nameEnd = at + q++;

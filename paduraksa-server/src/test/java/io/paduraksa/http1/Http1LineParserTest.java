@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +59,88 @@ class Http1LineParserTest {
             assertThat(buf.toString(lines.valueStart(), lines.valueEnd() - lines.valueStart(), ISO_8859_1)).isEqualTo("v a l");
         } finally {
             buf.release();
+        }
+    }
+
+    /** The LF search over a section's copy, eight bytes a step, against a plain loop: bytes near LF in value (0x09-0x0B, 0x8A, 0x00), every start and end. */
+    @Test
+    void indexOfLfFindsTheFirstLfOfTheRange() {
+        byte[] alphabet = {0x0A, 0x0B, 0x09, 0x00, (byte) 0x8A, 0x0D, 'a', (byte) 0xFF, 0x01};
+        SplittableRandom random = new SplittableRandom(7);
+        for (int round = 0; round < 20_000; round++) {
+            byte[] a = new byte[random.nextInt(40)];
+            int density = 1 + random.nextInt(40);
+            for (int i = 0; i < a.length; i++) {
+                a[i] = random.nextInt(density) == 0 ? 0x0A : alphabet[1 + random.nextInt(alphabet.length - 1)];
+            }
+            int from = a.length == 0 ? 0 : random.nextInt(a.length + 1);
+            int to = from + random.nextInt(a.length - from + 1);
+            int expected = from;
+            while (expected < to && a[expected] != 0x0A) {
+                expected++;
+            }
+            assertThat(Http1LineParser.indexOfLf(a, from, to)).as("round %d", round).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * A section parsed in one copy ({@code parseFields}) records what each line parsed alone
+     * ({@code parseField}) does: the same error or the same positions, for random sections of up to
+     * 30 lines (some longer than the copy's first 1,024 bytes) at an offset inside a bigger buffer.
+     */
+    @Test
+    void aSectionParsedInOneCopyAgreesWithItsLinesParsedAlone() {
+        String[] pieces = {"Host", "x-a", "Content-Length", ":", ": ", ":\t", " ", "\t", "v", "value with spaces",
+            "\u00e9", "\u0001", "\u007f", "(", "\u0000", "12345678", "aaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+        SplittableRandom random = new SplittableRandom(11);
+        for (boolean requests : new boolean[] {true, false}) {
+            Http1LineParser lines = requests ? Http1LineParser.forRequests() : Http1LineParser.forResponses();
+            Http1LineParser each = requests ? Http1LineParser.forRequests() : Http1LineParser.forResponses();
+            for (int round = 0; round < 3_000; round++) {
+                StringBuilder section = new StringBuilder();
+                int count = random.nextInt(31);
+                for (int i = 0; i < count; i++) {
+                    for (int k = random.nextInt(6); k >= 0; k--) {
+                        section.append(pieces[random.nextInt(pieces.length)]);
+                    }
+                    if (random.nextInt(50) == 0) {
+                        section.append("y".repeat(1_100));
+                    }
+                    section.append("\r\n");
+                }
+                section.append("\r\n");
+                String before = "GET / HTTP/1.1\r\n".substring(0, random.nextInt(17));
+                ByteBuf buf = Unpooled.copiedBuffer(before + section + "body", ISO_8859_1);
+                try {
+                    List<String> inOneCopy = new ArrayList<>();
+                    TestSection fields = new TestSection();
+                    Http1Error error = lines.parseFields(buf, before.length(), before.length() + section.length(), fields, 0,
+                            (in, lineStart, index) -> {
+                                inOneCopy.add(lineStart + " " + lines.nameEnd() + " " + lines.valueStart() + " " + lines.valueEnd());
+                                return null;
+                            });
+                    if (error != null) {
+                        inOneCopy.add(error.name());
+                    }
+                    List<String> lineByLine = new ArrayList<>();
+                    for (int p = before.length(); ; ) {
+                        int cr = buf.indexOf(p, buf.writerIndex(), (byte) '\n') - 1;
+                        if (cr == p) {
+                            break;
+                        }
+                        Http1Error lineError = each.parseField(buf, p, cr);
+                        if (lineError != null) {
+                            lineByLine.add(lineError.name());
+                            break;
+                        }
+                        lineByLine.add(p + " " + each.nameEnd() + " " + each.valueStart() + " " + each.valueEnd());
+                        p = cr + 2;
+                    }
+                    assertThat(inOneCopy).as("%s", section).isEqualTo(lineByLine);
+                } finally {
+                    buf.release();
+                }
+            }
         }
     }
 
@@ -146,6 +231,12 @@ class Http1LineParserTest {
             return lines.parseChunkLine(buf, 0, line.length());
         } finally {
             buf.release();
+        }
+    }
+
+    private static final class TestSection extends Http1FieldSection {
+        TestSection() {
+            super(64, 16);
         }
     }
 
