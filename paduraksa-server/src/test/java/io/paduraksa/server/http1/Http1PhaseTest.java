@@ -3,6 +3,7 @@ package io.paduraksa.server.http1;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -18,6 +19,8 @@ import io.paduraksa.server.connection.ClientInfoHandler;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
 import io.paduraksa.testing.CompiledFixtures;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +76,16 @@ class Http1PhaseTest {
             b.release();
         }
         return out.toString();
+    }
+
+    /** What was written since the last look, one string per buffer the channel was handed. */
+    private List<String> writes() {
+        List<String> out = new ArrayList<>();
+        for (ByteBuf b = channel.readOutbound(); b != null; b = channel.readOutbound()) {
+            out.add(b.toString(ISO_8859_1));
+            b.release();
+        }
+        return out;
     }
 
     /** Takes what the forwarder was handed, so that the next forward is seen as new. */
@@ -156,6 +169,97 @@ class Http1PhaseTest {
         assertThat(exchange.isOpen()).isFalse();
     }
 
+    @Test
+    void aSmallResponseLeavesInOneBuffer() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        respond(takeForwarded(), "ok");
+        List<String> writes = writes();
+        assertThat(writes).hasSize(1);
+        assertThat(writes.get(0)).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nContent-Length: 2\r\n").endsWith("\r\n\r\nok");
+    }
+
+    @Test
+    void aBodyOverTheLimitFollowsTheHeadInItsOwnBuffer() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        String body = "x".repeat(Http1Exchange.COALESCE_LIMIT + 1);
+        respond(takeForwarded(), body);
+        List<String> writes = writes();
+        assertThat(writes).hasSize(2);
+        assertThat(writes.get(0)).startsWith("HTTP/1.1 200 OK\r\n").endsWith("\r\n\r\n");
+        assertThat(writes.get(1)).isEqualTo(body);
+    }
+
+    @Test
+    void theHeadLeavesAtTheFlushWhenItsBodyComesLater() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange exchange = takeForwarded();
+        exchange.responseHead(head(200, 5), snapshot.defaultResponseHeaders(), null);
+        assertThat(writes()).as("nothing before the flush").isEmpty();
+        exchange.flush();
+        assertThat(writes()).singleElement().asString().startsWith("HTTP/1.1 200 OK\r\n").endsWith("\r\n\r\n");
+        exchange.responseBody(Unpooled.copiedBuffer("later", ISO_8859_1));
+        exchange.responseEnd(null);
+        assertThat(writes()).containsExactly("later");
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void smallChunksOfAStreamedBodyJoinTheHeadUntilTheFlushAndTheLastChunkEndsIt() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange exchange = takeForwarded();
+        exchange.responseHead(head(200, -1), snapshot.defaultResponseHeaders(), null);
+        exchange.responseBody(Unpooled.copiedBuffer("ab", ISO_8859_1));
+        exchange.responseBody(Unpooled.copiedBuffer("0123456789abcdefg", ISO_8859_1));
+        exchange.flush();
+        List<String> writes = writes();
+        assertThat(writes).hasSize(1);
+        assertThat(writes.get(0)).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nTransfer-Encoding: chunked\r\n")
+                .endsWith("\r\n\r\n2\r\nab\r\n11\r\n0123456789abcdefg\r\n");
+        exchange.responseBody(Unpooled.copiedBuffer("z", ISO_8859_1));
+        exchange.responseEnd(null);
+        assertThat(String.join("", writes())).as("after the flush: as before, the chunk then the last chunk")
+                .isEqualTo("1\r\nz\r\n0\r\n\r\n");
+    }
+
+    @Test
+    void aPendingHeadIsReleasedWhenTheClientCloses() {
+        channel = connection();
+        List<ByteBuf> allocated = new ArrayList<>();
+        channel.config().setAllocator(new AbstractByteBufAllocator(false) {
+            @Override
+            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+                return track(Unpooled.buffer(initialCapacity, maxCapacity));
+            }
+
+            @Override
+            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+                return track(Unpooled.directBuffer(initialCapacity, maxCapacity));
+            }
+
+            private ByteBuf track(ByteBuf b) {
+                allocated.add(b);
+                return b;
+            }
+
+            @Override
+            public boolean isDirectBufferPooled() {
+                return false;
+            }
+        });
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        ForwardExchange exchange = takeForwarded();
+        exchange.responseHead(head(200, 5), snapshot.defaultResponseHeaders(), null);
+        assertThat(allocated).as("the head's buffer").isNotEmpty();
+        channel.close();
+        assertThat(writes()).isEmpty();
+        assertThat(exchange.isOpen()).isFalse();
+        assertThat(allocated).allSatisfy(b -> assertThat(b.refCnt()).as("released").isZero());
+    }
+
     private static ResponseHead head(int status, long contentLength) {
         return new ResponseHead() {
             @Override
@@ -185,7 +289,7 @@ class Http1PhaseTest {
 
             @Override
             public boolean hasBody() {
-                return contentLength > 0;
+                return contentLength != 0; // -1: a body of unknown length, sent on chunked
             }
 
             @Override
