@@ -70,12 +70,7 @@ class Http1PhaseTest {
     }
 
     private String written() {
-        StringBuilder out = new StringBuilder();
-        for (ByteBuf b = channel.readOutbound(); b != null; b = channel.readOutbound()) {
-            out.append(b.toString(ISO_8859_1));
-            b.release();
-        }
-        return out.toString();
+        return String.join("", writes());
     }
 
     /** What was written since the last look, one string per buffer the channel was handed. */
@@ -86,6 +81,13 @@ class Http1PhaseTest {
             b.release();
         }
         return out;
+    }
+
+    /** A new connection that sent one GET, forwarded: the exchange the forwarder was handed. */
+    private ForwardExchange forwardedGet() {
+        channel = connection();
+        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        return takeForwarded();
     }
 
     /** Takes what the forwarder was handed, so that the next forward is seen as new. */
@@ -131,9 +133,7 @@ class Http1PhaseTest {
 
     @Test
     void callsAfterTheForwardEndedDoNothing() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
-        ForwardExchange exchange = takeForwarded();
+        ForwardExchange exchange = forwardedGet();
         exchange.answer(snapshot.statusAnswer(502));
         assertThat(written()).startsWith("HTTP/1.1 502 ").doesNotContain("Connection: close");
         assertThat(exchange.isOpen()).isFalse();
@@ -147,9 +147,7 @@ class Http1PhaseTest {
 
     @Test
     void aStopDuringTheForwardMakesItsResponseTheLast() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
-        ForwardExchange exchange = takeForwarded();
+        ForwardExchange exchange = forwardedGet();
         channel.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE);
         respond(exchange, "ok");
         assertThat(written()).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nConnection: close\r\n");
@@ -159,9 +157,7 @@ class Http1PhaseTest {
 
     @Test
     void anAbortedResponseClosesTheConnection() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
-        ForwardExchange exchange = takeForwarded();
+        ForwardExchange exchange = forwardedGet();
         exchange.responseHead(head(200, 10), snapshot.defaultResponseHeaders(), null);
         exchange.abort();
         assertThat(written()).startsWith("HTTP/1.1 200 OK\r\n");
@@ -171,9 +167,7 @@ class Http1PhaseTest {
 
     @Test
     void aSmallResponseLeavesInOneBuffer() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
-        respond(takeForwarded(), "ok");
+        respond(forwardedGet(), "ok");
         List<String> writes = writes();
         assertThat(writes).hasSize(1);
         assertThat(writes.get(0)).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nContent-Length: 2\r\n").endsWith("\r\n\r\nok");
@@ -181,10 +175,8 @@ class Http1PhaseTest {
 
     @Test
     void aBodyOverTheLimitFollowsTheHeadInItsOwnBuffer() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
         String body = "x".repeat(Http1Exchange.COALESCE_LIMIT + 1);
-        respond(takeForwarded(), body);
+        respond(forwardedGet(), body);
         List<String> writes = writes();
         assertThat(writes).hasSize(2);
         assertThat(writes.get(0)).startsWith("HTTP/1.1 200 OK\r\n").endsWith("\r\n\r\n");
@@ -193,9 +185,7 @@ class Http1PhaseTest {
 
     @Test
     void theHeadLeavesAtTheFlushWhenItsBodyComesLater() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
-        ForwardExchange exchange = takeForwarded();
+        ForwardExchange exchange = forwardedGet();
         exchange.responseHead(head(200, 5), snapshot.defaultResponseHeaders(), null);
         assertThat(writes()).as("nothing before the flush").isEmpty();
         exchange.flush();
@@ -208,9 +198,7 @@ class Http1PhaseTest {
 
     @Test
     void smallChunksOfAStreamedBodyJoinTheHeadUntilTheFlushAndTheLastChunkEndsIt() {
-        channel = connection();
-        send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
-        ForwardExchange exchange = takeForwarded();
+        ForwardExchange exchange = forwardedGet();
         exchange.responseHead(head(200, -1), snapshot.defaultResponseHeaders(), null);
         exchange.responseBody(Unpooled.copiedBuffer("ab", ISO_8859_1));
         exchange.responseBody(Unpooled.copiedBuffer("0123456789abcdefg", ISO_8859_1));
