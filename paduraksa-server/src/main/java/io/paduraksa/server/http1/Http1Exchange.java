@@ -288,6 +288,9 @@ final class Http1Exchange implements ForwardExchange {
 
     @Override
     public void responseHead(ResponseHead h, ResponseHeaderRules rules, byte[] extraLine) {
+        if (!handler.isForwarding()) {
+            return; // the forward ended (answered, aborted, closed): its request state is gone
+        }
         handler.responseStarted(h.status());
         writePending();
         if (h.status() == 101) {

@@ -138,6 +138,7 @@ class Http1PhaseTest {
         assertThat(written()).startsWith("HTTP/1.1 502 ").doesNotContain("Connection: close");
         assertThat(exchange.isOpen()).isFalse();
         exchange.answer(snapshot.statusAnswer(503));
+        exchange.responseHead(head(200, 4), snapshot.defaultResponseHeaders(), null);
         exchange.responseBody(Unpooled.copiedBuffer("late", ISO_8859_1));
         exchange.responseEnd(null);
         exchange.abort();
