@@ -87,7 +87,7 @@ public final class UserAgentPolicy extends NamedPolicy {
      * 150-285 ns on a 267-byte mobile one, in one {@code UserAgentBenchmark} run with 30 needles).
      * A pair's key is its bytes as a little-endian number ({@code b0 | b1 << 8}), so that at a position
      * with a byte on each side one four-byte little-endian load gives the pair (its low 16 bits) and the
-     * byte after it (docs/benchmarks.md: 0.83x the time of two byte loads per position on a Chrome agent).
+     * byte after it (docs/benchmarks.md: 0.80x the time of two byte loads per position on a Chrome agent).
      * A set bit leads, through a rank (set bits before each word) and a popcount, to the list of
      * (needle, offset) entries for that pair, and each entry is compared in place.
      *
