@@ -92,4 +92,21 @@ public final class Tools {
         System.out.println("SKIP " + why);
         Assumptions.abort(why);
     }
+
+    /**
+     * Kills {@code process} and every process it started (a browser's renderer, GPU and network
+     * processes outlive a killed parent and keep writing to its profile directory, so a temporary
+     * directory could not be deleted after it), then waits up to 10 s for all of them to be gone.
+     */
+    public static void stop(Process process) throws InterruptedException {
+        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        for (ProcessHandle h : all) {
+            while (h.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
+import io.paduraksa.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -205,7 +206,7 @@ class ChallengeIT {
             out = p.getInputStream().readAllBytes();
             assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
         } finally {
-            p.destroyForcibly();
+            Tools.stop(p);
         }
         String dom = new String(out, StandardCharsets.UTF_8);
         assertThat(dom).as("final DOM (stderr: %s)", Files.readString(profile.resolve("stderr.txt"))).contains("welcome")

@@ -81,7 +81,7 @@ public class Http2WebSocketBrowserIT {
                 String echoed = awaitLine(log, "\"path\":\"/echoed/");
                 assertThat(echoed).as("the page got its message back").contains("/echoed/hello-from-chromium");
             } finally {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                Tools.stop(p);
             }
             String ws = awaitLine(log, "\"path\":\"/ws\"");
             assertThat(ws).as("the handshake came over HTTP/2, was judged as a GET and opened the tunnel")

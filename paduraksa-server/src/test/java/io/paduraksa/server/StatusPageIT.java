@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paduraksa.server.testing.RawHttp;
 import io.paduraksa.server.testing.TestServer;
+import io.paduraksa.testing.Tools;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ class StatusPageIT {
                 out = p.getInputStream().readAllBytes();
                 assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("chromium finished").isTrue();
             } finally {
-                p.destroyForcibly();
+                Tools.stop(p);
             }
             return new String(out, StandardCharsets.UTF_8);
         } finally {

@@ -10,7 +10,6 @@ import io.paduraksa.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,7 +63,7 @@ class Http3BrowserIT {
                 String seen = Http2WebSocketBrowserIT.awaitLine(log, "\"path\":\"/seen/");
                 assertThat(seen).as("the script got the forwarded response").contains("/seen/ok").contains("\"protocol\":\"HTTP/3\"");
             } finally {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                Tools.stop(p);
             }
             assertThat(Http2WebSocketBrowserIT.awaitLine(log, "\"path\":\"/app/hello\"")).contains("\"protocol\":\"HTTP/3\"")
                     .contains("\"status\":200");
