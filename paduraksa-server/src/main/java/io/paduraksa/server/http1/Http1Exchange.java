@@ -307,6 +307,7 @@ final class Http1Exchange implements ForwardExchange {
     @Override
     public void storedResponse(ResponseHead h, ResponseHeaderRules rules, ByteBuf body) {
         handler.responseStarted(h.status());
+        writePending(); // whatever was written before keeps its place
         int n = body == null || handler.isHeadRequest() ? 0 : body.readableBytes();
         boolean copy = n <= Http1GateHandler.COPY_BODY_LIMIT;
         ByteBuf out = encodeHead(h, rules, null, copy ? n : 0);
@@ -440,6 +441,7 @@ final class Http1Exchange implements ForwardExchange {
     @Override
     public void webSocketAccepted(ResponseHead h, ResponseHeaderRules rules) {
         handler.responseStarted(101);
+        writePending();
         ByteBuf out = ctx.alloc().ioBuffer(512);
         writeStatusLine(out, 101);
         for (int i = 0, n = h.headerCount(); i < n; i++) {
