@@ -4,6 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -102,10 +105,12 @@ public final class Tools {
         List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
         all.add(process.toHandle());
         all.forEach(ProcessHandle::destroyForcibly);
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (ProcessHandle h : all) {
-            while (h.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
+            try {
+                h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                return; // still alive after 10 s: the caller's cleanup reports what is left
             }
         }
     }

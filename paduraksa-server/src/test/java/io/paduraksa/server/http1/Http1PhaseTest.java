@@ -214,6 +214,33 @@ class Http1PhaseTest {
                 .isEqualTo("1\r\nz\r\n0\r\n\r\n");
     }
 
+    /**
+     * An upstream that sends its body as thousands of one-byte chunks in one read: the pending head takes
+     * them only up to {@link Http1Exchange#PENDING_MAX} bytes, then goes out and the rest follows as
+     * before, every byte once and in order.
+     */
+    @Test
+    void thePendingHeadStopsTakingChunksAtItsBound() {
+        ForwardExchange exchange = forwardedGet();
+        exchange.responseHead(head(200, -1), snapshot.defaultResponseHeaders(), null);
+        int chunks = 5_000;
+        for (int i = 0; i < chunks; i++) {
+            exchange.responseBody(Unpooled.copiedBuffer(new byte[] {(byte) ('a' + i % 26)}));
+        }
+        exchange.responseEnd(null);
+        List<String> writes = writes();
+        assertThat(writes.get(0)).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\n\r\n1\r\na\r\n1\r\nb\r\n");
+        assertThat(writes).allSatisfy(w -> assertThat(w.length()).isLessThanOrEqualTo(Http1Exchange.PENDING_MAX));
+        assertThat(writes.size()).as("the chunks past the bound as their own writes").isGreaterThan(chunks / 2);
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < chunks; i++) {
+            expected.append("1\r\n").append((char) ('a' + i % 26)).append("\r\n");
+        }
+        expected.append("0\r\n\r\n");
+        String all = String.join("", writes);
+        assertThat(all.substring(all.indexOf("\r\n\r\n") + 4)).isEqualTo(expected.toString());
+    }
+
     @Test
     void aPendingHeadIsReleasedWhenTheClientCloses() {
         channel = connection();
