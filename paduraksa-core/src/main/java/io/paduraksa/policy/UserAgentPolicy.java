@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -129,6 +130,8 @@ public final class UserAgentPolicy extends NamedPolicy {
         private final int[] entries;
         /** Distance between the scanned positions; 0 when no needle has two or more bytes. */
         private final int stride;
+        /** The longest needle's length minus one: how far an occurrence reaches past one of its bytes. */
+        private final int reach;
         /** 4 words over byte values (both letter cases) of one-byte needles, or null when there are none. */
         private final long[] singles;
         /**
@@ -148,6 +151,7 @@ public final class UserAgentPolicy extends NamedPolicy {
             this.bucketStart = bucketStart;
             this.entries = entries;
             this.stride = stride;
+            this.reach = Arrays.stream(folded).mapToInt(needle -> needle.length - 1).max().orElse(0);
             this.singles = singles;
             this.right = right;
             this.left = left;
@@ -156,8 +160,9 @@ public final class UserAgentPolicy extends NamedPolicy {
         /**
          * Some needle occurs in {@code s}. A value of at most {@link UserAgentVerdicts#MAX} bytes in an array
          * ({@link AsciiString}) or a request view ({@link AsciiText}, copied out once) is answered from this
-         * thread's {@link UserAgentVerdicts} when it was kept there, and scanned and offered to it otherwise;
-         * a longer one, or any other {@code CharSequence}, is scanned where it stands.
+         * thread's {@link UserAgentVerdicts} when it was kept there, and otherwise scanned (only where it differs
+         * from the last value found clean, {@link UserAgentVerdicts#window}) and offered to it; a longer one, or
+         * any other {@code CharSequence}, is scanned where it stands.
          */
         boolean occurIn(CharSequence s) {
             int n = s.length();
@@ -180,8 +185,13 @@ public final class UserAgentPolicy extends NamedPolicy {
             if (kept != UserAgentVerdicts.UNKNOWN) {
                 return kept == UserAgentVerdicts.FOUND;
             }
-            boolean found = occurIn(b, from, n);
+            long window = verdicts.window(id, reach, b, from, n);
+            int start = (int) (window >>> 32);
+            boolean found = occurIn(b, from + start, (int) window - start);
             verdicts.offer(key, id, b, from, n, found);
+            if (!found) {
+                verdicts.clean(id, b, from, n);
+            }
             return found;
         }
 

@@ -2,6 +2,10 @@ package io.paduraksa.policy;
 
 import io.netty.util.concurrent.FastThreadLocal;
 import io.paduraksa.text.ValueSlots;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Per-thread memo of user-agent verdicts: a browser sends the same {@code User-Agent} on every
@@ -17,6 +21,11 @@ import io.paduraksa.text.ValueSlots;
  * row it is scanned in its slot ({@link #offer}), so a client that sends a new value in every request
  * costs the hash and one store on top of the scan, and values crafted to share a slot with a popular
  * one only evict it: never a wrong answer. Allocated once per thread; nothing per request.
+ *
+ * <p>The neighbour: the last value this thread found clean is kept too (its bytes, at most {@link #MAX}),
+ * since a value the memo does not hold mostly differs from the one before it in a few bytes (the version
+ * numbers of one browser). A needle that occurs in the new value but not in the neighbour must overlap
+ * where the two differ, so {@link #window} gives the scan only that part, widened by the longest needle.
  */
 final class UserAgentVerdicts {
     /** Values longer than this are scanned every time. */
@@ -36,6 +45,10 @@ final class UserAgentVerdicts {
     private final boolean[] found = new boolean[SLOTS];
     /** Where a value that is not in an array (a view over a request buffer) is copied to be hashed and scanned. */
     final byte[] scratch = new byte[MAX];
+    /** The last value found clean under {@link #neighbourNeedles}, its first {@link #neighbourLength} bytes; -1: none. */
+    private final byte[] neighbour = new byte[MAX];
+    private int neighbourLength = -1;
+    private int neighbourNeedles;
 
     static UserAgentVerdicts current() {
         return CURRENT.get();
@@ -75,6 +88,53 @@ final class UserAgentVerdicts {
         this.found[slot] = found;
     }
 
+    /**
+     * The part of {@code b[from, from + n)} ({@code n <= MAX}) where a needle of set {@code needles}, none longer
+     * than {@code reach + 1} bytes, can occur, as {@code start << 32 | end} relative to {@code from}: all of it
+     * when this thread has no clean neighbour under that set, else what differs from the neighbour widened by
+     * {@code reach} on each side. The proof: the value and its neighbour share a prefix of p bytes and a suffix of
+     * q bytes, with p + q at most either length (the suffix counted only after the prefix, so that the window is never
+     * inverted). An occurrence at [s, s + L) that ends inside the prefix
+     * (s + L <= p) or starts inside the suffix (s >= n - q) is an occurrence in the neighbour, which has none;
+     * every other one has p - L < s < n - q, so it lies inside [p - reach, n - q + reach), clipped to [0, n).
+     * The window's own ends are treated as the value's ends by the scan, which only lets more through.
+     */
+    long window(int needles, int reach, byte[] b, int from, int n) {
+        int m = neighbourLength;
+        if (m < 0 || neighbourNeedles != needles) {
+            return n;
+        }
+        int common = Math.min(m, n);
+        int p = Arrays.mismatch(neighbour, 0, common, b, from, from + common);
+        p = p < 0 ? common : p;
+        int q = commonSuffix(neighbour, m, b, from + n, common - p);
+        return (long) Math.max(0, p - reach) << 32 | Math.min(n, n - q + reach);
+    }
+
+    /** Keeps {@code b[from, from + n)} ({@code n <= MAX}), just found clean under {@code needles}, as the neighbour. */
+    void clean(int needles, byte[] b, int from, int n) {
+        System.arraycopy(b, from, neighbour, 0, n);
+        neighbourLength = n;
+        neighbourNeedles = needles;
+    }
+
+    /** How many bytes {@code a[.., aEnd)} and {@code b[.., bEnd)} have in common at their ends, at most {@code max}. */
+    private static int commonSuffix(byte[] a, int aEnd, byte[] b, int bEnd, int max) {
+        int q = 0;
+        for (; q + Long.BYTES <= max; q += Long.BYTES) {
+            long x = (long) LONGS.get(a, aEnd - q - Long.BYTES) ^ (long) LONGS.get(b, bEnd - q - Long.BYTES);
+            if (x != 0) {
+                // Little-endian: the word's last byte is its most significant.
+                return q + (Long.numberOfLeadingZeros(x) >>> 3);
+            }
+        }
+        while (q < max && a[aEnd - q - 1] == b[bEnd - q - 1]) {
+            q++;
+        }
+        return q;
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     static final int UNKNOWN = 0;
     static final int NOT_FOUND = 1;
     static final int FOUND = 2;

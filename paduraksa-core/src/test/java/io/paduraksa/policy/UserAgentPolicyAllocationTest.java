@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.util.AsciiString;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,7 +25,7 @@ class UserAgentPolicyAllocationTest {
     private static final String SCANNER = "Mozilla/5.0 (compatible; Nmap Scripting Engine; https://nmap.org/book/nse.html)";
 
     /** The gate's request state: a reused object handing out the header it holds. */
-    static final class Request extends TestPolicyInput {
+    static class Request extends TestPolicyInput {
         final UserAgentPolicy policy;
         long sink;
 
@@ -53,5 +54,30 @@ class UserAgentPolicyAllocationTest {
         assertThat(policy.evaluate(ascii).toString()).isEqualTo(expected);
         AllocationAssert.assertZero("user agent " + kind + " (String)", string, Request::run);
         AllocationAssert.assertZero("user agent " + kind + " (AsciiString)", ascii, Request::run);
+    }
+
+    /**
+     * A new agent in every call (1,024 Chrome versions, more than the memo's slots, and a scanner's agent now
+     * and then): the memo misses, and the scan runs where each differs from the last clean one.
+     */
+    @Test
+    void aNewAgentInEveryCallAllocatesNothing() {
+        UserAgentPolicy policy = new UserAgentPolicy("bad-bots", NEEDLES, true, PolicyDecision.DROP);
+        AsciiString[] agents = new AsciiString[1_024];
+        for (int i = 0; i < agents.length; i++) {
+            agents[i] = new AsciiString(i % 100 == 7 ? SCANNER + " " + i : CHROME.replace("126.0.0.0", "126.0." + i / 32 + "." + i % 32));
+        }
+        Request request = new Request(policy, agents[0]) {
+            int next;
+
+            @Override
+            void run() {
+                userAgent(agents[next++ & agents.length - 1]);
+                super.run();
+            }
+        };
+        assertThat(policy.evaluate(new Request(policy, agents[7]))).isEqualTo(PolicyDecision.DROP);
+        assertThat(policy.evaluate(new Request(policy, agents[8]))).isEqualTo(PolicyDecision.CONTINUE);
+        AllocationAssert.assertZero("a new user agent in every call", request, Request::run);
     }
 }

@@ -407,6 +407,123 @@ class UserAgentPolicyTest {
         }
     }
 
+    /**
+     * The neighbour window ({@link UserAgentVerdicts#window}) against a naive search: chains of agents in which
+     * each is the one before it edited (version digits changed, bytes inserted, dropped or replaced anywhere, a
+     * needle put in as sent or mangled, cut or extended, now and then an unrelated agent or an exact repeat), so
+     * that almost every value misses the memo and is scanned only where it differs from the last clean one.
+     * Four needle sets in turn (the benchmark's 30, one with one-byte and 40-byte needles, one of two-byte
+     * needles, and a recompile of the first, whose neighbour must not be read), three text shapes. Seeded.
+     */
+    @Test
+    void theNeighbourWindowAnswersWhatTheScanDoes() {
+        List<List<String>> sets = List.of(List.of(SyntheticConfig.USER_AGENT_NEEDLES),
+                List.of("~", "a-needle-of-forty-bytes-to-widen-the-win", "sqlmap"), List.of("cd", "KH", "0;"),
+                List.of(SyntheticConfig.USER_AGENT_NEEDLES));
+        UserAgentPolicy[] policies = new UserAgentPolicy[sets.size()];
+        for (int i = 0; i < policies.length; i++) {
+            policies[i] = new UserAgentPolicy("set" + i, sets.get(i), false, PolicyDecision.DROP);
+        }
+        List<String> planted = new ArrayList<>();
+        sets.forEach(planted::addAll);
+        SplittableRandom random = new SplittableRandom(6_006);
+        String agent = CHROME;
+        int which = 0;
+        int found = 0;
+        for (int round = 0; round < 60_000; round++) {
+            agent = edit(random, agent, planted);
+            if (random.nextInt(50) == 0) {
+                which = random.nextInt(policies.length);
+            }
+            boolean expected = false;
+            for (String needle : sets.get(which)) {
+                expected |= asciiLower(agent).contains(asciiLower(needle));
+            }
+            found += expected ? 1 : 0;
+            CharSequence[] shapes = {new AsciiString(agent), offsetAscii("cd~", agent, "KH0;"), BulkText.readable(agent)};
+            CharSequence shape = shapes[random.nextInt(shapes.length)];
+            if (denies(policies[which], shape) != expected) {
+                assertThat(denies(policies[which], shape)).as("round %d, %s, '%s'", round, policies[which], agent)
+                        .isEqualTo(expected);
+            }
+            if (expected && random.nextInt(4) != 0) {
+                agent = CHROME; // back to clean ones, so that most neighbours come from a clean chain
+            }
+        }
+        assertThat(found).as("verdicts that deny").isBetween(2_000, 20_000);
+    }
+
+    /**
+     * The value and its clean neighbour share "abc" and "def": with nothing between them in the value, the needle
+     * "cd" exists only across the junction, which the window must cover.
+     */
+    @Test
+    void theNeighbourWindowCoversWhereItsPrefixMeetsItsSuffix() {
+        UserAgentPolicy p = new UserAgentPolicy("junction", List.of("cd", "zz"), false, PolicyDecision.DROP);
+        assertThat(denies(p, new AsciiString("abcXYdef"))).isFalse();
+        assertThat(denies(p, new AsciiString("abcdef"))).isTrue();
+        assertThat(denies(p, new AsciiString("abcXYdef"))).isFalse();
+        assertThat(denies(p, new AsciiString("abcXYdefcd"))).isTrue();
+        assertThat(denies(p, new AsciiString("abcXYdef"))).isFalse();
+        assertThat(denies(p, new AsciiString("cdabcXYdef"))).isTrue();
+    }
+
+    /** The window of a value against its clean neighbour: what differs, widened by the longest needle less one. */
+    @Test
+    void theWindowIsWhatDiffersWidenedByTheLongestNeedle() {
+        UserAgentVerdicts memo = new UserAgentVerdicts();
+        byte[] before = bytes("Mozilla/5.0 Chrome/131.0.10.2 Safari/537.36");
+        byte[] after = bytes("xxMozilla/5.0 Chrome/131.0.7.2 Safari/537.36yy");
+        assertThat(memo.window(3, 5, after, 2, after.length - 4)).as("no neighbour: all").isEqualTo(after.length - 4);
+        memo.clean(3, before, 0, before.length);
+        assertThat(memo.window(4, 5, after, 2, after.length - 4)).as("another needle set: all").isEqualTo(after.length - 4);
+        // "...131.0." (25 bytes) in common, then "10" against "7", then ".2 Safari/537.36" (16 bytes).
+        int n = after.length - 4;
+        assertThat(memo.window(3, 5, after, 2, n)).isEqualTo((long) (25 - 5) << 32 | (n - 16 + 5));
+        assertThat(memo.window(3, 40, after, 2, n)).as("clipped to the value").isEqualTo(n);
+        // A prefix of the neighbour: the suffix it shares is capped so that the two never overlap.
+        byte[] prefix = bytes("Mozilla/5.0 Chr");
+        assertThat(memo.window(3, 2, prefix, 0, prefix.length)).isEqualTo((long) (prefix.length - 2) << 32 | prefix.length);
+        // The suffix is counted only after the prefix, so that the window is never inverted.
+        memo.clean(3, bytes("abcabc"), 0, 6);
+        assertThat(memo.window(3, 1, bytes("abc"), 0, 3)).isEqualTo(2L << 32 | 3);
+    }
+
+    private static final String EDIT_CHARS = "x.-/ 3~AbCd\u00c3";
+
+    /** The agent edited once: version digits, a byte inserted, dropped or replaced, a needle put in, a cut. */
+    private static String edit(SplittableRandom random, String agent, List<String> needles) {
+        StringBuilder ua = new StringBuilder(agent);
+        int at = random.nextInt(ua.length() + 1);
+        switch (random.nextInt(12)) {
+            case 0, 1, 2, 3 -> {
+                for (int i = 0; i < ua.length(); i++) {
+                    if (Character.isDigit(ua.charAt(i)) && random.nextInt(4) == 0) {
+                        ua.setCharAt(i, (char) ('0' + random.nextInt(10)));
+                    }
+                }
+            }
+            case 4 -> ua.insert(at, EDIT_CHARS.charAt(random.nextInt(EDIT_CHARS.length())));
+            case 5 -> ua.delete(Math.max(0, at - 1 - random.nextInt(6)), at);
+            case 6 -> {
+                if (at < ua.length()) {
+                    ua.setCharAt(at, EDIT_CHARS.charAt(random.nextInt(EDIT_CHARS.length())));
+                }
+            }
+            case 7 -> ua.insert(at, mangle(random, needles.get(random.nextInt(needles.size()))));
+            case 8 -> ua.setLength(Math.max(1, at));
+            case 9 -> ua.append(" Edg/131.0.").append(random.nextInt(3_000));
+            case 10 -> ua.replace(0, ua.length(), BROWSER_TOKENS[random.nextInt(BROWSER_TOKENS.length)]);
+            default -> {
+                // the same agent again
+            }
+        }
+        if (ua.length() > UserAgentVerdicts.MAX - 20) {
+            ua.setLength(UserAgentVerdicts.MAX / 2);
+        }
+        return ua.toString();
+    }
+
     /** A value longer than a memo slot is scanned every time, also from a request view (read per byte). */
     @Test
     void aValueLongerThanASlotIsScannedEveryTime() {
