@@ -6,8 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -109,7 +109,7 @@ public final class EdgeServer {
         if (inherited.ignored() != null) {
             LOG.info("inherited sockets not taken: {}", inherited.ignored());
         }
-        this.adopted = adopt(spec.listeners(), inherited);
+        this.adopted = adopt(transport, spec.listeners(), inherited);
         int threads = spec.server().threads() > 0 ? spec.server().threads() : Runtime.getRuntime().availableProcessors();
         this.threads = threads;
         this.group = transport.newEventLoopGroup(threads);
@@ -261,7 +261,7 @@ public final class EdgeServer {
         if (inheritedChannel != null) {
             // Already bound and listening: register it with an event loop; it accepts once registered.
             adopted[index] = null;
-            f = b.channelFactory(() -> (EpollServerSocketChannel) inheritedChannel).register().awaitUninterruptibly();
+            f = b.channelFactory(() -> (ServerChannel) inheritedChannel).register().awaitUninterruptibly();
         } else {
             f = b.channel(transport.serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 1024)
@@ -294,39 +294,28 @@ public final class EdgeServer {
     }
 
     /**
-     * One line naming the listener (its name and place in {@code listeners:}), the address and the
-     * operating system's reason, e.g. {@code listener 'public' (listeners[0]) cannot bind 127.0.0.1:8080:
-     * Address already in use}. Netty's own text ({@code bind(..) failed with error(-98): Address already in use}) names
-     * neither.
-     */
-    /**
-     * With inherited sockets the listeners run on epoll, the one Netty transport that can wrap a
-     * listening descriptor (4.2.18's io_uring server channel has no such constructor): io_uring is
-     * replaced by epoll with a warning; NIO (chosen by name) cannot take them and the start fails.
+     * Inherited sockets need a transport that can wrap a listening descriptor: epoll and io_uring can
+     * ({@link Transport#adoptListening}); with NIO (chosen by name) the start fails.
      */
     static Transport transportFor(Transport chosen, InheritedSockets inherited) {
-        if (inherited.isEmpty() || chosen == Transport.EPOLL) {
+        if (inherited.isEmpty() || chosen != Transport.NIO) {
             return chosen;
         }
-        if (chosen == Transport.NIO || !Transport.EPOLL.isAvailable()) {
-            throw new IllegalStateException("inherited listening sockets (LISTEN_FDS) need the epoll transport; server.transport is "
-                    + chosen.name() + (Transport.EPOLL.isAvailable() ? "" : " and epoll is not available here"));
-        }
-        LOG.warn("inherited listening sockets (LISTEN_FDS) need the epoll transport: using epoll instead of {}", chosen.name());
-        return Transport.EPOLL;
+        throw new IllegalStateException("inherited listening sockets (LISTEN_FDS) need the epoll or io_uring transport; "
+                + "server.transport is " + chosen.name());
     }
 
     /**
-     * Wraps each inherited descriptor in an epoll server channel and gives it to the listener it
+     * Wraps each inherited descriptor in a server channel of {@code transport} and gives it to the listener it
      * matches ({@link #match}); descriptors no listener matches are closed with a warning (systemd
      * keeps its own copy). Listeners without one are bound as usual.
      */
-    private static Channel[] adopt(List<ListenerSpec> listeners, InheritedSockets inherited) {
+    private static Channel[] adopt(Transport transport, List<ListenerSpec> listeners, InheritedSockets inherited) {
         Channel[] adopted = new Channel[listeners.size()];
         for (InheritedSockets.Socket s : inherited.sockets()) {
-            EpollServerSocketChannel ch;
+            ServerChannel ch;
             try {
-                ch = new EpollServerSocketChannel(s.fd());
+                ch = transport.adoptListening(s.fd());
             } catch (RuntimeException e) {
                 closeAll(adopted);
                 throw new IllegalStateException("inherited descriptor " + s.fd() + describe(s) + " is not a listening TCP socket: "
@@ -341,8 +330,9 @@ public final class EdgeServer {
             }
             adopted[index] = ch;
             ListenerSpec l = listeners.get(index);
-            LOG.info("listener {} uses the inherited socket fd {}{} on {} instead of binding {}",
-                    l.name() == null ? "listeners[" + index + "]" : "'" + l.name() + "'", s.fd(), describe(s), local, l.address());
+            LOG.info("listener {} uses the inherited socket fd {}{} on {} ({}) instead of binding {}",
+                    l.name() == null ? "listeners[" + index + "]" : "'" + l.name() + "'", s.fd(), describe(s), local,
+                    transport.name(), l.address());
         }
         return adopted;
     }
@@ -395,6 +385,12 @@ public final class EdgeServer {
         return -1;
     }
 
+    /**
+     * One line naming the listener (its name and place in {@code listeners:}), the address and the
+     * operating system's reason, e.g. {@code listener 'public' (listeners[0]) cannot bind 127.0.0.1:8080:
+     * Address already in use}. Netty's own text ({@code bind(..) failed with error(-98): Address already in use}) names
+     * neither.
+     */
     static String bindFailure(int index, ListenerSpec l, Throwable cause) {
         String which = l.name() == null ? "listener listeners[" + index + "]" : "listener '" + l.name() + "' (listeners[" + index + "])";
         String reason;
@@ -487,15 +483,17 @@ public final class EdgeServer {
     }
 
     /**
-     * Hands the listening sockets to any process that connects to {@code path} ({@code run --takeover});
-     * needs the epoll transport. The hand-over socket closes when the stop begins.
+     * Hands the listening sockets to any process that connects to {@code path} ({@code run --takeover}),
+     * over a Unix socket on an epoll loop of its own (the listeners may run on io_uring); needs epoll to be
+     * available and listeners that are native sockets (not NIO). The hand-over socket closes when the stop begins.
      */
     public synchronized void acceptTakeovers(Path path) throws java.io.IOException {
-        if (transport != Transport.EPOLL) {
-            throw new IllegalStateException("--takeover-socket needs the epoll transport; this server runs on " + transport.name());
+        if (transport == Transport.NIO || !Transport.EPOLL.isAvailable()) {
+            throw new IllegalStateException("--takeover-socket needs the epoll or io_uring transport and epoll available; this server runs on "
+                    + transport.name());
         }
         if (!stopping) {
-            takeover = Takeover.serve(group, path, () -> List.copyOf(serverChannels));
+            takeover = Takeover.serve(path, () -> List.copyOf(serverChannels));
         }
     }
 

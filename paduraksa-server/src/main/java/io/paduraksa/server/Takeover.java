@@ -53,10 +53,13 @@ final class Takeover {
 
     /**
      * Listens on {@code path} (a stale file there is replaced) and hands the descriptors of
-     * {@code listening} to each process that connects. The returned channel is closed at stop.
+     * {@code listening} to each process that connects. The Unix socket runs on an epoll loop of its own, so
+     * that the listeners may run on any native transport; the loop ends when the returned channel, closed
+     * at stop, closes.
      */
-    static Channel serve(EventLoopGroup group, Path path, Supplier<List<Channel>> listening) throws IOException {
+    static Channel serve(Path path, Supplier<List<Channel>> listening) throws IOException {
         Files.deleteIfExists(path);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         ChannelFuture f = new ServerBootstrap().group(group).channel(EpollServerDomainSocketChannel.class)
                 .childHandler(new ChannelInboundHandlerAdapter() {
                     @Override
@@ -71,8 +74,10 @@ final class Takeover {
                 })
                 .bind(new DomainSocketAddress(path.toFile())).awaitUninterruptibly();
         if (!f.isSuccess()) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new IOException("cannot listen for hand-overs on " + path + ": " + f.cause(), f.cause());
         }
+        f.channel().closeFuture().addListener(closed -> group.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
         LOG.info("hand-over: a new process started with run --takeover --takeover-socket {} takes the listening sockets", path);
         return f.channel();

@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -66,12 +68,13 @@ class SocketActivationTest {
     }
 
     @Test
-    void transportIsEpollWithInheritedSocketsAndNioRefusesThem() {
+    void inheritedSocketsKeepANativeTransportAndNioRefusesThem() {
         InheritedSockets one = InheritedSockets.of(List.of(new InheritedSockets.Socket(3, null)));
         assertThat(EdgeServer.transportFor(Transport.NIO, InheritedSockets.none())).isEqualTo(Transport.NIO);
-        assertThat(EdgeServer.transportFor(Transport.IO_URING, one)).isEqualTo(Transport.EPOLL);
+        assertThat(EdgeServer.transportFor(Transport.IO_URING, one)).isEqualTo(Transport.IO_URING);
+        assertThat(EdgeServer.transportFor(Transport.EPOLL, one)).isEqualTo(Transport.EPOLL);
         assertThatThrownBy(() -> EdgeServer.transportFor(Transport.NIO, one))
-                .hasMessage("inherited listening sockets (LISTEN_FDS) need the epoll transport; server.transport is nio");
+                .hasMessage("inherited listening sockets (LISTEN_FDS) need the epoll or io_uring transport; server.transport is nio");
     }
 
     @Test
@@ -84,9 +87,13 @@ class SocketActivationTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("paduraksa: --takeover needs --takeover-socket PATH or server.takeover_socket in ");
     }
 
-    @Test
-    void servesOnAnInheritedListeningSocketInsteadOfBindingTheListener(@TempDir Path dir) throws Exception {
+    /** On each native transport: io_uring wraps the descriptor through {@code InheritedIoUringServerSocketChannel}. */
+    @ParameterizedTest
+    @ValueSource(strings = {"io_uring", "epoll"})
+    void servesOnAnInheritedListeningSocketInsteadOfBindingTheListener(String transport, @TempDir Path dir) throws Exception {
         Epoll.ensureAvailability();
+        io.paduraksa.testing.Tools.requireNative(transport,
+                Transport.all().stream().filter(t -> t.name().equals(transport)).findFirst().orElseThrow().unavailabilityCause());
         Socket listening = Socket.newSocketStream();
         listening.bind(new InetSocketAddress("127.0.0.1", 0));
         listening.listen(128);
@@ -94,16 +101,18 @@ class SocketActivationTest {
         Path config = dir.resolve("paduraksa.yaml");
         // The listener's own address is port 1: binding it would fail, so serving proves the socket was taken.
         Files.writeString(config, """
+                server: {transport: %s}
                 listeners:
                   - {name: public, address: "127.0.0.1:1", protocols: [http1]}
                 hosts:
                   - names: [a.test]
                     routes:
                       - {path: /, respond: {status: 200, body: "inherited"}}
-                """, StandardCharsets.UTF_8);
+                """.formatted(transport), StandardCharsets.UTF_8);
         EdgeServer server = EdgeServer.start(config, Reloader.compile(config), null, null,
                 InheritedSockets.of(List.of(new InheritedSockets.Socket(listening.intValue(), "public"))));
         try (RawHttp c = new RawHttp(port)) {
+            assertThat(server.transport().name()).isEqualTo(transport);
             assertThat(server.boundAddresses().get("public")).isEqualTo(new InetSocketAddress("127.0.0.1", port));
             assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n").body()).isEqualTo("inherited");
         } finally {

@@ -10,6 +10,7 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
@@ -18,13 +19,14 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.InheritedIoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The socket transport, chosen once at start: epoll, else io_uring, else NIO (measured order, see
+ * The socket transport, chosen once at start: io_uring, else epoll, else NIO (measured order, see
  * {@code BY_PREFERENCE}; all three serve connections on the build kernel). One value gives the event loop group, the server channel class for listeners and the client
  * channel class for the forwarder, so that both sides of a proxied request share one transport.
  *
@@ -41,14 +43,15 @@ public final class Transport {
     public static final Transport NIO = new Transport("nio",
             NioServerSocketChannel.class, NioSocketChannel.class, NioDatagramChannel.class);
 
-    /** Preference order for {@code auto}. */
     /**
-     * The order {@code auto} tries. Measured on this kernel (spikes/transport-choice, 3 alternating
-     * rounds, gate-answered browser-like HTTP/1.1): epoll had the lowest CPU per request (median
-     * 8.3 us against io_uring 9.7 and NIO 9.5) and allocates nothing per request, where Netty
-     * 4.2.18's io_uring transport allocates 5-150 B per request ({@code IoUringIoOps} per recv/send).
+     * The order {@code auto} tries. Measured on the proxied path (paduraksa-bench/e2e/ab.py, the same build
+     * on each transport, two pairs alternating, 2026-12-06, docs/benchmarks-e2e.md): io_uring took 0.78-0.86x
+     * epoll's CPU per proxied HTTP/1.1 request, 0.83-0.89x per proxied h2c request, 0.84-0.89x per
+     * gate-answered minimal HTTP/1.1 request and was level on gate-answered h2c (an earlier choice of epoll
+     * rested on a gate-answered run on a machine under load). Netty 4.2.18's io_uring transport allocates
+     * an {@code IoUringIoOps} per submission; epoll allocates nothing per request.
      */
-    private static final List<Transport> BY_PREFERENCE = List.of(EPOLL, IO_URING, NIO);
+    private static final List<Transport> BY_PREFERENCE = List.of(IO_URING, EPOLL, NIO);
 
     private final String name;
     private final Class<? extends ServerSocketChannel> serverChannelClass;
@@ -84,7 +87,7 @@ public final class Transport {
         return transport;
     }
 
-    /** All transports in preference order (epoll, io_uring, NIO). */
+    /** All transports in preference order (io_uring, epoll, NIO). */
     public static List<Transport> all() {
         return BY_PREFERENCE;
     }
@@ -141,6 +144,24 @@ public final class Transport {
             return EpollIoHandler.newFactory();
         }
         return NioIoHandler.newFactory();
+    }
+
+    /**
+     * A listener over {@code fd}, a socket already bound and listening (socket activation, a hand-over),
+     * not yet registered; the channel owns the descriptor.
+     *
+     * @throws IllegalStateException on NIO, which cannot wrap a descriptor
+     * @throws RuntimeException      (Netty's) when {@code fd} is not a TCP socket
+     */
+    public ServerChannel adoptListening(int fd) {
+        requireAvailable();
+        if (this == IO_URING) {
+            return new InheritedIoUringServerSocketChannel(fd);
+        }
+        if (this == EPOLL) {
+            return new EpollServerSocketChannel(fd);
+        }
+        throw new IllegalStateException("the nio transport cannot take an inherited listening socket");
     }
 
     /** For {@code ServerBootstrap.channel(...)}: listeners. */

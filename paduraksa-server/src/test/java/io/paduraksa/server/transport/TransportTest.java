@@ -71,9 +71,9 @@ class TransportTest {
     }
 
     @Test
-    void autoPrefersEpollThenIoUringThenNio() {
-        Transport expected = Transport.EPOLL.isAvailable() ? Transport.EPOLL
-                : Transport.IO_URING.isAvailable() ? Transport.IO_URING : Transport.NIO;
+    void autoPrefersIoUringThenEpollThenNio() {
+        Transport expected = Transport.IO_URING.isAvailable() ? Transport.IO_URING
+                : Transport.EPOLL.isAvailable() ? Transport.EPOLL : Transport.NIO;
         assertThat(Transport.choose("auto")).isSameAs(expected);
         assertThat(Transport.choose(null)).isSameAs(expected);
         assertThat(Transport.choose(" NIO ")).isSameAs(Transport.NIO);
@@ -89,7 +89,7 @@ class TransportTest {
     @Test
     void availabilityReportNamesEveryTransport() {
         assertThat(Transport.availabilityReport())
-                .startsWith("epoll: ").contains("; io_uring: ").endsWith("nio: available");
+                .startsWith("io_uring: ").contains("; epoll: ").endsWith("nio: available");
     }
 
     @Test
