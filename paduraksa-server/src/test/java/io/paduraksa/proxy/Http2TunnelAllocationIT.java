@@ -45,7 +45,7 @@ class Http2TunnelAllocationIT {
     @Test
     void aTunnelRoundTripAllocatesNothingOnTheServersLoops() throws Exception {
         try (EchoUpstream echo = new EchoUpstream();
-             TestServer server = TestServer.start("""
+             TestServer server = TestServer.start(TestServer.EPOLL + """
                      listeners:
                        - {name: h2c, address: "127.0.0.1:0", protocols: [h2c]}
                      clusters:
@@ -79,7 +79,7 @@ class Http2TunnelAllocationIT {
     @Test
     void aTunnelToAnHttp2UpstreamAllocatesNothingPerRoundTrip() throws Exception {
         try (H2Origin echo = new H2Origin(100, true);
-             TestServer server = TestServer.start("""
+             TestServer server = TestServer.start(TestServer.EPOLL + """
                      listeners:
                        - {name: h2c, address: "127.0.0.1:0", protocols: [http1, h2c]}
                      clusters:

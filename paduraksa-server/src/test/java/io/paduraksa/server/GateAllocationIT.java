@@ -86,7 +86,7 @@ public class GateAllocationIT {
      */
     public static final int COUNTED_RUNS = 3;
 
-    static final String YAML = """
+    static final String YAML = TestServer.EPOLL + """
             listeners:
               - {name: h1, address: "127.0.0.1:0", protocols: [http1]}
               - {name: h2, address: "127.0.0.1:0", protocols: [h2c]}

@@ -38,7 +38,7 @@ class Http2CacheHitAllocationIT {
     @BeforeAll
     static void start() throws Exception {
         origin = new CacheOrigin();
-        server = TestServer.start("""
+        server = TestServer.start(TestServer.EPOLL + """
                 listeners:
                   - {name: h2, address: "127.0.0.1:0", protocols: [h2c]}
                 cache: {max_size: 8MiB, max_object_size: 64KiB}

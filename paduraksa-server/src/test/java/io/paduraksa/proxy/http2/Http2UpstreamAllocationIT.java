@@ -43,7 +43,7 @@ class Http2UpstreamAllocationIT {
             hosts.append("  - names: [").append(h).append(", \"*.").append(h).append("\"]\n")
                     .append("    routes: [{path: /, forward: app}]\n");
         }
-        server = TestServer.startMetered("""
+        server = TestServer.startMetered(TestServer.EPOLL + """
                 listeners:
                   - {name: h2, address: "127.0.0.1:0", protocols: [h2c]}
                 clusters:

@@ -54,7 +54,7 @@ public class Http2AnswerAllocationIT {
      */
     public static final long LOOP_BYTES = 8_192;
 
-    static final String YAML = """
+    static final String YAML = TestServer.EPOLL + """
             listeners:
               - {name: h2, address: "127.0.0.1:0", protocols: [h2c]}
             client_ip:

@@ -19,6 +19,13 @@ import java.time.Duration;
  * Use port 0 in listener addresses; {@link #port} tells the bound one.
  */
 public final class TestServer implements AutoCloseable {
+    /**
+     * The first line of the event-loop allocation tests' configurations: they assert what our code allocates
+     * per request, and Netty 4.2.18's io_uring transport (the default) allocates an {@code IoUringIoOps} per
+     * submission (20-50 B per request in those tests), which would hide it. On epoll the transport allocates
+     * nothing per request. docs/benchmarks-e2e.md reports io_uring's bytes per request for the whole process.
+     */
+    public static final String EPOLL = "server: {transport: epoll}\n";
     private final Path file;
     private final EdgeServer server;
     private final GateMeter meter;
