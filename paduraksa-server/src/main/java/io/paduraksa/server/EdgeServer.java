@@ -519,6 +519,11 @@ public final class EdgeServer {
         return transport;
     }
 
+    /** The UDP sockets the HTTP/3 listeners bound, all together (one per event loop and listener on io_uring and epoll). */
+    public int http3Sockets() {
+        return http3.stream().mapToInt(Http3Listener::sockets).sum();
+    }
+
     boolean isReady() {
         return !stopping && !serverChannels.isEmpty();
     }

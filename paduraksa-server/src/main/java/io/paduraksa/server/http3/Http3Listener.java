@@ -20,8 +20,9 @@ import io.paduraksa.server.connection.CountryLookup;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.cycle.ListenerServices;
 import java.net.BindException;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.unix.UnixChannelOption;
+import io.netty.channel.uring.IoUringDatagramChannel;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,14 +72,15 @@ public final class Http3Listener {
         Http3Limits h3 = Http3Limits.of(http3, limits);
         Http3ConnectionInitializer initializer = new Http3ConnectionInitializer(services, h3, trustedProxies, countries, open);
         Http3Listener listener = new Http3Listener(ssl, initializer);
-        boolean reusePort = sockets > 1 && channelClass == EpollDatagramChannel.class;
+        // epoll and io_uring sockets take SO_REUSEPORT (one socket per event loop); NIO's do not.
+        boolean reusePort = sockets > 1 && (channelClass == EpollDatagramChannel.class || channelClass == IoUringDatagramChannel.class);
         int n = reusePort ? sockets : 1;
         for (int i = 0; i < n; i++) {
             Bootstrap b = new Bootstrap().group(group).channel(channelClass)
                     .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                     .handler(listener.codec(h3, initializer)); // a codec per socket: it holds the socket's connections
             if (reusePort) {
-                b.option(EpollChannelOption.SO_REUSEPORT, true);
+                b.option(UnixChannelOption.SO_REUSEPORT, true);
             }
             ChannelFuture f = b.bind(address).awaitUninterruptibly();
             if (!f.isSuccess()) {
@@ -124,7 +126,7 @@ public final class Http3Listener {
         return (InetSocketAddress) channels.get(0).localAddress();
     }
 
-    /** UDP sockets bound (one per event loop on epoll). */
+    /** UDP sockets bound (one per event loop on epoll and io_uring). */
     public int sockets() {
         return channels.size();
     }
