@@ -190,7 +190,8 @@ public final class UserAgentPolicy extends NamedPolicy {
             boolean found = occurIn(b, from + start, (int) window - start);
             verdicts.offer(key, id, b, from, n, found);
             if (!found) {
-                verdicts.clean(id, b, from, n);
+                // The window starts reach bytes before the end of the prefix shared with the neighbour, when it has one.
+                verdicts.clean(id, b, from, n, start > 0 ? start + reach : 0);
             }
             return found;
         }

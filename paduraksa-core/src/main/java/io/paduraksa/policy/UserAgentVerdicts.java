@@ -5,7 +5,6 @@ import io.paduraksa.text.ValueSlots;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * Per-thread memo of user-agent verdicts: a browser sends the same {@code User-Agent} on every
@@ -105,17 +104,38 @@ final class UserAgentVerdicts {
             return n;
         }
         int common = Math.min(m, n);
-        int p = Arrays.mismatch(neighbour, 0, common, b, from, from + common);
-        p = p < 0 ? common : p;
+        int p = commonPrefix(neighbour, b, from, common);
         int q = commonSuffix(neighbour, m, b, from + n, common - p);
         return (long) Math.max(0, p - reach) << 32 | Math.min(n, n - q + reach);
     }
 
-    /** Keeps {@code b[from, from + n)} ({@code n <= MAX}), just found clean under {@code needles}, as the neighbour. */
-    void clean(int needles, byte[] b, int from, int n) {
-        System.arraycopy(b, from, neighbour, 0, n);
+    /**
+     * Keeps {@code b[from, from + n)} ({@code n <= MAX}), just found clean under {@code needles}, as the neighbour;
+     * its first {@code same} bytes are known to equal the neighbour's already (the prefix {@link #window} found, or 0).
+     */
+    void clean(int needles, byte[] b, int from, int n, int same) {
+        System.arraycopy(b, from + same, neighbour, same, n - same);
         neighbourLength = n;
         neighbourNeedles = needles;
+    }
+
+    /**
+     * How many bytes {@code a[0, ..)} and {@code b[from, ..)} have in common at their starts, at most {@code max}: eight
+     * bytes per step, in line (for a hundred bytes, {@code Arrays.mismatch}'s call into its stub cost more than the loop).
+     */
+    private static int commonPrefix(byte[] a, byte[] b, int from, int max) {
+        int p = 0;
+        for (; p + Long.BYTES <= max; p += Long.BYTES) {
+            long x = (long) LONGS.get(a, p) ^ (long) LONGS.get(b, from + p);
+            if (x != 0) {
+                // Little-endian: the word's first byte is its least significant.
+                return p + (Long.numberOfTrailingZeros(x) >>> 3);
+            }
+        }
+        while (p < max && a[p] == b[from + p]) {
+            p++;
+        }
+        return p;
     }
 
     /** How many bytes {@code a[.., aEnd)} and {@code b[.., bEnd)} have in common at their ends, at most {@code max}. */

@@ -475,7 +475,7 @@ class UserAgentPolicyTest {
         byte[] before = bytes("Mozilla/5.0 Chrome/131.0.10.2 Safari/537.36");
         byte[] after = bytes("xxMozilla/5.0 Chrome/131.0.7.2 Safari/537.36yy");
         assertThat(memo.window(3, 5, after, 2, after.length - 4)).as("no neighbour: all").isEqualTo(after.length - 4);
-        memo.clean(3, before, 0, before.length);
+        memo.clean(3, before, 0, before.length, 0);
         assertThat(memo.window(4, 5, after, 2, after.length - 4)).as("another needle set: all").isEqualTo(after.length - 4);
         // "...131.0." (25 bytes) in common, then "10" against "7", then ".2 Safari/537.36" (16 bytes).
         int n = after.length - 4;
@@ -484,8 +484,12 @@ class UserAgentPolicyTest {
         // A prefix of the neighbour: the suffix it shares is capped so that the two never overlap.
         byte[] prefix = bytes("Mozilla/5.0 Chr");
         assertThat(memo.window(3, 2, prefix, 0, prefix.length)).isEqualTo((long) (prefix.length - 2) << 32 | prefix.length);
+        // Kept as the neighbour with its shared prefix not copied again, it is the neighbour byte for byte: its own
+        // window is its last reach bytes.
+        memo.clean(3, after, 2, n, 25);
+        assertThat(memo.window(3, 5, after, 2, n)).isEqualTo((long) (n - 5) << 32 | n);
         // The suffix is counted only after the prefix, so that the window is never inverted.
-        memo.clean(3, bytes("abcabc"), 0, 6);
+        memo.clean(3, bytes("abcabc"), 0, 6, 0);
         assertThat(memo.window(3, 1, bytes("abc"), 0, 3)).isEqualTo(2L << 32 | 3);
     }
 
