@@ -303,17 +303,7 @@ class UserAgentPolicyTest {
             }
             for (String agent : agents) {
                 int which = random.nextInt(policies.length);
-                boolean expected = false;
-                for (String needle : needlesOf.get(which)) {
-                    expected |= asciiLower(agent).contains(needle);
-                }
-                found += expected ? 1 : 0;
-                CharSequence[] shapes = {new AsciiString(agent), offsetAscii("nmap", agent, "zmeu"), BulkText.readable(agent)};
-                CharSequence shape = shapes[random.nextInt(shapes.length)];
-                if (denies(policies[which], shape) != expected) {
-                    assertThat(denies(policies[which], shape)).as("round %d, %s, '%s'", round, policies[which], agent)
-                            .isEqualTo(expected);
-                }
+                found += agreesWithTheNaiveSearch(random, policies[which], needlesOf.get(which), agent, "nmap", "zmeu", round) ? 1 : 0;
             }
         }
         assertThat(found).as("verdicts that deny").isBetween(3_000, 12_000);
@@ -435,17 +425,8 @@ class UserAgentPolicyTest {
             if (random.nextInt(50) == 0) {
                 which = random.nextInt(policies.length);
             }
-            boolean expected = false;
-            for (String needle : sets.get(which)) {
-                expected |= asciiLower(agent).contains(asciiLower(needle));
-            }
+            boolean expected = agreesWithTheNaiveSearch(random, policies[which], sets.get(which), agent, "cd~", "KH0;", round);
             found += expected ? 1 : 0;
-            CharSequence[] shapes = {new AsciiString(agent), offsetAscii("cd~", agent, "KH0;"), BulkText.readable(agent)};
-            CharSequence shape = shapes[random.nextInt(shapes.length)];
-            if (denies(policies[which], shape) != expected) {
-                assertThat(denies(policies[which], shape)).as("round %d, %s, '%s'", round, policies[which], agent)
-                        .isEqualTo(expected);
-            }
             if (expected && random.nextInt(4) != 0) {
                 agent = CHROME; // back to clean ones, so that most neighbours come from a clean chain
             }
@@ -544,6 +525,24 @@ class UserAgentPolicyTest {
             + "Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 "
             + "(X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0 (compatible; Googlebot/2.1) okhttp/4.12.0 "
             + "Version/17.4 SamsungBrowser/25.0 OPR/114.0.0.0").split(" ");
+
+    /**
+     * {@code p}'s verdict on {@code agent} in a random one of three text shapes (an AsciiString, one inside a bigger
+     * array between {@code before} and {@code after}, a request view) against a naive search; whether it denies.
+     */
+    private static boolean agreesWithTheNaiveSearch(SplittableRandom random, UserAgentPolicy p, List<String> needles, String agent,
+            String before, String after, int round) {
+        boolean expected = false;
+        for (String needle : needles) {
+            expected |= asciiLower(agent).contains(asciiLower(needle));
+        }
+        CharSequence[] shapes = {new AsciiString(agent), offsetAscii(before, agent, after), BulkText.readable(agent)};
+        CharSequence shape = shapes[random.nextInt(shapes.length)];
+        if (denies(p, shape) != expected) {
+            assertThat(denies(p, shape)).as("round %d, %s, '%s'", round, p, agent).isEqualTo(expected);
+        }
+        return expected;
+    }
 
     private static boolean denies(UserAgentPolicy p, CharSequence userAgent) {
         return p.evaluate(new Request(userAgent)) != PolicyDecision.CONTINUE;
