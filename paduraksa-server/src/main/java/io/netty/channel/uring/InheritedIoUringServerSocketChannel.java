@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  * always makes a new socket (its epoll sibling has a constructor that takes a descriptor), so this class
  * lives in Netty's package to reach the package-private constructor of {@link AbstractIoUringServerChannel}
  * with the inherited descriptor, already active. A Netty upgrade that changes those internals fails the
- * build here, not at run time; {@code InheritedSocketsIoUringIT} serves requests through it.
+ * build here, not at run time; {@code SocketActivationTest} serves requests through it.
  *
  * <p>Accepted connections are the same {@link IoUringSocketChannel}s Netty's own listener creates, with
  * the peer's address read the same way. Runs at start only; nothing here is on the request path.
