@@ -98,4 +98,18 @@ class TransportTest {
         assertThat(Transport.NIO.unavailabilityCause()).isNull();
         assertThat(Transport.NIO.name()).isEqualTo("nio");
     }
+
+    /** A descriptor that is no socket (a pipe) is refused by each native transport when adopted as a listener. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @ValueSource(strings = {"io_uring", "epoll"})
+    void aDescriptorThatIsNoSocketIsRefused(String name) throws Exception {
+        Transport transport = Transport.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        io.paduraksa.testing.Tools.requireNative(name, transport.unavailabilityCause());
+        io.netty.channel.unix.FileDescriptor[] pipe = io.netty.channel.unix.FileDescriptor.pipe();
+        try {
+            assertThatThrownBy(() -> transport.adoptListening(pipe[0].intValue())).isInstanceOf(RuntimeException.class);
+        } finally {
+            pipe[1].close();
+        }
+    }
 }
