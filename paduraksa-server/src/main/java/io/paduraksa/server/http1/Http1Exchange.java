@@ -529,8 +529,7 @@ final class Http1Exchange implements ForwardExchange {
         if (joinsPending(n + (chunkedDown ? CHUNK_FRAMING : 0))) {
             ByteBuf p = pending;
             if (chunkedDown) {
-                AsciiNumbers.writeHex(p, n);
-                p.writeShort(CRLF);
+                writeChunkSize(p, n);
                 p.writeBytes(chunk);
                 p.writeShort(CRLF);
             } else {
@@ -541,15 +540,18 @@ final class Http1Exchange implements ForwardExchange {
         }
         writePending();
         if (chunkedDown) {
-            ByteBuf size = ctx.alloc().ioBuffer(10);
-            AsciiNumbers.writeHex(size, n);
-            size.writeShort(CRLF);
-            ctx.write(size, ctx.voidPromise());
+            ctx.write(writeChunkSize(ctx.alloc().ioBuffer(10), n), ctx.voidPromise());
             ctx.write(chunk, ctx.voidPromise());
             ctx.write(ctx.alloc().ioBuffer(2).writeShort(CRLF), ctx.voidPromise());
         } else {
             ctx.write(chunk, ctx.voidPromise());
         }
+    }
+
+    /** Appends a chunk's size line ({@code n} in hex, CRLF) to {@code out}; returns it. */
+    private static ByteBuf writeChunkSize(ByteBuf out, int n) {
+        AsciiNumbers.writeHex(out, n);
+        return out.writeShort(CRLF);
     }
 
     @Override

@@ -100,7 +100,7 @@ class TransportTest {
     }
 
     /** A descriptor that is no socket (a pipe) is refused by each native transport when adopted as a listener. */
-    @org.junit.jupiter.params.ParameterizedTest
+    @ParameterizedTest
     @ValueSource(strings = {"io_uring", "epoll"})
     void aDescriptorThatIsNoSocketIsRefused(String name) throws Exception {
         Transport transport = Transport.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
@@ -110,6 +110,46 @@ class TransportTest {
             assertThatThrownBy(() -> transport.adoptListening(pipe[0].intValue())).isInstanceOf(RuntimeException.class);
         } finally {
             pipe[1].close();
+        }
+    }
+
+    /**
+     * An adopted listening socket keeps its address and accepts once registered, on each native transport; the
+     * io_uring one refuses a second bind with its own message (it is bound already).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"io_uring", "epoll"})
+    void anAdoptedListeningSocketAcceptsAndIsNotBoundAgain(String name) throws Exception {
+        Transport transport = Transport.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        io.paduraksa.testing.Tools.requireNative(name, transport.unavailabilityCause());
+        io.netty.channel.unix.Socket listening = io.netty.channel.unix.Socket.newSocketStream();
+        listening.bind(new InetSocketAddress("127.0.0.1", 0));
+        listening.listen(16);
+        InetSocketAddress address = (InetSocketAddress) listening.localAddress();
+        EventLoopGroup group = transport.newEventLoopGroup(1);
+        try {
+            io.netty.channel.ServerChannel server = transport.adoptListening(listening.intValue());
+            assertThat(server.isActive()).isTrue();
+            assertThat(((InetSocketAddress) server.localAddress()).getPort()).isEqualTo(address.getPort());
+            CompletableFuture<String> accepted = new CompletableFuture<>();
+            server.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object child) {
+                    accepted.complete(((Channel) child).remoteAddress().toString());
+                    ((Channel) child).close();
+                }
+            });
+            group.register(server).sync();
+            try (java.net.Socket client = new java.net.Socket(address.getAddress(), address.getPort())) {
+                assertThat(accepted.get(5, TimeUnit.SECONDS)).contains("127.0.0.1:" + client.getLocalPort());
+            }
+            if (name.equals("io_uring")) {
+                assertThat(server.bind(new InetSocketAddress("127.0.0.1", 0)).await().cause())
+                        .hasMessage("an inherited listening socket is bound already");
+            }
+            server.close().sync();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
         }
     }
 }
