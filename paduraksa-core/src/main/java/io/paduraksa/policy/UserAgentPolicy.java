@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and optionally those without a User-Agent. Per request {@link #evaluate} reads the header once
  * and runs a byte-pair prefilter over it (see {@link Needles}); only positions whose two bytes
  * start or continue some needle are compared in place. A value this thread scanned before is
- * answered from its {@link UserAgentVerdicts} instead. 0 B allocated.
+ * answered from its {@link UserAgentVerdicts} instead, and one close to the last clean value is scanned
+ * only where it differs from it. 0 B allocated.
  *
  * <p>Needles are encoded as UTF-8 (a header carries one char per byte, so a non-ASCII needle
  * matches its UTF-8 bytes); ASCII letters are folded to lower case on both sides, other bytes match
@@ -180,14 +181,27 @@ public final class UserAgentPolicy extends NamedPolicy {
                 from = 0;
                 ((AsciiText) s).copyTo(0, b, 0, n);
             }
+            long window = verdicts.window(id, reach, b, from, n);
+            int start = (int) (window >>> 32);
+            int end = (int) window;
+            if (2 * (end - start) <= n) {
+                // Near the clean neighbour (the same value: an empty window): scanning where they differ costs
+                // less than the memo's hash and comparison of the whole value.
+                if (start == end) {
+                    return false;
+                }
+                boolean found = occurIn(b, from + start, end - start);
+                if (!found) {
+                    verdicts.clean(id, b, from, n, start > 0 ? start + reach : 0);
+                }
+                return found;
+            }
             long key = UserAgentVerdicts.key(ByteHash.hashAll(b, from, n), n);
             int kept = verdicts.lookup(key, id, b, from, n);
             if (kept != UserAgentVerdicts.UNKNOWN) {
                 return kept == UserAgentVerdicts.FOUND;
             }
-            long window = verdicts.window(id, reach, b, from, n);
-            int start = (int) (window >>> 32);
-            boolean found = occurIn(b, from + start, (int) window - start);
+            boolean found = occurIn(b, from + start, end - start);
             verdicts.offer(key, id, b, from, n, found);
             if (!found) {
                 // The window starts reach bytes before the end of the prefix shared with the neighbour, when it has one.

@@ -57,6 +57,29 @@ class UserAgentPolicyAllocationTest {
     }
 
     /**
+     * Browsers of several kinds in turn, each unlike the last clean one, so that each is answered by the memo
+     * (kept after its first two scans), not by the neighbour window.
+     */
+    @Test
+    void agentsAnsweredByTheMemoAllocateNothing() {
+        UserAgentPolicy policy = new UserAgentPolicy("bad-bots", NEEDLES, true, PolicyDecision.DROP);
+        AsciiString[] agents = {new AsciiString(CHROME), new AsciiString(SCANNER),
+            new AsciiString("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"),
+            new AsciiString("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                    + "Version/17.1 Mobile/15E148 Safari/604.1")};
+        Request request = new Request(policy, agents[0]) {
+            int next;
+
+            @Override
+            void run() {
+                userAgent(agents[next++ & agents.length - 1]);
+                super.run();
+            }
+        };
+        AllocationAssert.assertZero("browsers of several kinds in turn", request, Request::run);
+    }
+
+    /**
      * A new agent in every call (1,024 Chrome versions, more than the memo's slots, and a scanner's agent now
      * and then): the memo misses, and the scan runs where each differs from the last clean one.
      */

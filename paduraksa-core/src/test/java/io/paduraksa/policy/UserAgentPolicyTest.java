@@ -449,6 +449,24 @@ class UserAgentPolicyTest {
         assertThat(denies(p, new AsciiString("cdabcXYdef"))).isTrue();
     }
 
+    /**
+     * The clean value kept as the neighbour is that value byte for byte, whether it was scanned over its window
+     * alone (near its neighbour) or after the memo missed (far from it): with one byte of the old neighbour left
+     * where the two differed, the kept neighbour would read "aacd" and the next value, "aacd" itself, would not
+     * be scanned at all.
+     */
+    @Test
+    void theKeptNeighbourIsTheCleanValueByteForByte() {
+        UserAgentPolicy p = new UserAgentPolicy("stale", List.of("cd", "zz"), false, PolicyDecision.DROP);
+        String tail = " Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0";
+        String far = " Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) Mobile/15E148";
+        for (String[] chain : new String[][] {{"aacZ" + tail, "aaXd" + tail, "aacd" + tail}, {"aacZ" + tail, "aaXd" + far, "aacd" + far}}) {
+            assertThat(denies(p, new AsciiString(chain[0]))).isFalse();
+            assertThat(denies(p, new AsciiString(chain[1]))).isFalse();
+            assertThat(denies(p, new AsciiString(chain[2]))).as(chain[2]).isTrue();
+        }
+    }
+
     /** The window of a value against its clean neighbour: what differs, widened by the longest needle less one. */
     @Test
     void theWindowIsWhatDiffersWidenedByTheLongestNeedle() {
@@ -462,16 +480,21 @@ class UserAgentPolicyTest {
         int n = after.length - 4;
         assertThat(memo.window(3, 5, after, 2, n)).isEqualTo((long) (25 - 5) << 32 | (n - 16 + 5));
         assertThat(memo.window(3, 40, after, 2, n)).as("clipped to the value").isEqualTo(n);
-        // A prefix of the neighbour: the suffix it shares is capped so that the two never overlap.
+        // A prefix of the neighbour holds no needle the neighbour does not: nothing to scan.
         byte[] prefix = bytes("Mozilla/5.0 Chr");
-        assertThat(memo.window(3, 2, prefix, 0, prefix.length)).isEqualTo((long) (prefix.length - 2) << 32 | prefix.length);
+        assertThat(memo.window(3, 2, prefix, 0, prefix.length)).isZero();
         // Kept as the neighbour with its shared prefix not copied again, it is the neighbour byte for byte: its own
-        // window is its last reach bytes.
+        // window is empty, and a value one byte shorter or longer is scanned over its last reach bytes.
         memo.clean(3, after, 2, n, 25);
-        assertThat(memo.window(3, 5, after, 2, n)).isEqualTo((long) (n - 5) << 32 | n);
-        // The suffix is counted only after the prefix, so that the window is never inverted.
-        memo.clean(3, bytes("abcabc"), 0, 6, 0);
-        assertThat(memo.window(3, 1, bytes("abc"), 0, 3)).isEqualTo(2L << 32 | 3);
+        assertThat(memo.window(3, 5, after, 2, n)).isZero();
+        assertThat(memo.window(3, 5, after, 2, n - 1)).as("a prefix of it").isZero();
+        assertThat(memo.window(3, 5, after, 3, n - 1)).as("a suffix of it").isEqualTo(5);
+        assertThat(memo.window(3, 5, after, 1, n + 1)).as("a byte put before it").isEqualTo(6);
+        assertThat(memo.window(3, 5, after, 2, n + 1)).isEqualTo((long) (n - 5) << 32 | n + 1);
+        // The suffix is counted only after the prefix, so that the window is never inverted: "abd" shares "ab" and,
+        // after it, "d" with "abcabd" (uncapped, its whole self would be a shared suffix too).
+        memo.clean(3, bytes("abcabd"), 0, 6, 0);
+        assertThat(memo.window(3, 1, bytes("abd"), 0, 3)).isEqualTo(1L << 32 | 3);
     }
 
     private static final String EDIT_CHARS = "x.-/ 3~AbCd\u00c3";

@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class GateBenchmark {
 
-    @Param({"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent"})
+    @Param({"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent", "forwardNewRequest"})
     public String scenario;
 
     private GateLoop loop;

@@ -1,9 +1,12 @@
 package io.paduraksa.bench.gate;
 
+import io.netty.util.AsciiString;
 import io.paduraksa.bench.BenchFixtures;
+import io.paduraksa.gate.ClientInfo;
 import io.paduraksa.gate.Gate;
 import io.paduraksa.gate.GateOutcome;
 import io.paduraksa.gate.RequestState;
+import io.paduraksa.gate.RequestView;
 import io.paduraksa.gate.StaticRequestView;
 import io.paduraksa.snapshot.Snapshot;
 import io.paduraksa.snapshot.SnapshotStore;
@@ -19,12 +22,14 @@ import io.paduraksa.testing.CompiledFixtures;
  * policy's per-thread memo holds), so every call scans its agent.
  */
 public final class GateLoop {
-    static final String[] SCENARIOS = {"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent"};
+    static final String[] SCENARIOS = {"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent", "forwardNewRequest"};
     static final int AGENTS = 4_096;
 
     private final Snapshot snapshot;
     private final Gate gate;
-    private final StaticRequestView[] views;
+    private final RequestView[] views;
+    /** The view of {@code forwardNewAgent}, else null. */
+    private NewAgentView newAgent;
     private final RequestState state = new RequestState();
     private int next;
 
@@ -32,11 +37,29 @@ public final class GateLoop {
         snapshot = CompiledFixtures.synthetic();
         gate = new Gate(new SnapshotStore(snapshot));
         boolean viaHeader = scenario.equals("forwardViaCfHeader");
-        views = new StaticRequestView[scenario.equals("forwardNewAgent") ? AGENTS : 1];
-        for (int i = 0; i < views.length; i++) {
-            String agent = views.length == 1 ? BenchFixtures.CHROME_UA
-                    : BenchFixtures.CHROME_UA.replace("Chrome/131.0.0.0", "Chrome/131.0." + i / 64 + "." + i % 64);
-            views[i] = new StaticRequestView()
+        boolean newRequests = scenario.equals("forwardNewRequest");
+        StaticRequestView[] requests = new StaticRequestView[newRequests ? AGENTS : 1];
+        for (int i = 0; i < requests.length; i++) {
+            requests[i] = request(scenario, viaHeader, requests.length == 1 ? BenchFixtures.CHROME_UA : agent(i));
+        }
+        if (scenario.equals("forwardNewAgent")) {
+            AsciiString[] agents = new AsciiString[AGENTS];
+            for (int i = 0; i < AGENTS; i++) {
+                agents[i] = new AsciiString(agent(i));
+            }
+            newAgent = new NewAgentView(requests[0], agents);
+            views = new RequestView[] {newAgent};
+        } else {
+            views = requests;
+        }
+    }
+
+    private static String agent(int i) {
+        return BenchFixtures.CHROME_UA.replace("Chrome/131.0.0.0", "Chrome/131.0." + i / 64 + "." + i % 64);
+    }
+
+    private static StaticRequestView request(String scenario, boolean viaHeader, String agent) {
+        return new StaticRequestView()
                     .client(viaHeader ? BenchFixtures.client("198.51.100.20", true) : BenchFixtures.client("203.0.113.9", false))
                     .authority("h321.test:443")
                     .target(switch (scenario) {
@@ -48,12 +71,14 @@ public final class GateLoop {
                     .header("accept", "text/html,application/xhtml+xml")
                     .header("user-agent", agent)
                     .header("cf-connecting-ip", "2001:db8:1234::42");
-        }
     }
 
     /** One call of the gate, on the next request of the scenario. */
     public GateOutcome once() {
-        StaticRequestView[] all = views;
+        if (newAgent != null) {
+            newAgent.nextAgent();
+        }
+        RequestView[] all = views;
         return gate.run(all[next++ & all.length - 1], state);
     }
 
@@ -75,5 +100,68 @@ public final class GateLoop {
     /** Releases the snapshot's pooled answers. */
     public void close() {
         snapshot.release();
+    }
+
+    /**
+     * One request whose {@code User-Agent} is the next of {@code agents} at every call ({@link #client()}, the
+     * {@link #nextAgent} moves it on before each run): a client that sends a new agent in every request, read from the
+     * one request object, as a connection's view is one object over the buffer just read.
+     */
+    private static final class NewAgentView implements RequestView {
+        private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
+        private final StaticRequestView request;
+        private final AsciiString[] agents;
+        private int next;
+        private AsciiString agent;
+
+        NewAgentView(StaticRequestView request, AsciiString[] agents) {
+            this.request = request;
+            this.agents = agents;
+        }
+
+        void nextAgent() {
+            agent = agents[next++ & agents.length - 1];
+        }
+
+        @Override
+        public ClientInfo client() {
+            return request.client();
+        }
+
+        @Override
+        public CharSequence method() {
+            return request.method();
+        }
+
+        @Override
+        public CharSequence target() {
+            return request.target();
+        }
+
+        @Override
+        public CharSequence authority() {
+            return request.authority();
+        }
+
+        @Override
+        public CharSequence header(AsciiString lowerCaseName) {
+            return lowerCaseName.contentEqualsIgnoreCase(USER_AGENT) ? agent : request.header(lowerCaseName);
+        }
+
+        @Override
+        public int headerCount() {
+            return request.headerCount();
+        }
+
+        @Override
+        public CharSequence headerName(int index) {
+            return request.headerName(index);
+        }
+
+        @Override
+        public CharSequence headerValue(int index) {
+            CharSequence name = request.headerName(index);
+            return USER_AGENT.contentEqualsIgnoreCase(name) ? agent : request.headerValue(index);
+        }
     }
 }
