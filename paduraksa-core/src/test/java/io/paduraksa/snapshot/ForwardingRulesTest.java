@@ -92,6 +92,9 @@ class ForwardingRulesTest {
             DEFAULTS  | X-Real-IP           | true
             DEFAULTS  | X-Request-Id        | true
             DEFAULTS  | CF-Connecting-IP    | true
+            DEFAULTS  | X_Custom            | true
+            DEFAULTS  | X_Forwarded_For     | true
+            DEFAULTS  | Accept_             | true
             DEFAULTS  | Accept              | false
             DEFAULTS  | Content-Type        | false
             DEFAULTS  | Cookie              | false
@@ -129,6 +132,10 @@ class ForwardingRulesTest {
         assertThat(f.isRemovedRequestHeader(new AsciiString(header))).isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(BulkText.inArray(header))).as("read in an array").isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(BulkText.of(header))).as("copied out once, never per char").isEqualTo(removed);
+        assertThat(f.isRemovedRequestHeader(BulkText.readable(header), false, true)).as("searched for _").isEqualTo(removed);
+        if (header.indexOf('_') < 0) {
+            assertThat(f.isRemovedRequestHeader(BulkText.readable(header), false, false)).as("known to have no _").isEqualTo(removed);
+        }
     }
 
     @Test

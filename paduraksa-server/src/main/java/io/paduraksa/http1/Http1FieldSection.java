@@ -24,6 +24,8 @@ public abstract class Http1FieldSection {
     private long optionLengths;
     /** Whether {@link #optionLengths} was scanned for the current message (by its first {@link #isConnectionOption}). */
     private boolean optionsScanned;
+    /** Some field name of the current message has a {@code _}. */
+    private boolean underscoreNames;
 
     /** Room for {@code initialCapacity} fields at first, at most {@code maxCount}. */
     protected Http1FieldSection(int maxCount, int initialCapacity) {
@@ -55,6 +57,14 @@ public abstract class Http1FieldSection {
 
     public final int headerCount() {
         return fields.count();
+    }
+
+    /**
+     * Some field name of the current message has a {@code _} (noted by the parser as it checks each name's bytes):
+     * when none has, the forwarder need not search the names for one.
+     */
+    public final boolean hasUnderscoreNames() {
+        return underscoreNames;
     }
 
     public final int headerNameStart(int index) {
@@ -142,12 +152,14 @@ public abstract class Http1FieldSection {
     /** Forgets the fields of the previous message. */
     protected final void clearFields() {
         fields.reset();
+        underscoreNames = false;
         optionsScanned = false;
         optionLengths = 0;
     }
 
-    /** Adds a field's positions; false when the field count limit is reached. */
-    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd, int firstNameByte) {
+    /** Adds a field's positions ({@code underscore}: its name has a {@code _}); false when the field count limit is reached. */
+    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd, int firstNameByte, boolean underscore) {
+        underscoreNames |= underscore;
         return fields.add(nameStart, nameEnd, valueStart, valueEnd, firstNameByte);
     }
 

@@ -42,6 +42,8 @@ public final class Http1LineParser {
     private final boolean saturatesChunkSize;
 
     private int nameEnd;
+    /** The last field parsed has a {@code _} in its name. */
+    private boolean underscore;
     private int valueStart;
     private int valueEnd;
     private int chunkSizeEnd;
@@ -105,7 +107,7 @@ public final class Http1LineParser {
                 return error;
             }
             if (!section.addField(p + q - sectionStart, nameEnd - sectionStart, valueStart - sectionStart,
-                    valueEnd - sectionStart, a[q])) {
+                    valueEnd - sectionStart, a[q], underscore)) {
                 return Http1Error.TOO_MANY_HEADERS;
             }
             error = sink.field(in, p + q, section.headerCount() - 1);
@@ -162,9 +164,12 @@ public final class Http1LineParser {
         }
         at -= from;
         int q = from;
+        boolean underscore = false;
         while (q < n && Http1Bytes.isToken(a[q])) {
+            underscore |= a[q] == '_';
             q++;
         }
+        this.underscore = underscore;
         int c = q < n ? a[q] : CR;
         if (c != ':') {
             return nameError(c, q == n);

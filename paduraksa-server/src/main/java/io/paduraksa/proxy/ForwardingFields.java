@@ -61,7 +61,15 @@ public final class ForwardingFields {
      * Connection fields name ({@code Http1FieldSection.isConnectionOption}). Per field; allocates nothing.
      */
     public static boolean isForwarded(CharSequence name, ForwardingRules rules, boolean trustedPeer) {
-        return !rules.isRemovedRequestHeader(name, trustedPeer);
+        return !rules.isRemovedRequestHeader(name, trustedPeer, true);
+    }
+
+    /**
+     * {@link #isForwarded(CharSequence, ForwardingRules, boolean)} for a name of a message whose parser noted
+     * that none of its names has a {@code _} ({@code underscores} false), so that it is not searched for one.
+     */
+    public static boolean isForwarded(CharSequence name, ForwardingRules rules, boolean trustedPeer, boolean underscores) {
+        return !rules.isRemovedRequestHeader(name, trustedPeer, underscores);
     }
 
     /**

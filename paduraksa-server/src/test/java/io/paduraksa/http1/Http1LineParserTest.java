@@ -86,12 +86,13 @@ class Http1LineParserTest {
     /**
      * A section parsed in one copy ({@code parseFields}) records what each line parsed alone
      * ({@code parseField}) does: the same error or the same positions, for random sections of up to
-     * 30 lines (some longer than the copy's first 1,024 bytes) at an offset inside a bigger buffer.
+     * 30 lines (some longer than the copy's first 1,024 bytes) at an offset inside a bigger buffer; and the
+     * section knows whether a name it took has a {@code _}.
      */
     @Test
     void aSectionParsedInOneCopyAgreesWithItsLinesParsedAlone() {
         String[] pieces = {"Host", "x-a", "Content-Length", ":", ": ", ":\t", " ", "\t", "v", "value with spaces",
-            "\u00e9", "\u0001", "\u007f", "(", "\u0000", "12345678", "aaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+            "\u00e9", "\u0001", "\u007f", "(", "\u0000", "12345678", "aaaaaaaaaaaaaaaaaaaaaaaaaaaa", "x_b", "_"};
         SplittableRandom random = new SplittableRandom(11);
         for (boolean requests : new boolean[] {true, false}) {
             Http1LineParser lines = requests ? Http1LineParser.forRequests() : Http1LineParser.forResponses();
@@ -123,6 +124,7 @@ class Http1LineParserTest {
                         inOneCopy.add(error.name());
                     }
                     List<String> lineByLine = new ArrayList<>();
+                    boolean underscore = false;
                     for (int p = before.length(); ; ) {
                         int cr = buf.indexOf(p, buf.writerIndex(), (byte) '\n') - 1;
                         if (cr == p) {
@@ -134,9 +136,11 @@ class Http1LineParserTest {
                             break;
                         }
                         lineByLine.add(p + " " + each.nameEnd() + " " + each.valueStart() + " " + each.valueEnd());
+                        underscore |= buf.toString(p, each.nameEnd() - p, ISO_8859_1).contains("_");
                         p = cr + 2;
                     }
                     assertThat(inOneCopy).as("%s", section).isEqualTo(lineByLine);
+                    assertThat(fields.hasUnderscoreNames()).as("a name with _ in %s", section).isEqualTo(underscore);
                 } finally {
                     buf.release();
                 }

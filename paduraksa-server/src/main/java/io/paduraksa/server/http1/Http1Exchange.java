@@ -254,9 +254,10 @@ final class Http1Exchange implements ForwardExchange {
         Http1RequestHead h = head;
         ByteBuf bytes = h.buffer();
         boolean trusted = handler.state().isPeerTrustedProxy();
+        boolean underscores = h.hasUnderscoreNames();
         for (int i = 0, n = h.headerCount(); i < n; i++) {
             AsciiView name = h.headerName(i);
-            if (ForwardingFields.isForwarded(name, rules, trusted) && !h.isConnectionOption(name)) {
+            if (ForwardingFields.isForwarded(name, rules, trusted, underscores) && !h.isConnectionOption(name)) {
                 sink.line(bytes, h.headerNameStart(i), h.headerNameEnd(i), h.headerValueStart(i), h.headerValueEnd(i));
             }
         }

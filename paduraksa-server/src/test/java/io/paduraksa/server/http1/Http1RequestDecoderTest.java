@@ -83,6 +83,30 @@ class Http1RequestDecoderTest {
         head.release(); // idempotent
     }
 
+    /**
+     * The head notes whether a field name has a {@code _} (the forwarder then searches the names for one to drop
+     * them), for each request of a connection anew: with, without, with at the end, without.
+     */
+    @Test
+    void eachHeadNotesWhetherANameHasAnUnderscore() {
+        EmbeddedChannel ch = new EmbeddedChannel(new Http1RequestDecoder());
+        try {
+            String[] fields = {"X_Custom: a\r\nHost: a.test\r\n", "Host: a.test\r\nX-Custom: a\r\n",
+                "Host: a.test\r\nX-Custom: a_b\r\nCustom_: a\r\n", "Host: a.test\r\nX-Custom: a_b\r\n"};
+            for (int i = 0; i < fields.length; i++) {
+                ch.writeInbound(Unpooled.copiedBuffer("GET / HTTP/1.1\r\n" + fields[i] + "\r\n", ISO_8859_1));
+                Http1RequestHead head = ch.readInbound();
+                try {
+                    assertThat(head.hasUnderscoreNames()).as(fields[i]).isEqualTo(i % 2 == 0);
+                } finally {
+                    head.release();
+                }
+            }
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
     @Test
     void headerLookupFoldsCaseInPlaceAndValuesAreTrimmed() {
         String request = "GET / HTTP/1.1\r\nhOsT:a.test\r\nX-Empty:\r\nX-Pad: \t v a l \t \r\nx-pad: second\r\n\r\n";
