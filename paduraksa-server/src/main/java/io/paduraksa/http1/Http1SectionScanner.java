@@ -4,6 +4,7 @@ import static io.paduraksa.http1.Http1Bytes.CR;
 import static io.paduraksa.http1.Http1Bytes.LF;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
 
 /**
  * Finds the end of a head or trailer section (the empty line, RFC 9112 section 2.1) in bytes that
@@ -49,30 +50,40 @@ public final class Http1SectionScanner {
             firstLineEnd = -1;
         }
         int limit = (int) Math.min(in.writerIndex(), (long) start + maxSize);
-        int from = start + scanned;
-        while (from < limit) {
-            int lf = in.indexOf(from, limit, LF);
-            if (lf < 0) {
-                break;
-            }
-            if (lf == start || in.getByte(lf - 1) != CR) {
-                return BARE_LF;
-            }
-            if (firstLineEnd < 0) {
-                if (lf - 1 - start > maxFirstLineLength) {
-                    return FIRST_LINE_TOO_LONG;
+        byte[] a = CHUNK.get();
+        // The bytes are read in chunks of a.length into a (one bulk read each, instead of a buffer search per
+        // line) and searched there: a[i] is in[from + i]; a byte before the chunk is read from the buffer.
+        for (int from = start + scanned; from < limit; from += a.length) {
+            int n = Math.min(limit - from, a.length);
+            in.getBytes(from, a, 0, n);
+            for (int i = Http1LineParser.indexOfLf(a, 0, n); i < n; i = Http1LineParser.indexOfLf(a, i + 1, n)) {
+                int lf = from + i;
+                if (lf == start || (i > 0 ? a[i - 1] : in.getByte(lf - 1)) != CR) {
+                    return BARE_LF;
                 }
-                firstLineEnd = lf - start;
+                if (firstLineEnd < 0) {
+                    if (lf - 1 - start > maxFirstLineLength) {
+                        return FIRST_LINE_TOO_LONG;
+                    }
+                    firstLineEnd = lf - start;
+                }
+                if (lf == start + 1 || firstLineEnd != lf - start && (i > 1 ? a[i - 2] : in.getByte(lf - 2)) == LF) {
+                    scanned = 0;
+                    return lf + 1;
+                }
             }
-            if (lf == start + 1 || firstLineEnd != lf - start && in.getByte(lf - 2) == LF) {
-                scanned = 0;
-                return lf + 1;
-            }
-            from = lf + 1;
         }
         scanned = limit - start;
         return NEED_MORE;
     }
+
+    /** This thread's chunk of a section being searched (bounded: a section is searched a chunk at a time). */
+    private static final FastThreadLocal<byte[]> CHUNK = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[1_024];
+        }
+    };
 
     /** Bytes of the current section searched so far; 0 when a new section starts. */
     public int scanned() {
