@@ -129,7 +129,7 @@ final class UserAgentVerdicts {
      * How many bytes {@code a[0, ..)} and {@code b[from, ..)} have in common at their starts, at most {@code max}: eight
      * bytes per step, in line (for a hundred bytes, {@code Arrays.mismatch}'s call into its stub cost more than the loop).
      */
-    private static int commonPrefix(byte[] a, byte[] b, int from, int max) {
+    static int commonPrefix(byte[] a, byte[] b, int from, int max) {
         int p = 0;
         for (; p + Long.BYTES <= max; p += Long.BYTES) {
             long x = (long) LONGS.get(a, p) ^ (long) LONGS.get(b, from + p);
@@ -145,7 +145,7 @@ final class UserAgentVerdicts {
     }
 
     /** How many bytes {@code a[.., aEnd)} and {@code b[.., bEnd)} have in common at their ends, at most {@code max}. */
-    private static int commonSuffix(byte[] a, int aEnd, byte[] b, int bEnd, int max) {
+    static int commonSuffix(byte[] a, int aEnd, byte[] b, int bEnd, int max) {
         int q = 0;
         for (; q + Long.BYTES <= max; q += Long.BYTES) {
             long x = (long) LONGS.get(a, aEnd - q - Long.BYTES) ^ (long) LONGS.get(b, bEnd - q - Long.BYTES);

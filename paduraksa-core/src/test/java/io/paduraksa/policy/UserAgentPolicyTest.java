@@ -467,6 +467,45 @@ class UserAgentPolicyTest {
         }
     }
 
+    /**
+     * The shared prefix and suffix the window is built from, against a byte loop: every length up to 80 (so that
+     * the eight-byte steps and the byte tail both end comparisons), the first difference anywhere
+     * or nowhere, at offsets inside bigger arrays.
+     */
+    @Test
+    void sharedPrefixAndSuffixAgreeWithAByteLoop() {
+        SplittableRandom random = new SplittableRandom(16);
+        for (int round = 0; round < 40_000; round++) {
+            int max = random.nextInt(81);
+            byte[] a = new byte[max + random.nextInt(4)];
+            random.nextBytes(a);
+            int from = random.nextInt(5);
+            byte[] b = new byte[from + a.length + random.nextInt(4)];
+            random.nextBytes(b);
+            // b shares a's first max bytes (for the prefix) or its last ones (for the suffix), up to one difference
+            boolean prefix = random.nextBoolean();
+            int aStart = prefix ? 0 : a.length - max;
+            int bStart = prefix ? from : b.length - max;
+            System.arraycopy(a, aStart, b, bStart, max);
+            if (max > 0 && random.nextInt(4) != 0) {
+                b[bStart + random.nextInt(max)] ^= (byte) (1 << random.nextInt(8));
+            }
+            int expected = 0;
+            if (prefix) {
+                while (expected < max && a[expected] == b[from + expected]) {
+                    expected++;
+                }
+                assertThat(UserAgentVerdicts.commonPrefix(a, b, from, max)).as("prefix, round %d", round).isEqualTo(expected);
+            } else {
+                while (expected < max && a[a.length - 1 - expected] == b[b.length - 1 - expected]) {
+                    expected++;
+                }
+                assertThat(UserAgentVerdicts.commonSuffix(a, a.length, b, b.length, max)).as("suffix, round %d", round)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
     /** The window of a value against its clean neighbour: what differs, widened by the longest needle less one. */
     @Test
     void theWindowIsWhatDiffersWidenedByTheLongestNeedle() {
