@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The whole synchronous gate on the 520-host snapshot with 3 policies per host, in the scenarios of
  * {@link GateLoop}. It runs on a {@code FastThreadLocalThread} ({@link EventLoopThreads}), as on an
- * event loop, since the user-agent policy keeps its verdicts per thread: in every scenario but
- * {@code forwardNewAgent} the agent is answered from that memo after its first calls, as a browser's is.
+ * event loop, since the user-agent policy keeps its verdicts and its last clean value per thread (which
+ * scenario reaches which path: {@link GateLoop}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class GateBenchmark {
 
-    @Param({"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent", "forwardNewRequest"})
+    @Param({"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent", "forwardAgentsInTurn",
+        "forwardNewRequest"})
     public String scenario;
 
     private GateLoop loop;

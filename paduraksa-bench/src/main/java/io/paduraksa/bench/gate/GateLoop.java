@@ -17,18 +17,32 @@ import io.paduraksa.testing.CompiledFixtures;
  * defined anew in each compared jar's class loader, so it runs against that jar's gate. Uses only API
  * that older builds have too.
  *
- * <p>Every scenario but {@code forwardNewAgent} repeats one request. {@code forwardNewAgent} is the
- * {@code forward} request with one of {@value #AGENTS} Chrome agents in turn (more than the user-agent
- * policy's per-thread memo holds), so every call scans its agent.
+ * <p>Every scenario but the last three repeats one request, whose agent the user-agent policy answers from
+ * its per-thread clean neighbour (the same value as the last clean one). {@code forwardAgentsInTurn} is the
+ * {@code forward} request with four unlike browsers' agents in turn, as several clients send them: each is
+ * answered by the policy's memo. {@code forwardNewAgent} is the {@code forward} request whose agent is the
+ * next of {@value #AGENTS} Chrome agents at every call (more than the memo holds), read from one request
+ * object, so every call scans its agent where it differs from the one before; {@code forwardNewRequest} does
+ * the same with {@value #AGENTS} request objects in turn, whose reads then also miss the CPU's caches.
  */
 public final class GateLoop {
-    static final String[] SCENARIOS = {"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent", "forwardNewRequest"};
+    static final String[] SCENARIOS = {"answer200", "redirect301", "deny403", "forward", "forwardViaCfHeader", "forwardNewAgent",
+        "forwardAgentsInTurn", "forwardNewRequest"};
     static final int AGENTS = 4_096;
+    /** Four browsers' agents, each unlike the others, for {@code forwardAgentsInTurn}. */
+    static final String[] UNLIKE_AGENTS = {
+        BenchFixtures.CHROME_UA,
+        "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 "
+            + "Mobile/15E148 Safari/604.1",
+        "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile "
+            + "Safari/537.36 EdgA/131.0.2903.48",
+    };
 
     private final Snapshot snapshot;
     private final Gate gate;
     private final RequestView[] views;
-    /** The view of {@code forwardNewAgent}, else null. */
+    /** The view of {@code forwardNewAgent} and {@code forwardAgentsInTurn}, else null. */
     private NewAgentView newAgent;
     private final RequestState state = new RequestState();
     private int next;
@@ -42,10 +56,10 @@ public final class GateLoop {
         for (int i = 0; i < requests.length; i++) {
             requests[i] = request(scenario, viaHeader, requests.length == 1 ? BenchFixtures.CHROME_UA : agent(i));
         }
-        if (scenario.equals("forwardNewAgent")) {
-            AsciiString[] agents = new AsciiString[AGENTS];
-            for (int i = 0; i < AGENTS; i++) {
-                agents[i] = new AsciiString(agent(i));
+        if (scenario.equals("forwardNewAgent") || scenario.equals("forwardAgentsInTurn")) {
+            AsciiString[] agents = new AsciiString[scenario.equals("forwardNewAgent") ? AGENTS : UNLIKE_AGENTS.length];
+            for (int i = 0; i < agents.length; i++) {
+                agents[i] = new AsciiString(scenario.equals("forwardNewAgent") ? agent(i) : UNLIKE_AGENTS[i]);
             }
             newAgent = new NewAgentView(requests[0], agents);
             views = new RequestView[] {newAgent};
