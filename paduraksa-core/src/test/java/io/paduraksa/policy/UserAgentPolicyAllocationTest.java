@@ -67,15 +67,7 @@ class UserAgentPolicyAllocationTest {
             new AsciiString("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"),
             new AsciiString("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
                     + "Version/17.1 Mobile/15E148 Safari/604.1")};
-        Request request = new Request(policy, agents[0]) {
-            int next;
-
-            @Override
-            void run() {
-                userAgent(agents[next++ & agents.length - 1]);
-                super.run();
-            }
-        };
+        Request request = inTurn(policy, agents);
         AllocationAssert.assertZero("browsers of several kinds in turn", request, Request::run);
     }
 
@@ -90,7 +82,15 @@ class UserAgentPolicyAllocationTest {
         for (int i = 0; i < agents.length; i++) {
             agents[i] = new AsciiString(i % 100 == 7 ? SCANNER + " " + i : CHROME.replace("126.0.0.0", "126.0." + i / 32 + "." + i % 32));
         }
-        Request request = new Request(policy, agents[0]) {
+        Request request = inTurn(policy, agents);
+        assertThat(policy.evaluate(new Request(policy, agents[7]))).isEqualTo(PolicyDecision.DROP);
+        assertThat(policy.evaluate(new Request(policy, agents[8]))).isEqualTo(PolicyDecision.CONTINUE);
+        AllocationAssert.assertZero("a new user agent in every call", request, Request::run);
+    }
+
+    /** A request whose agent is the next of {@code agents} (a power of two of them) at every run. */
+    private static Request inTurn(UserAgentPolicy policy, AsciiString[] agents) {
+        return new Request(policy, agents[0]) {
             int next;
 
             @Override
@@ -99,8 +99,5 @@ class UserAgentPolicyAllocationTest {
                 super.run();
             }
         };
-        assertThat(policy.evaluate(new Request(policy, agents[7]))).isEqualTo(PolicyDecision.DROP);
-        assertThat(policy.evaluate(new Request(policy, agents[8]))).isEqualTo(PolicyDecision.CONTINUE);
-        AllocationAssert.assertZero("a new user agent in every call", request, Request::run);
     }
 }
