@@ -25,9 +25,9 @@ import java.nio.ByteOrder;
  * since a value mostly differs from the one before it in a few bytes or none (one client's requests, the
  * version numbers of one browser). A needle that occurs in the new value but not in the neighbour must overlap
  * where the two differ, so {@link #window} gives the scan only that part, widened by the longest needle. It is
- * asked first: the neighbour itself (or a prefix of it) is clean at once, a value whose window is at most half of it is scanned
- * there without the memo (cheaper than the hash and comparison of the whole value), and any other value
- * goes to the memo, and when the memo does not hold it, is scanned over its window.
+ * asked first: the neighbour itself (or a prefix of it) is clean at once, a value whose window is at most half
+ * of it is scanned there without the memo (cheaper than the hash and comparison of the whole value), and any
+ * other value goes to the memo and, when the memo does not hold it, is scanned over its window.
  */
 final class UserAgentVerdicts {
     /** Values longer than this are scanned every time. */
@@ -93,13 +93,14 @@ final class UserAgentVerdicts {
     /**
      * The part of {@code b[from, from + n)} ({@code n <= MAX}) where a needle of set {@code needles}, none longer
      * than {@code reach + 1} bytes, can occur, as {@code start << 32 | end} relative to {@code from}: all of it
-     * when this thread has no clean neighbour under that set, nothing (0) when the value is the neighbour or a prefix of it, else what
-     * differs from the neighbour widened by {@code reach} on each side. The proof: the value and its neighbour share a prefix of p bytes and a suffix of
-     * q bytes, with p + q at most either length (the suffix counted only after the prefix, so that the window is never
-     * inverted). An occurrence at [s, s + L) that ends inside the prefix
-     * (s + L <= p) or starts inside the suffix (s >= n - q) is an occurrence in the neighbour, which has none;
-     * every other one has p - L < s < n - q, so it lies inside [p - reach, n - q + reach), clipped to [0, n).
-     * The window's own ends are treated as the value's ends by the scan, which only lets more through.
+     * when this thread has no clean neighbour under that set, nothing (0) when the value is the neighbour or a
+     * prefix of it, else what differs from the neighbour widened by {@code reach} on each side. The proof: the
+     * value and its neighbour share a prefix of p bytes and a suffix of q bytes, with p + q at most either length
+     * (the suffix counted only after the prefix, so that the window is never inverted). An occurrence at
+     * [s, s + L) that ends inside the prefix (s + L <= p) or starts inside the suffix (s >= n - q) is an
+     * occurrence in the neighbour, which has none; every other one has p - L < s < n - q, so it lies inside
+     * [p - reach, n - q + reach), clipped to [0, n). The window's own ends are treated as the value's ends by the
+     * scan, which only lets more through.
      */
     long window(int needles, int reach, byte[] b, int from, int n) {
         int m = neighbourLength;

@@ -460,7 +460,8 @@ class UserAgentPolicyTest {
         UserAgentPolicy p = new UserAgentPolicy("stale", List.of("cd", "zz"), false, PolicyDecision.DROP);
         String tail = " Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0";
         String far = " Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) Mobile/15E148";
-        for (String[] chain : new String[][] {{"aacZ" + tail, "aaXd" + tail, "aacd" + tail}, {"aacZ" + tail, "aaXd" + far, "aacd" + far}}) {
+        String[][] chains = {{"aacZ" + tail, "aaXd" + tail, "aacd" + tail}, {"aacZ" + tail, "aaXd" + far, "aacd" + far}};
+        for (String[] chain : chains) {
             assertThat(denies(p, new AsciiString(chain[0]))).isFalse();
             assertThat(denies(p, new AsciiString(chain[1]))).isFalse();
             assertThat(denies(p, new AsciiString(chain[2]))).as(chain[2]).isTrue();

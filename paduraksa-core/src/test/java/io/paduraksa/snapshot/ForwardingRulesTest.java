@@ -134,7 +134,8 @@ class ForwardingRulesTest {
         assertThat(f.isRemovedRequestHeader(BulkText.of(header))).as("copied out once, never per char").isEqualTo(removed);
         assertThat(f.isRemovedRequestHeader(BulkText.readable(header), false, true)).as("searched for _").isEqualTo(removed);
         if (header.indexOf('_') < 0) {
-            assertThat(f.isRemovedRequestHeader(BulkText.readable(header), false, false)).as("known to have no _").isEqualTo(removed);
+            assertThat(f.isRemovedRequestHeader(BulkText.readable(header), false, false)).as("known to have no _")
+                    .isEqualTo(removed);
         }
     }
 

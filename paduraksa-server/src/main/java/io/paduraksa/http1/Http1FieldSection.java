@@ -158,7 +158,8 @@ public abstract class Http1FieldSection {
     }
 
     /** Adds a field's positions ({@code underscore}: its name has a {@code _}); false when the field count limit is reached. */
-    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd, int firstNameByte, boolean underscore) {
+    protected final boolean addField(int nameStart, int nameEnd, int valueStart, int valueEnd, int firstNameByte,
+            boolean underscore) {
         underscoreNames |= underscore;
         return fields.add(nameStart, nameEnd, valueStart, valueEnd, firstNameByte);
     }

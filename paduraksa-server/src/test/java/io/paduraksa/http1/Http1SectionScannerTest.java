@@ -1,5 +1,6 @@
 package io.paduraksa.http1;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -25,7 +26,7 @@ class Http1SectionScannerTest {
             for (int k = random.nextInt(1, 20); k > 0; k--) {
                 text.append(pieces[random.nextInt(pieces.length)]);
             }
-            byte[] section = text.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            byte[] section = text.toString().getBytes(ISO_8859_1);
             int maxSize = random.nextBoolean() ? 64 * 1_024 : random.nextInt(1, 3_000);
             int maxFirstLine = random.nextBoolean() ? Integer.MAX_VALUE : random.nextInt(0, 1_500);
             int start = random.nextInt(0, 40);
@@ -63,7 +64,7 @@ class Http1SectionScannerTest {
     /** Two sections back to back: the scanner starts the second afresh after the first's end. */
     @Test
     void aNewSectionStartsAfterAnEnd() {
-        ByteBuf in = Unpooled.copiedBuffer("GET / HTTP/1.1\r\nA: b\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", java.nio.charset.StandardCharsets.ISO_8859_1);
+        ByteBuf in = Unpooled.copiedBuffer("GET / HTTP/1.1\r\nA: b\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ISO_8859_1);
         try {
             Http1SectionScanner scanner = new Http1SectionScanner(1_000, 100);
             int end = scanner.scan(in, 0);
