@@ -184,25 +184,23 @@ public final class UserAgentPolicy extends NamedPolicy {
             long window = verdicts.window(id, reach, b, from, n);
             int start = (int) (window >>> 32);
             int end = (int) window;
+            boolean found;
             if (2 * (end - start) <= n) {
                 // Near the clean neighbour (the same value: an empty window): scanning where they differ costs
                 // less than the memo's hash and comparison of the whole value.
                 if (start == end) {
                     return false;
                 }
-                boolean found = occurIn(b, from + start, end - start);
-                if (!found) {
-                    verdicts.clean(id, b, from, n, start > 0 ? start + reach : 0);
+                found = occurIn(b, from + start, end - start);
+            } else {
+                long key = UserAgentVerdicts.key(ByteHash.hashAll(b, from, n), n);
+                int kept = verdicts.lookup(key, id, b, from, n);
+                if (kept != UserAgentVerdicts.UNKNOWN) {
+                    return kept == UserAgentVerdicts.FOUND;
                 }
-                return found;
+                found = occurIn(b, from + start, end - start);
+                verdicts.offer(key, id, b, from, n, found);
             }
-            long key = UserAgentVerdicts.key(ByteHash.hashAll(b, from, n), n);
-            int kept = verdicts.lookup(key, id, b, from, n);
-            if (kept != UserAgentVerdicts.UNKNOWN) {
-                return kept == UserAgentVerdicts.FOUND;
-            }
-            boolean found = occurIn(b, from + start, end - start);
-            verdicts.offer(key, id, b, from, n, found);
             if (!found) {
                 // The window starts reach bytes before the end of the prefix shared with the neighbour, when it has one.
                 verdicts.clean(id, b, from, n, start > 0 ? start + reach : 0);

@@ -117,9 +117,9 @@ public final class GateLoop {
     }
 
     /**
-     * One request whose {@code User-Agent} is the next of {@code agents} at every call ({@link #client()}, the
-     * {@link #nextAgent} moves it on before each run): a client that sends a new agent in every request, read from the
-     * one request object, as a connection's view is one object over the buffer just read.
+     * One request whose {@code User-Agent} is the next of {@code agents} at every call ({@link #nextAgent} moves it on
+     * before each run): a client that sends a new agent in every request, read from the one request object, as a
+     * connection's view is one object over the buffer just read.
      */
     private static final class NewAgentView implements RequestView {
         private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");

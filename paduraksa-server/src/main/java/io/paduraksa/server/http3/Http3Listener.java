@@ -20,9 +20,8 @@ import io.paduraksa.server.connection.CountryLookup;
 import io.paduraksa.server.connection.TlsContexts;
 import io.paduraksa.server.cycle.ListenerServices;
 import java.net.BindException;
-import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.channel.unix.UnixChannelOption;
-import io.netty.channel.uring.IoUringDatagramChannel;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,8 +71,8 @@ public final class Http3Listener {
         Http3Limits h3 = Http3Limits.of(http3, limits);
         Http3ConnectionInitializer initializer = new Http3ConnectionInitializer(services, h3, trustedProxies, countries, open);
         Http3Listener listener = new Http3Listener(ssl, initializer);
-        // epoll and io_uring sockets take SO_REUSEPORT (one socket per event loop); NIO's do not.
-        boolean reusePort = sockets > 1 && (channelClass == EpollDatagramChannel.class || channelClass == IoUringDatagramChannel.class);
+        // The native transports' sockets (epoll, io_uring) take SO_REUSEPORT (one socket per event loop); NIO's do not.
+        boolean reusePort = sockets > 1 && UnixChannel.class.isAssignableFrom(channelClass);
         int n = reusePort ? sockets : 1;
         for (int i = 0; i < n; i++) {
             Bootstrap b = new Bootstrap().group(group).channel(channelClass)
