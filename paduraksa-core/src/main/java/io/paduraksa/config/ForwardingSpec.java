@@ -53,15 +53,18 @@ public record ForwardingSpec(
      * The request-id header sent upstream: with {@code propagate} a client's id of 1 to 128 visible
      * ASCII characters is kept, otherwise (and by default) every request gets a generated id. With
      * {@code echo} (default) the client gets the id back in the same header, on forwarded responses
-     * and on the gate's own answers.
+     * and on the gate's own answers. With {@code forward} off no id is sent upstream: the client's
+     * field of that name and the upstream's answer field pass untouched, and {@code echo} puts the id
+     * on the gate's own answers only ({@code propagate} needs {@code forward}).
      */
-    public record RequestIdSpec(String header, Boolean propagate, Boolean echo) {
-        public static final RequestIdSpec DEFAULT = new RequestIdSpec(null, null, null);
+    public record RequestIdSpec(String header, Boolean propagate, Boolean echo, Boolean forward) {
+        public static final RequestIdSpec DEFAULT = new RequestIdSpec(null, null, null, null);
 
         public RequestIdSpec {
             header = header == null ? "X-Request-Id" : header;
             propagate = propagate == null ? Boolean.FALSE : propagate;
             echo = echo == null ? Boolean.TRUE : echo;
+            forward = forward == null ? Boolean.TRUE : forward;
         }
     }
 

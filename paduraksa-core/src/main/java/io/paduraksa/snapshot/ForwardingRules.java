@@ -52,6 +52,7 @@ public final class ForwardingRules {
     private final boolean xRealIp;
     private final AsciiString requestIdHeader;
     private final boolean propagateRequestId;
+    private final boolean forwardRequestId;
     private final byte[] viaLine;
     private final AsciiString viaValue;
     private final HeaderNameSet removed;
@@ -73,6 +74,7 @@ public final class ForwardingRules {
         this.xRealIp = spec.xRealIp();
         this.requestIdHeader = AsciiString.of(spec.requestId().header().toLowerCase(Locale.ROOT));
         this.propagateRequestId = spec.requestId().propagate();
+        this.forwardRequestId = spec.requestId().forward();
         this.viaValue = spec.via().isEmpty() ? null : AsciiString.of("1.1 " + spec.via());
         this.viaLine = viaValue == null ? new byte[0] : ("Via: " + viaValue + "\r\n").getBytes(StandardCharsets.US_ASCII);
         this.removed = removed;
@@ -117,9 +119,11 @@ public final class ForwardingRules {
         if (spec.xRealIp()) {
             names.add("x-real-ip");
         }
-        // Always removed, also when propagating: the forwarder writes the one request-id field
-        // itself (the client's usable value, or a generated one), so a client can never add a second.
-        names.add(spec.requestId().header());
+        // Removed whenever the id is forwarded, also when propagating: the forwarder writes the one request-id
+        // field itself (the client's usable value, or a generated one), so a client can never add a second.
+        if (spec.requestId().forward()) {
+            names.add(spec.requestId().header());
+        }
         names.addAll(spec.removeRequestHeaders());
         if (spec.trace().propagate() || spec.trace().startWhenAbsent()) {
             // The forwarder writes both itself (ours as the new parent; tracestate only with a valid traceparent).
@@ -165,9 +169,22 @@ public final class ForwardingRules {
         return requestIdHeader;
     }
 
-    /** Whether the request id goes back to the client in {@link #requestIdHeader()}, on forwarded responses and gate answers. */
+    /** Whether the request id goes back to the client in {@link #requestIdHeader()} on the gate's own answers. */
     public boolean echoRequestId() {
         return echoRequestId;
+    }
+
+    /**
+     * Whether the request id the upstream got goes back to the client on forwarded responses, in place of the
+     * upstream's own field of that name: {@code echo} with {@code forward} (without it the upstream's field passes).
+     */
+    public boolean echoForwardedRequestId() {
+        return echoRequestId && forwardRequestId;
+    }
+
+    /** Whether the forwarder sends the request id upstream in {@link #requestIdHeader()} ({@code request_id.forward}). */
+    public boolean forwardRequestId() {
+        return forwardRequestId;
     }
 
     /** {@code "X-Request-Id: "} as configured (case kept), in US-ASCII, for HTTP/1.1 response lines. Do not modify. */

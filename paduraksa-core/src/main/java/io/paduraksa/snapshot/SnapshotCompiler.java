@@ -77,8 +77,12 @@ public final class SnapshotCompiler {
             new ClusterCompiler(context).compile(spec.clusters(), clusters);
             r.forwarding = ForwardingRules.compile(spec.forwarding(), spec.clientIp().header(), policyFields(spec));
             echoConflicts(spec);
+            if (spec.forwarding().requestId().propagate() && !spec.forwarding().requestId().forward()) {
+                context.error("forwarding.request_id.propagate", "a client's request id is kept only to be forwarded"
+                        + " (expected request_id: {forward: true}, or propagate: false)");
+            }
             r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), ResponseHeadersSpec.EMPTY,
-                    echoedRequestId(spec));
+                    replacedRequestId(spec));
             policies = new PolicyCompiler(context, actions).compile(spec.policies());
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
             r.statusAnswers = actions.statusAnswers();
@@ -254,7 +258,7 @@ public final class SnapshotCompiler {
         if (h.responseHeaders().set().isEmpty() && h.responseHeaders().remove().isEmpty()) {
             return r.defaultResponseHeaders;
         }
-        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders(), echoedRequestId(spec));
+        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders(), replacedRequestId(spec));
     }
 
     /**
@@ -284,6 +288,14 @@ public final class SnapshotCompiler {
     /** The request-id header the response writers add ({@code forwarding.request_id.echo}), or null. */
     private static String echoedRequestId(PaduraksaSpec spec) {
         return spec.forwarding().requestId().echo() ? spec.forwarding().requestId().header() : null;
+    }
+
+    /**
+     * The request-id header that replaces the upstream's own on forwarded responses (echo of the id the upstream
+     * got), or null: with {@code request_id.forward} off the upstream got none from us and its field passes.
+     */
+    private static String replacedRequestId(PaduraksaSpec spec) {
+        return spec.forwarding().requestId().forward() ? echoedRequestId(spec) : null;
     }
 
     private CompiledRoute route(RouteSpec spec, int index, String path) {

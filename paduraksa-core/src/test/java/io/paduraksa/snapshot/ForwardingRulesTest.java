@@ -342,4 +342,53 @@ class ForwardingRulesTest {
         // the same with the echo off compiles
         rules(yaml.replace("hosts:", "forwarding: {request_id: {echo: false}}\nhosts:"));
     }
+
+    @Test
+    void requestIdForwardingIsOnByDefaultAndOffLeavesTheFieldToClientAndUpstream() {
+        ForwardingRules on = rules(DEFAULTS + "\n");
+        assertThat(on.forwardRequestId()).isTrue();
+        assertThat(on.echoForwardedRequestId()).isTrue();
+        assertThat(on.isRemovedRequestHeader("X-Request-Id", false)).isTrue();
+        assertThat(on.isRemovedRequestHeader("x-request-id", true)).isTrue();
+
+        ForwardingRules off = rules("forwarding: {request_id: {forward: false}}\n");
+        assertThat(off.forwardRequestId()).isFalse();
+        assertThat(off.echoRequestId()).isTrue(); // the gate's own answers still carry the id
+        assertThat(off.echoForwardedRequestId()).isFalse();
+        assertThat(off.isRemovedRequestHeader("X-Request-Id", false)).isFalse();
+        assertThat(off.isRemovedRequestHeader("x-request-id", true)).isFalse();
+        assertThat(off.isRemovedRequestHeader("traceparent", false)).isTrue(); // the trace fields stay ours
+
+        String host = "hosts: [{names: [a.test], response_headers: {remove: [Server]}, routes: [{path: /, respond: {status: 204}}]}]\n";
+        Snapshot s = CompiledFixtures.compile("edge.yaml", "forwarding: {request_id: {forward: false}}\n" + host);
+        try {
+            assertThat(s.defaultResponseHeaders().isRemoved("X-Request-Id")).isFalse();
+            assertThat(s.hostList().get(0).responseHeaders().isRemoved("x-request-id")).isFalse();
+        } finally {
+            s.release();
+        }
+    }
+
+    @Test
+    void propagatingARequestIdThatIsNotForwardedIsAnError() throws ConfigException {
+        String yaml = """
+                forwarding:
+                  request_id: {forward: false, propagate: true}
+                hosts: []
+                """;
+        LoadedConfig loaded = ConfigLoader.parse("edge.yaml", yaml);
+        try {
+            SnapshotCompiler.compile(loaded, PooledByteBufAllocator.DEFAULT).release();
+            throw new AssertionError("expected a configuration error");
+        } catch (ConfigException e) {
+            assertThat(e.errors()).hasSize(1);
+            ConfigError error = e.errors().get(0);
+            assertThat(error.file()).isEqualTo("edge.yaml");
+            assertThat(error.path()).isEqualTo("forwarding.request_id.propagate");
+            assertThat(error.line()).isEqualTo(2);
+            assertThat(error.column()).isEqualTo(43); // the value
+            assertThat(error.problem()).contains("kept only to be forwarded");
+        }
+        rules(yaml.replace("propagate: true", "propagate: false"));
+    }
 }

@@ -173,10 +173,10 @@ public final class ForwardingFields {
      * removes it in both modes, so there is exactly one.
      */
     private static void writeRequestId(FieldSink sink, RequestState state, ForwardingRules rules, byte[] scratch) {
-        AsciiString name = rules.requestIdHeader();
-        if (name == null) {
+        if (!rules.forwardRequestId()) {
             return;
         }
+        AsciiString name = rules.requestIdHeader();
         CharSequence incoming = propagatedId(state, rules);
         sink.name(name, name);
         if (incoming != null) {

@@ -216,4 +216,56 @@ class ClientIdentityFieldsIT {
             }
         }
     }
+
+    @Test
+    void theUpstreamsOwnRequestIdIsReplacedByTheOneItGot() throws Exception {
+        try (RawHttp c = new RawHttp(untrusted.port("public"))) {
+            assertThat(c.exchange("GET /with-id HTTP/1.1\r\nHost: app.test\r\n\r\n").header("x-request-id")).matches("[0-9a-f]{16}");
+        }
+        try (H2Client c = H2Client.connect(untrusted.port("public"))) {
+            assertThat(c.get("GET", "app.test", "/with-id").header("x-request-id")).matches("[0-9a-f]{16}");
+        }
+    }
+
+    @Test
+    void withForwardOffNoRequestIdGoesUpstreamAndOnlyTheGatesAnswersCarryOne() throws Exception {
+        try (TestServer off = TestServer.start("""
+                listeners:
+                  - {name: public, address: "127.0.0.1:0", protocols: [http1, h2c]}
+                clusters:
+                  app:
+                    destinations: [{url: "%s"}]
+                forwarding: {request_id: {forward: false}}
+                hosts:
+                  - names: [app.test]
+                    routes:
+                      - {path: /denied, respond: {status: 403, body: "denied, id ${request_id}\\n"}}
+                      - {path: /, forward: app}
+                """.formatted(origin.url()))) {
+            try (RawHttp c = new RawHttp(off.port("public"))) {
+                RawHttp.Response forwarded = c.exchange("GET /id HTTP/1.1\r\nHost: app.test\r\n\r\n");
+                assertThat(forwarded.body()).contains("host: app.test\n").doesNotContain("x-request-id");
+                assertThat(forwarded.header("x-request-id")).isNull();
+                // The client's own field and the upstream's answer field pass untouched.
+                forwarded = c.exchange("GET /id HTTP/1.1\r\nHost: app.test\r\nX-Request-Id: client-7\r\n\r\n");
+                assertThat(upstreamId(forwarded.body())).isEqualTo("client-7");
+                assertThat(c.exchange("GET /with-id HTTP/1.1\r\nHost: app.test\r\n\r\n").header("x-request-id")).isEqualTo("origin-1");
+                RawHttp.Response answered = c.exchange("GET /denied HTTP/1.1\r\nHost: app.test\r\n\r\n");
+                assertThat(answered.header("x-request-id")).matches("[0-9a-f]{16}");
+                assertThat(answered.body()).isEqualTo("denied, id " + answered.header("x-request-id") + "\n");
+            }
+            try (H2Client c = H2Client.connect(off.port("public"))) {
+                H2Client.Response forwarded = c.get("GET", "app.test", "/id");
+                assertThat(forwarded.body()).contains("host: app.test\n").doesNotContain("x-request-id");
+                assertThat(forwarded.header("x-request-id")).isNull();
+                Http2Headers h = H2Client.headers("GET", "app.test", "/id");
+                h.add("x-request-id", "client-8");
+                assertThat(upstreamId(c.send(h, null, true).done.get(5, TimeUnit.SECONDS).body())).isEqualTo("client-8");
+                assertThat(c.get("GET", "app.test", "/with-id").header("x-request-id")).isEqualTo("origin-1");
+                H2Client.Response answered = c.get("GET", "app.test", "/denied");
+                assertThat(answered.header("x-request-id")).matches("[0-9a-f]{16}");
+                assertThat(answered.body()).isEqualTo("denied, id " + answered.header("x-request-id") + "\n");
+            }
+        }
+    }
 }

@@ -329,7 +329,7 @@ final class Http1Exchange implements ForwardExchange {
         RequestState state = handler.state();
         boolean rateLimit = state.hasRateLimit();
         ForwardingRules forwarding = state.snapshot().forwarding();
-        boolean echo = forwarding.echoRequestId();
+        boolean echo = forwarding.echoForwardedRequestId();
         byte[] altSvc = handler.altSvcLine();
         int extra = own.length + (rateLimit ? RateLimitFields.MAX_HTTP1_LENGTH : 0)
                 + (echo ? ForwardingFields.maxEchoLineLength(forwarding) : 0) + (altSvc != null ? altSvc.length : 0) + room;

@@ -575,7 +575,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
                 line(b, extraLine);
             }
             ForwardingRules forwarding = state.snapshot().forwarding();
-            if (forwarding.echoRequestId()) {
+            if (forwarding.echoForwardedRequestId()) {
                 literalName(b, forwarding.requestIdHeader());
                 CharSequence incoming = ForwardingFields.propagatedId(state, forwarding);
                 if (incoming != null) {
@@ -606,7 +606,7 @@ public final class Http2GateHandler extends ByteToMessageDecoder implements Http
                 return true;
             }
             ForwardingRules forwarding = state.snapshot().forwarding();
-            return forwarding.echoRequestId() && forwarding.requestIdHeader().contentEqualsIgnoreCase(name);
+            return forwarding.echoForwardedRequestId() && forwarding.requestIdHeader().contentEqualsIgnoreCase(name);
         }
 
         private static void rateLimit(ByteBuf b, RequestState state) {

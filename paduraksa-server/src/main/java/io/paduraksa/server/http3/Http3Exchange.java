@@ -601,7 +601,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Pr
             addLine(out, extraLine);
         }
         ForwardingRules forwarding = state.snapshot().forwarding();
-        if (forwarding.echoRequestId()) {
+        if (forwarding.echoForwardedRequestId()) {
             out.set(forwarding.requestIdHeader(), ForwardingFields.echoValue(state, forwarding));
         }
         if (state.hasRateLimit()) {
