@@ -326,19 +326,11 @@ class ForwardingRulesTest {
         try (InputStream in = ForwardingRulesTest.class.getResourceAsStream("/config/" + name)) {
             yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        LoadedConfig loaded = ConfigLoader.parse(name, yaml);
-        try {
-            SnapshotCompiler.compile(loaded, PooledByteBufAllocator.DEFAULT).release();
-            throw new AssertionError("expected a configuration error");
-        } catch (ConfigException e) {
-            assertThat(e.errors()).hasSize(1);
-            ConfigError error = e.errors().get(0);
-            assertThat(error.file()).isEqualTo(name);
-            assertThat(error.path()).isEqualTo("hosts[0].response_headers.set.x-request-id");
-            assertThat(error.line()).isEqualTo(4);
-            assertThat(error.column()).isEqualTo(50); // the value, as compile-time errors point
-            assertThat(error.problem()).contains("is the request id that forwarding.request_id.echo sends back");
-        }
+        ConfigError error = theOneCompileError(name, yaml);
+        assertThat(error.path()).isEqualTo("hosts[0].response_headers.set.x-request-id");
+        assertThat(error.line()).isEqualTo(4);
+        assertThat(error.column()).isEqualTo(50); // the value, as compile-time errors point
+        assertThat(error.problem()).contains("is the request id that forwarding.request_id.echo sends back");
         // the same with the echo off compiles
         rules(yaml.replace("hosts:", "forwarding: {request_id: {echo: false}}\nhosts:"));
     }
@@ -376,19 +368,24 @@ class ForwardingRulesTest {
                   request_id: {forward: false, propagate: true}
                 hosts: []
                 """;
-        LoadedConfig loaded = ConfigLoader.parse("edge.yaml", yaml);
+        ConfigError error = theOneCompileError("edge.yaml", yaml);
+        assertThat(error.path()).isEqualTo("forwarding.request_id.propagate");
+        assertThat(error.line()).isEqualTo(2);
+        assertThat(error.column()).isEqualTo(43); // the value
+        assertThat(error.problem()).contains("kept only to be forwarded");
+        rules(yaml.replace("propagate: true", "propagate: false"));
+    }
+
+    /** Compiles {@code yaml}, which must fail with exactly one error, in {@code file}; returns it. */
+    private static ConfigError theOneCompileError(String file, String yaml) throws ConfigException {
+        LoadedConfig loaded = ConfigLoader.parse(file, yaml);
         try {
             SnapshotCompiler.compile(loaded, PooledByteBufAllocator.DEFAULT).release();
             throw new AssertionError("expected a configuration error");
         } catch (ConfigException e) {
             assertThat(e.errors()).hasSize(1);
-            ConfigError error = e.errors().get(0);
-            assertThat(error.file()).isEqualTo("edge.yaml");
-            assertThat(error.path()).isEqualTo("forwarding.request_id.propagate");
-            assertThat(error.line()).isEqualTo(2);
-            assertThat(error.column()).isEqualTo(43); // the value
-            assertThat(error.problem()).contains("kept only to be forwarded");
+            assertThat(e.errors().get(0).file()).isEqualTo(file);
+            return e.errors().get(0);
         }
-        rules(yaml.replace("propagate: true", "propagate: false"));
     }
 }
