@@ -210,6 +210,41 @@ class Http3IT {
                             "content-type: text/plain\n", "host: a.test\n");
             assertThat(r.header("server")).isEqualTo("origin");
             assertThat(r.header("keep-alive")).isNull(); // hop-by-hop: not on HTTP/3
+            // the request id the upstream got comes back (request_id.echo, on by default)
+            assertThat(r.header("x-request-id")).matches("[0-9a-f]{16}");
+            assertThat(r.body()).contains("x-request-id: " + r.header("x-request-id") + "\n");
+        }
+    }
+
+    @Test
+    void withRequestIdForwardingOffTheFieldPassesBothWaysAndTheGatesAnswersCarryTheId() throws Exception {
+        try (TestServer off = TestServer.start("""
+                listeners:
+                  - name: tls
+                    address: "127.0.0.1:0"
+                    protocols: [http1, h3]
+                    tls:
+                      certificates:
+                        - {cert: "%s", key: "%s"}
+                clusters:
+                  app: {destinations: [{url: "%s"}]}
+                forwarding: {request_id: {forward: false}}
+                hosts:
+                  - names: [a.test]
+                    routes:
+                      - {path: /app, forward: app}
+                      - {path: /, respond: {status: 200, body: "hello h3\\n"}}
+                """.formatted(H2Client.testFile("a-test-chain.pem"), H2Client.testFile("a-test.key"), origin.url()));
+                H3Client c = H3Client.connect(off.port("tls"), "a.test")) {
+            H3Client.Response forwarded = c.send("GET", "a.test", "/app/echo").await();
+            assertThat(forwarded.status).isEqualTo(200);
+            assertThat(forwarded.body()).contains("host: a.test\n").doesNotContain("x-request-id");
+            assertThat(forwarded.header("x-request-id")).isNull();
+            Http3Headers h = H3Client.headers("GET", "a.test", "/app/echo");
+            h.add("x-request-id", "client-9");
+            assertThat(c.send(h, null).await().body()).contains("x-request-id: client-9\n");
+            assertThat(c.send("GET", "a.test", "/app/with-id").await().header("x-request-id")).isEqualTo("origin-1");
+            assertThat(c.send("GET", "a.test", "/").await().header("x-request-id")).matches("[0-9a-f]{16}");
         }
     }
 

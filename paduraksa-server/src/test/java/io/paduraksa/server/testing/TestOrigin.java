@@ -174,7 +174,7 @@ public final class TestOrigin implements AutoCloseable {
             } else if (p.equals("/healthz")) {
                 ctx.writeAndFlush(ascii(healthy ? "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
                         : "HTTP/1.1 503 Unavailable\r\nContent-Length: 0\r\n\r\n"));
-            } else if (p.equals("/with-id")) {
+            } else if (p.endsWith("/with-id")) {
                 ctx.writeAndFlush(ascii("HTTP/1.1 200 OK\r\nX-Request-Id: origin-1\r\nContent-Length: 0\r\n\r\n"));
             } else if (p.startsWith("/fixed")) {
                 ctx.writeAndFlush(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 16\r\n\r\n0123456789abcdef"));
