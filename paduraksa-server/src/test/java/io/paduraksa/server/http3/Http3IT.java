@@ -220,12 +220,7 @@ class Http3IT {
     void withRequestIdForwardingOffTheFieldPassesBothWaysAndTheGatesAnswersCarryTheId() throws Exception {
         try (TestServer off = TestServer.start("""
                 listeners:
-                  - name: tls
-                    address: "127.0.0.1:0"
-                    protocols: [http1, h3]
-                    tls:
-                      certificates:
-                        - {cert: "%s", key: "%s"}
+                  - {name: tls, address: "127.0.0.1:0", protocols: [http1, h3], tls: {certificates: [{cert: "%s", key: "%s"}]}}
                 clusters:
                   app: {destinations: [{url: "%s"}]}
                 forwarding: {request_id: {forward: false}}
