@@ -168,9 +168,10 @@ public final class ForwardingFields {
 
     /**
      * The request id: the client's own when propagation is on and it is usable, else ours (the
-     * gate's 64-bit id as 16 hex digits, the same as in error pages). The client's field never
-     * passes through the exchange's header copy: {@link ForwardingRules#isRemovedRequestHeader}
-     * removes it in both modes, so there is exactly one.
+     * gate's 64-bit id as 16 hex digits, the same as in error pages). While the id is forwarded the
+     * client's field never passes through the exchange's header copy: {@link ForwardingRules#isRemovedRequestHeader}
+     * removes it whether propagation is on or off, so there is exactly one. With {@code request_id.forward} off
+     * nothing is written here and the client's field, if any, passes as any other field.
      */
     private static void writeRequestId(FieldSink sink, RequestState state, ForwardingRules rules, byte[] scratch) {
         if (!rules.forwardRequestId()) {
