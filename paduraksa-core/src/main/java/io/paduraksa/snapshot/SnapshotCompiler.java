@@ -82,7 +82,7 @@ public final class SnapshotCompiler {
                         + " (expected request_id: {forward: true}, or propagate: false)");
             }
             r.defaultResponseHeaders = ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), ResponseHeadersSpec.EMPTY,
-                    replacedRequestId(spec));
+                    replacedRequestId(spec, r.forwarding));
             policies = new PolicyCompiler(context, actions).compile(spec.policies());
             r.unknownHost = actions.action(spec.defaultAnswer(), "default", true);
             r.statusAnswers = actions.statusAnswers();
@@ -258,7 +258,7 @@ public final class SnapshotCompiler {
         if (h.responseHeaders().set().isEmpty() && h.responseHeaders().remove().isEmpty()) {
             return r.defaultResponseHeaders;
         }
-        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders(), replacedRequestId(spec));
+        return ResponseHeaderRules.compile(spec.forwarding().responseHeaders(), h.responseHeaders(), replacedRequestId(spec, r.forwarding));
     }
 
     /**
@@ -291,11 +291,12 @@ public final class SnapshotCompiler {
     }
 
     /**
-     * The request-id header that replaces the upstream's own on forwarded responses (echo of the id the upstream
-     * got), or null: with {@code request_id.forward} off the upstream got none from us and its field passes.
+     * The request-id header that replaces the upstream's own on forwarded responses, as spelled in the file, or
+     * null: {@link ForwardingRules#echoForwardedRequestId} decides (with {@code request_id.forward} off the upstream
+     * got no id from us and its field passes).
      */
-    private static String replacedRequestId(PaduraksaSpec spec) {
-        return spec.forwarding().requestId().forward() ? echoedRequestId(spec) : null;
+    private static String replacedRequestId(PaduraksaSpec spec, ForwardingRules forwarding) {
+        return forwarding.echoForwardedRequestId() ? spec.forwarding().requestId().header() : null;
     }
 
     private CompiledRoute route(RouteSpec spec, int index, String path) {

@@ -61,7 +61,7 @@ public final class ForwardingFields {
      * Connection fields name ({@code Http1FieldSection.isConnectionOption}). Per field; allocates nothing.
      */
     public static boolean isForwarded(CharSequence name, ForwardingRules rules, boolean trustedPeer) {
-        return !rules.isRemovedRequestHeader(name, trustedPeer, true);
+        return isForwarded(name, rules, trustedPeer, true);
     }
 
     /**
